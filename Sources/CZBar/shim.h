@@ -1,0 +1,2 @@
+#include <zbar.h>
+#include <png.h>

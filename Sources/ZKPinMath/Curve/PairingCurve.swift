@@ -1,0 +1,61 @@
+/// How the twist E' maps into E over Fp12 (spec section 1).
+public enum TwistType: Sendable {
+    /// D-type: (x, y) -> (x·k^2, y·k^3) (BN254CX).
+    case divisive
+    /// M-type: (x, y) -> (x·k^-2, y·k^-3) (BLS12-381).
+    case multiplicative
+}
+
+/// The family a curve belongs to, which decides the shape of the optimal ate Miller loop.
+public enum PairingFamily: Sendable {
+    /// Barreto-Naehrig: loop over 6u+2, then the two Frobenius lines.
+    case bn
+    /// BLS12: loop over u.
+    case bls12
+}
+
+/// Everything that distinguishes one pairing-friendly curve from another. The generic field,
+/// curve and pairing code reads only these static members, so each curve gets its own
+/// specialised copy of the arithmetic.
+public protocol PairingCurve: Sendable {
+    associatedtype Field: TowerParameters
+    /// `bn254cx` or `bls12-381`.
+    static var name: String { get }
+    static var family: PairingFamily { get }
+    static var twist: TwistType { get }
+    /// The curve parameter u (negative on both curves).
+    static var u: BigInt { get }
+    /// The group order r.
+    static var order: BigInt { get }
+    /// Bytes of an encoded scalar (PGS).
+    static var scalarByteCount: Int { get }
+    /// The G1 cofactor that mapit multiplies by (1 for BN254CX).
+    static var g1Cofactor: BigInt { get }
+    static var g1CofactorIsOne: Bool { get }
+    static var g1B: Fp<Field> { get }
+    static var g1B3: Fp<Field> { get }
+    static var g2B: Fp2<Field> { get }
+    static var g2B3: Fp2<Field> { get }
+    static var g1Generator: G1Point<Self> { get }
+    static var g2Generator: G2Point<Self> { get }
+    /// The Miller loop length: |6u+2| (BN) or |u| (BLS12).
+    static var ateLoopCount: BigInt { get }
+    /// (p^4 - p^2 + 1) / r, the hard part of the final exponent, little-endian limbs.
+    static var finalExponentHardPart: [UInt64] { get }
+}
+
+extension PairingCurve {
+    /// Computes (p^4 - p^2 + 1) / r for the concrete curves' stored constants.
+    public static func computeHardPart() -> [UInt64] {
+        let p = Field.modulusBig
+        let exponent = (p.power(4) - p.power(2) + BigInt(1)) / order
+        precondition((exponent * order) == (p.power(4) - p.power(2) + BigInt(1)), "r must divide p^4 - p^2 + 1")
+        return exponent.limbs(count: (exponent.bitWidth + 63) / 64)
+    }
+
+    /// Parses a spec constant; a typo here is a programming error.
+    public static func constant(_ hex: String) -> BigInt {
+        guard let value = BigInt(hex: hex) else { preconditionFailure("bad constant \(hex)") }
+        return value
+    }
+}

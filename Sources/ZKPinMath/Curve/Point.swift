@@ -1,0 +1,185 @@
+/// A point in homogeneous projective coordinates (x = X/Z, y = Y/Z; infinity has Z = 0).
+///
+/// Addition and doubling use the complete formulas of Renes, Costello and Batina (2016) for
+/// a = 0: no special case for infinity or for P = Q, so the same sequence of field operations
+/// runs whatever the inputs, which the constant-time scalar multiplication relies on.
+@frozen
+public struct Point<G: CurveGroup>: Sendable, Equatable, CustomStringConvertible {
+    public typealias F = G.Coordinate
+    public var x: F
+    public var y: F
+    public var z: F
+
+    @inlinable
+    public init(projectiveX x: F, y: F, z: F) { self.x = x; self.y = y; self.z = z }
+
+    /// The affine point (x, y); not checked to be on the curve.
+    @inlinable
+    public init(x: F, y: F) { self.init(projectiveX: x, y: y, z: .one) }
+
+    @inlinable public static var infinity: Point { Point(projectiveX: .zero, y: .one, z: .zero) }
+
+    @inlinable public var isInfinity: Bool { z.isZero }
+
+    /// Affine coordinates, nil for the point at infinity.
+    public var affine: (x: F, y: F)? {
+        guard !isInfinity else { return nil }
+        let zInverse = z.inverse
+        return (x * zInverse, y * zInverse)
+    }
+
+    /// The same point with Z = 1 (or infinity).
+    public var normalized: Point {
+        guard let (ax, ay) = affine else { return .infinity }
+        return Point(x: ax, y: ay)
+    }
+
+    /// Y^2·Z = X^3 + b·Z^3 (infinity counts as on the curve).
+    public var isOnCurve: Bool {
+        if isInfinity { return x.isZero && !y.isZero }
+        let lhs = y.squared * z
+        let rhs = x.squared * x + G.b * z.squared * z
+        return lhs == rhs
+    }
+
+    /// r·P == O. Requires Y != 0 in the result so that a degenerate (0:0:0) never passes.
+    public var isInSubgroup: Bool {
+        if G.cofactorIsOne { return isOnCurve }
+        let product = multiplied(byPublic: G.order)
+        return product.isInfinity && !product.y.isZero
+    }
+
+    public static func == (a: Point, b: Point) -> Bool {
+        // Cross-multiplied comparison: X1·Z2 = X2·Z1 and Y1·Z2 = Y2·Z1.
+        if a.isInfinity || b.isInfinity { return a.isInfinity && b.isInfinity }
+        return a.x * b.z == b.x * a.z && a.y * b.z == b.y * a.z
+    }
+
+    public var description: String {
+        guard let (ax, ay) = affine else { return "infinity" }
+        return "(\(ax), \(ay))"
+    }
+
+    // MARK: Group law
+
+    @inlinable
+    public static prefix func - (p: Point) -> Point { Point(projectiveX: p.x, y: -p.y, z: p.z) }
+
+    /// Complete addition (RCB16, algorithm 7): 12 multiplications and 2 by 3b.
+    @inlinable
+    public static func + (p: Point, q: Point) -> Point {
+        var t0 = p.x * q.x
+        var t1 = p.y * q.y
+        var t2 = p.z * q.z
+        var t3 = p.x + p.y
+        var t4 = q.x + q.y
+        t3 = t3 * t4
+        t4 = t0 + t1
+        t3 = t3 - t4
+        t4 = p.y + p.z
+        var x3 = q.y + q.z
+        t4 = t4 * x3
+        x3 = t1 + t2
+        t4 = t4 - x3
+        x3 = p.x + p.z
+        var y3 = q.x + q.z
+        x3 = x3 * y3
+        y3 = t0 + t2
+        y3 = x3 - y3
+        x3 = t0 + t0
+        t0 = x3 + t0
+        t2 = G.b3 * t2
+        var z3 = t1 + t2
+        t1 = t1 - t2
+        y3 = G.b3 * y3
+        x3 = t4 * y3
+        t2 = t3 * t1
+        x3 = t2 - x3
+        y3 = y3 * t0
+        t1 = t1 * z3
+        y3 = t1 + y3
+        t0 = t0 * t3
+        z3 = z3 * t4
+        z3 = z3 + t0
+        return Point(projectiveX: x3, y: y3, z: z3)
+    }
+
+    @inlinable
+    public static func - (p: Point, q: Point) -> Point { p + (-q) }
+
+    @inlinable
+    public static func += (p: inout Point, q: Point) { p = p + q }
+
+    /// Complete doubling (RCB16, algorithm 9).
+    @inlinable
+    public var doubled: Point {
+        var t0 = y * y
+        var z3 = t0 + t0
+        z3 = z3 + z3
+        z3 = z3 + z3
+        var t1 = y * z
+        var t2 = z * z
+        t2 = G.b3 * t2
+        var x3 = t2 * z3
+        var y3 = t0 + t2
+        z3 = t1 * z3
+        t1 = t2 + t2
+        t2 = t1 + t2
+        t0 = t0 - t2
+        y3 = t0 * y3
+        y3 = x3 + y3
+        t1 = x * y
+        x3 = t0 * t1
+        x3 = x3 + x3
+        return Point(projectiveX: x3, y: y3, z: z3)
+    }
+
+    @inlinable
+    public static func select(_ mask: UInt64, _ a: Point, _ b: Point) -> Point {
+        Point(projectiveX: F.select(mask, a.x, b.x), y: F.select(mask, a.y, b.y), z: F.select(mask, a.z, b.z))
+    }
+
+    // MARK: Scalar multiplication
+
+    /// k·P for a public, non-negative k (variable time: verification, cofactors, subgroup checks).
+    public func multiplied(byPublic k: BigInt) -> Point {
+        precondition(!k.isNegative, "public scalar must be non-negative")
+        var result = Point.infinity
+        var index = k.bitWidth - 1
+        while index >= 0 {
+            result = result.doubled
+            if k.bit(index) { result = result + self }
+            index -= 1
+        }
+        return result
+    }
+
+    /// k·P for a secret k, reduced mod r first. Constant time: a fixed 4-bit window over the
+    /// full width of r, every table entry read for every window (masked selection).
+    public func multiplied(bySecret k: BigInt) -> Point {
+        let reduced = k.mod(G.order)
+        let windowCount = (G.order.bitWidth + 3) / 4
+        var limbs = reduced.limbs(count: (windowCount * 4 + 63) / 64)
+        defer { for i in limbs.indices { limbs[i] = 0 } }
+
+        var table = [Point](repeating: .infinity, count: 16)
+        for i in 1..<16 { table[i] = table[i - 1] + self }
+        defer { for i in table.indices { table[i] = .infinity } }
+
+        var result = Point.infinity
+        for window in stride(from: windowCount - 1, through: 0, by: -1) {
+            for _ in 0..<4 { result = result.doubled }
+            let bitIndex = window * 4
+            let digit = (limbs[bitIndex / 64] >> UInt64(bitIndex % 64)) & 0xf
+            var chosen = Point.infinity
+            for entry in 0..<16 {
+                // mask is all ones exactly when entry == digit, computed without a branch.
+                let difference = UInt64(entry) ^ digit
+                let mask = ((difference | (0 &- difference)) >> 63) &- 1
+                chosen = Point.select(mask, table[entry], chosen)
+            }
+            result = result + chosen
+        }
+        return result
+    }
+}

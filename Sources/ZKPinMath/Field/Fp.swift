@@ -1,0 +1,121 @@
+/// An element of the prime field of `P`, held in Montgomery form in inline limbs.
+@frozen
+public struct Fp<P: PrimeFieldParameters>: FieldElement, Hashable, CustomStringConvertible {
+    /// a·R mod p.
+    public var montgomery: P.Limbs
+
+    @inlinable @inline(__always)
+    public init(montgomery: P.Limbs) { self.montgomery = montgomery }
+
+    @inlinable public static var zero: Fp { Fp(montgomery: P.Limbs()) }
+    @inlinable public static var one: Fp { Fp(montgomery: P.montgomeryOne) }
+
+    /// The element with canonical limbs `value` (must be < p).
+    @inlinable
+    public init(canonical value: P.Limbs) {
+        montgomery = LimbArithmetic.montgomeryMultiply(value, P.rSquared, P.self)
+    }
+
+    /// The residue of any integer modulo p.
+    public init(_ value: BigInt) {
+        self.init(canonical: P.Limbs(value.mod(P.modulusBig).limbs(count: P.Limbs.count)))
+    }
+
+    public init(_ value: Int) { self.init(BigInt(value)) }
+
+    /// Decodes `P.byteCount` big-endian bytes; nil when the length is wrong or the value >= p.
+    public init?(bytes: some Collection<UInt8>) {
+        guard bytes.count == P.byteCount else { return nil }
+        var limbs = P.Limbs()
+        for (offset, byte) in bytes.reversed().enumerated() {
+            guard offset / 8 < P.Limbs.count else {
+                if byte != 0 { return nil }
+                continue
+            }
+            limbs[offset / 8] |= UInt64(byte) << UInt64(8 * (offset % 8))
+        }
+        guard LimbArithmetic.lessThan(limbs, P.modulus) else { return nil }
+        self.init(canonical: limbs)
+    }
+
+    /// The canonical (non-Montgomery) limbs.
+    @inlinable
+    public var canonical: P.Limbs {
+        var one = P.Limbs()
+        one[0] = 1
+        return LimbArithmetic.montgomeryMultiply(montgomery, one, P.self)
+    }
+
+    public var bigInt: BigInt { BigInt(limbs: canonical.words) }
+
+    /// `P.byteCount` big-endian bytes.
+    public var bytes: [UInt8] {
+        let limbs = canonical
+        return (0..<P.byteCount).map { index in
+            let offset = P.byteCount - 1 - index
+            guard offset / 8 < P.Limbs.count else { return 0 }
+            return UInt8(truncatingIfNeeded: limbs[offset / 8] >> UInt64(8 * (offset % 8)))
+        }
+    }
+
+    public var description: String { bytes.hexString }
+
+    // MARK: Arithmetic
+
+    @inlinable @inline(__always)
+    public static func + (a: Fp, b: Fp) -> Fp {
+        Fp(montgomery: LimbArithmetic.modAdd(a.montgomery, b.montgomery, P.self))
+    }
+
+    @inlinable @inline(__always)
+    public static func - (a: Fp, b: Fp) -> Fp {
+        Fp(montgomery: LimbArithmetic.modSubtract(a.montgomery, b.montgomery, P.self))
+    }
+
+    @inlinable @inline(__always)
+    public static func * (a: Fp, b: Fp) -> Fp {
+        Fp(montgomery: LimbArithmetic.montgomeryMultiply(a.montgomery, b.montgomery, P.self))
+    }
+
+    @inlinable @inline(__always)
+    public static prefix func - (a: Fp) -> Fp {
+        Fp(montgomery: LimbArithmetic.modSubtract(P.Limbs(), a.montgomery, P.self))
+    }
+
+    @inlinable public var squared: Fp { self * self }
+    @inlinable public var doubled: Fp { self + self }
+    @inlinable public var isZero: Bool { montgomery.isZero }
+
+    @inlinable
+    public static func == (a: Fp, b: Fp) -> Bool { a.montgomery == b.montgomery }
+
+    @inlinable
+    public static func select(_ mask: UInt64, _ a: Fp, _ b: Fp) -> Fp {
+        Fp(montgomery: P.Limbs.select(mask, a.montgomery, b.montgomery))
+    }
+
+    @inlinable
+    public func times(small: UInt64) -> Fp {
+        var result = Fp.zero
+        var addend = self
+        var k = small
+        while k > 0 {
+            if k & 1 == 1 { result = result + addend }
+            addend = addend.doubled
+            k >>= 1
+        }
+        return result
+    }
+
+    /// a^(p-2): constant time in the value (the exponent is public).
+    public var inverse: Fp { power(limbs: P.inverseExponent) }
+
+    /// A square root when one exists (p = 3 mod 4 on both curves: a^((p+1)/4)).
+    public var squareRoot: Fp? {
+        let root = power(limbs: P.squareRootExponent)
+        return root.squared == self ? root : nil
+    }
+
+    /// Whether the canonical value is odd (the "sign" used to pick a square root).
+    public var isOdd: Bool { canonical[0] & 1 == 1 }
+}

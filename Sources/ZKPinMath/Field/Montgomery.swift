@@ -1,0 +1,119 @@
+/// The constants of a prime field Fp in Montgomery form (R = 2^(64·limbs)).
+///
+/// `modulus` and `negativeInverse` are literals (computed properties) so that, once the generic
+/// arithmetic is specialised, they are immediate operands; the rest are derived once with GMP.
+public protocol PrimeFieldParameters: Sendable {
+    associatedtype Limbs: LimbArray
+    /// p, little-endian limbs.
+    static var modulus: Limbs { get }
+    /// -p^-1 mod 2^64.
+    static var negativeInverse: UInt64 { get }
+    /// p as a big integer (hex in the spec).
+    static var modulusBig: BigInt { get }
+    /// R^2 mod p, for conversion into Montgomery form.
+    static var rSquared: Limbs { get }
+    /// R mod p, the Montgomery form of 1.
+    static var montgomeryOne: Limbs { get }
+    /// Bytes of an encoded element (PFS).
+    static var byteCount: Int { get }
+    /// p - 2 (Fermat inversion), little-endian limbs.
+    static var inverseExponent: [UInt64] { get }
+    /// (p + 1) / 4 (square roots; p = 3 mod 4), little-endian limbs.
+    static var squareRootExponent: [UInt64] { get }
+}
+
+/// Multi-precision primitives on fixed limb arrays. Every function here runs in time that
+/// depends only on the limb count, never on the values.
+public enum LimbArithmetic {
+    /// a + b, returning the carry out of the top limb.
+    @inlinable @inline(__always)
+    public static func add<L: LimbArray>(_ a: L, _ b: L) -> (L, UInt64) {
+        var out = L()
+        var carry: UInt64 = 0
+        for i in 0..<L.count {
+            let (s1, c1) = a[i].addingReportingOverflow(b[i])
+            let (s2, c2) = s1.addingReportingOverflow(carry)
+            out[i] = s2
+            carry = (c1 ? 1 : 0) &+ (c2 ? 1 : 0)
+        }
+        return (out, carry)
+    }
+
+    /// a - b, returning the borrow out of the top limb.
+    @inlinable @inline(__always)
+    public static func subtract<L: LimbArray>(_ a: L, _ b: L) -> (L, UInt64) {
+        var out = L()
+        var borrow: UInt64 = 0
+        for i in 0..<L.count {
+            let (d1, b1) = a[i].subtractingReportingOverflow(b[i])
+            let (d2, b2) = d1.subtractingReportingOverflow(borrow)
+            out[i] = d2
+            borrow = (b1 ? 1 : 0) &+ (b2 ? 1 : 0)
+        }
+        return (out, borrow)
+    }
+
+    /// (a + b) mod p for a, b < p.
+    @inlinable @inline(__always)
+    public static func modAdd<P: PrimeFieldParameters>(_ a: P.Limbs, _ b: P.Limbs, _: P.Type) -> P.Limbs {
+        let (sum, carry) = add(a, b)
+        let (reduced, borrow) = subtract(sum, P.modulus)
+        // Keep the reduced value when the sum overflowed or when no borrow occurred.
+        let keepReduced = carry | (borrow ^ 1)
+        return P.Limbs.select(0 &- keepReduced, reduced, sum)
+    }
+
+    /// (a - b) mod p for a, b < p.
+    @inlinable @inline(__always)
+    public static func modSubtract<P: PrimeFieldParameters>(_ a: P.Limbs, _ b: P.Limbs, _: P.Type) -> P.Limbs {
+        let (difference, borrow) = subtract(a, b)
+        let correction = P.Limbs.select(0 &- borrow, P.modulus, P.Limbs())
+        return add(difference, correction).0
+    }
+
+    /// Montgomery product a·b·R^-1 mod p (CIOS), with a branchless final subtraction.
+    @inlinable @inline(__always)
+    public static func montgomeryMultiply<P: PrimeFieldParameters>(_ a: P.Limbs, _ b: P.Limbs, _: P.Type) -> P.Limbs {
+        let n = P.Limbs.count
+        let p = P.modulus
+        var t = P.Limbs()
+        var top: UInt64 = 0
+        for i in 0..<n {
+            // t += a · b[i]
+            var carry: UInt64 = 0
+            let bi = b[i]
+            for j in 0..<n {
+                let (high, low) = a[j].multipliedFullWidth(by: bi)
+                let (s1, c1) = low.addingReportingOverflow(t[j])
+                let (s2, c2) = s1.addingReportingOverflow(carry)
+                t[j] = s2
+                carry = high &+ (c1 ? 1 : 0) &+ (c2 ? 1 : 0)
+            }
+            let (topSum, topCarry) = top.addingReportingOverflow(carry)
+            // t = (t + m·p) / 2^64 with m chosen so the low limb vanishes.
+            let m = t[0] &* P.negativeInverse
+            let (high0, low0) = m.multipliedFullWidth(by: p[0])
+            let (_, c0) = low0.addingReportingOverflow(t[0])
+            carry = high0 &+ (c0 ? 1 : 0)
+            for j in 1..<n {
+                let (high, low) = m.multipliedFullWidth(by: p[j])
+                let (s1, c1) = low.addingReportingOverflow(t[j])
+                let (s2, c2) = s1.addingReportingOverflow(carry)
+                t[j - 1] = s2
+                carry = high &+ (c1 ? 1 : 0) &+ (c2 ? 1 : 0)
+            }
+            let (last, lastCarry) = topSum.addingReportingOverflow(carry)
+            t[n - 1] = last
+            top = (topCarry ? 1 : 0) &+ (lastCarry ? 1 : 0)
+        }
+        let (reduced, borrow) = subtract(t, p)
+        let keepReduced = top | (borrow ^ 1)
+        return P.Limbs.select(0 &- keepReduced, reduced, t)
+    }
+
+    /// Compares a < b in constant time.
+    @inlinable
+    public static func lessThan<L: LimbArray>(_ a: L, _ b: L) -> Bool {
+        subtract(a, b).1 == 1
+    }
+}

@@ -1,0 +1,18 @@
+/// The Frobenius constants of the tower Fp12 = Fp4[k]/(k^3 - j), Fp4 = Fp2[j]/(j^2 - ξ).
+///
+/// With δ = ξ^((p-1)/6): k^p = δ·k, (k^2)^p = δ^2·k^2 and j^p = δ^3·j.
+public protocol TowerParameters: PrimeFieldParameters {
+    /// δ = ξ^((p-1)/6).
+    static var frobeniusDelta: Fp2<Self> { get }
+    /// δ^2.
+    static var frobeniusDeltaSquared: Fp2<Self> { get }
+    /// δ^3 = ξ^((p-1)/2).
+    static var frobeniusDeltaCubed: Fp2<Self> { get }
+}
+
+extension TowerParameters {
+    /// Computes δ = ξ^((p-1)/6) (for the concrete parameter types' stored constants).
+    public static func computeFrobeniusDelta() -> Fp2<Self> {
+        Fp2<Self>(.one, .one).power((modulusBig - BigInt(1)) / BigInt(6))
+    }
+}
