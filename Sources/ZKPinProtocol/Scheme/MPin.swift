@@ -1,0 +1,22 @@
+import ZKPinMath
+
+/// The M-Pin scheme on curve `C` (spec section 4), on points and scalars. Extensions in the
+/// files beside this one hold each party's steps; `MPinCurveSuite` wraps them in bytes.
+public enum MPin<C: PairingCurve> {
+    public typealias G1 = G1Point<C>
+    public typealias G2 = G2Point<C>
+    public typealias GT = Fp12<C.Field>
+
+    /// A uniform scalar in [1, r) from the system CSPRNG.
+    public static func randomScalar() -> BigInt { BigInt.random(in: .one, C.order) }
+
+    /// The PIN as the scalar the scheme uses (pin mod 10000).
+    static func pinScalar(_ pin: Int) -> BigInt { BigInt(((pin % 10000) + 10000) % 10000) }
+}
+
+/// Result codes of the test vectors.
+public enum MPinResultCode: Int, Sendable {
+    case accepted = 0
+    case pointDecodingFailed = -14
+    case rejected = -19
+}

@@ -1,0 +1,28 @@
+import ZKPinMath
+
+extension MPin {
+    /// The PIN error e = entered - registered such that E = F^(-e), searched over
+    /// [-9999, 9999] by baby-step giant-step (100 baby steps, 200 giant steps); 0 when no such
+    /// e exists (not a genuine token, or a wrong or expired permit). Exact and deterministic,
+    /// unlike Milagro's kangaroo walk, with the same answers.
+    public static func pinError(e: GT, f: GT) -> Int {
+        let babySteps = 100, bound = 9999
+        var table = [GT: Int]()
+        var power = GT.one
+        for j in 0..<babySteps {
+            table[power] = j
+            power = power * f
+        }
+        // power is now F^100; each giant step multiplies by F^-100 (the conjugate in GT).
+        let giantStep = power.conjugate
+        var current = e * f.power(BigInt(bound))
+        for g in 0...((2 * bound) / babySteps) {
+            if let j = table[current] {
+                let d = g * babySteps + j - bound
+                if abs(d) <= bound { return -d }
+            }
+            current = current * giantStep
+        }
+        return 0
+    }
+}

@@ -1,0 +1,23 @@
+import ZKPinMath
+
+extension MPin {
+    /// A trusted authority's share of the server secret: SS_i = s_i·Q.
+    public static func serverSecretShare(master: BigInt) -> G2 {
+        C.g2Generator.multiplied(bySecret: master)
+    }
+
+    /// A trusted authority's share of a client secret: CS_i = s_i·A.
+    public static func clientSecretShare(master: BigInt, hashedIDPoint a: G1) -> G1 {
+        a.multiplied(bySecret: master)
+    }
+
+    /// A trusted authority's share of a time permit: TP_i = s_i·AT for the day `date`.
+    public static func timePermitShare(master: BigInt, hashedID: [UInt8], date: Int) -> G1 {
+        MPinHash<C>.timePermitPoint(hashedID: hashedID, date: date).multiplied(bySecret: master)
+    }
+
+    /// TOKEN = CS - (pin mod 10000)·A: what the client stores instead of its secret.
+    public static func extractPIN(clientSecret: G1, pin: Int, hashedIDPoint a: G1) -> G1 {
+        clientSecret - a.multiplied(bySecret: pinScalar(pin))
+    }
+}

@@ -1,0 +1,24 @@
+import ZKPinMath
+
+extension MPin {
+    /// The outcome of a verification with what the PIN-error search needs on failure.
+    public struct Verification {
+        public var accepted: Bool
+        /// E = e(V, Q)·e(P, SS) after the final exponentiation (1 when accepted).
+        public var e: GT
+    }
+
+    /// Accepts iff e(V, Q)·e(P, SS) == 1 with P = y·(HTID or HID) + (UT or U).
+    /// `htid` and `ut` go together: both present when a time permit is used.
+    public static func verify(hid: G1, htid: G1? = nil, y: BigInt, u: G1, ut: G1? = nil, v: G1,
+                              serverSecret: G2) -> Verification {
+        let p = (htid ?? hid).multiplied(byPublic: y.mod(C.order)) + (ut ?? u)
+        let e = Pairing<C>.product([(v, C.g2Generator), (p, serverSecret)])
+        return Verification(accepted: e.isOne, e: e)
+    }
+
+    /// F = e(y·HID + U, Q), the base of the PIN-error search.
+    public static func pinErrorBase(hid: G1, y: BigInt, u: G1) -> GT {
+        Pairing<C>.pairing(hid.multiplied(byPublic: y.mod(C.order)) + u, C.g2Generator)
+    }
+}

@@ -1,0 +1,150 @@
+import ZKPinMath
+
+/// `MPinSuite` for one concrete curve.
+public struct MPinCurveSuite<C: PairingCurve>: MPinSuite {
+    typealias Scheme = MPin<C>
+    typealias Encoding = PointEncoding<C>
+
+    public init() {}
+
+    public var curve: CurveID { C.self == BN254CX.self ? .bn254cx : .bls12_381 }
+    public var scalarByteCount: Int { C.scalarByteCount }
+    public var g1ByteCount: Int { Encoding.g1ByteCount }
+    public var g2ByteCount: Int { Encoding.g2ByteCount }
+
+    public func hashID(_ id: [UInt8]) -> [UInt8] { MPinHash<C>.hashID(id) }
+
+    public func randomScalar() -> [UInt8] { Scheme.randomScalar().bytes(count: C.scalarByteCount) }
+
+    // MARK: Decoding helpers
+
+    func scalar(_ bytes: [UInt8], field: String) throws(MPinError) -> BigInt {
+        guard bytes.count == C.scalarByteCount else { throw .invalidScalar(field: field) }
+        let value = BigInt(bytes: bytes)
+        guard !value.isZero, value < C.order else { throw .invalidScalar(field: field) }
+        return value
+    }
+
+    func g1(_ bytes: [UInt8], field: String) throws(MPinError) -> G1Point<C> {
+        do { return try Encoding.decodeG1(bytes) } catch { throw .invalidPoint(field: field, reason: error) }
+    }
+
+    func g2(_ bytes: [UInt8], field: String) throws(MPinError) -> G2Point<C> {
+        do { return try Encoding.decodeG2(bytes) } catch { throw .invalidPoint(field: field, reason: error) }
+    }
+
+    func checkPIN(_ pin: Int) throws(MPinError) {
+        guard (0...9999).contains(pin) else { throw .invalidPIN }
+    }
+
+    func checkDate(_ date: Int) throws(MPinError) {
+        guard date > 0, date <= Int(UInt32.max) else { throw .invalidDate }
+    }
+
+    /// Encodes a sum that may be infinity (e.g. two shares that cancel) as an error, never a trap.
+    func encodeG1(_ point: G1Point<C>, field: String) throws(MPinError) -> [UInt8] {
+        guard !point.isInfinity else { throw .invalidPoint(field: field, reason: .infinity) }
+        return Encoding.encode(point)
+    }
+
+    // MARK: Trusted authorities
+
+    public func serverSecretShare(master: [UInt8]) throws(MPinError) -> [UInt8] {
+        Encoding.encode(Scheme.serverSecretShare(master: try scalar(master, field: "master secret")))
+    }
+
+    public func clientSecretShare(master: [UInt8], id: [UInt8]) throws(MPinError) -> [UInt8] {
+        let s = try scalar(master, field: "master secret")
+        return Encoding.encode(Scheme.clientSecretShare(master: s, hashedIDPoint: MPinHash<C>.hashToG1(id: id)))
+    }
+
+    public func timePermitShare(master: [UInt8], id: [UInt8], date: Int) throws(MPinError) -> [UInt8] {
+        let s = try scalar(master, field: "master secret")
+        try checkDate(date)
+        return Encoding.encode(Scheme.timePermitShare(master: s, hashedID: hashID(id), date: date))
+    }
+
+    // MARK: Recombination
+
+    public func addG1(_ a: [UInt8], _ b: [UInt8]) throws(MPinError) -> [UInt8] {
+        try encodeG1(try g1(a, field: "share 1") + (try g1(b, field: "share 2")), field: "sum")
+    }
+
+    public func addG2(_ a: [UInt8], _ b: [UInt8]) throws(MPinError) -> [UInt8] {
+        let sum = try g2(a, field: "share 1") + (try g2(b, field: "share 2"))
+        guard !sum.isInfinity else { throw .invalidPoint(field: "sum", reason: .infinity) }
+        return Encoding.encode(sum)
+    }
+
+    public func validateG1(_ point: [UInt8], field: String) throws(MPinError) { _ = try g1(point, field: field) }
+    public func validateG2(_ point: [UInt8], field: String) throws(MPinError) { _ = try g2(point, field: field) }
+
+    // MARK: Client
+
+    public func extractPIN(clientSecret: [UInt8], id: [UInt8], pin: Int) throws(MPinError) -> [UInt8] {
+        try checkPIN(pin)
+        let cs = try g1(clientSecret, field: "client secret")
+        let token = Scheme.extractPIN(clientSecret: cs, pin: pin, hashedIDPoint: MPinHash<C>.hashToG1(id: id))
+        return try encodeG1(token, field: "token")
+    }
+
+    public func clientPass1(id: [UInt8], token: [UInt8], pin: Int, timePermit: [UInt8]?, date: Int) throws(MPinError) -> ClientPass1State {
+        try checkPIN(pin)
+        let tokenPoint = try g1(token, field: "token")
+        let a = MPinHash<C>.hashToG1(id: id)
+        var permit: G1Point<C>? = nil, at: G1Point<C>? = nil
+        if let timePermit {
+            try checkDate(date)
+            permit = try g1(timePermit, field: "time permit")
+            at = MPinHash<C>.timePermitPoint(hashedID: hashID(id), date: date)
+        }
+        let x = Scheme.randomScalar()
+        let pass1 = Scheme.clientPass1(x: x, token: tokenPoint, pin: pin, hashedIDPoint: a,
+                                       timePermit: permit, timePermitPoint: at)
+        return ClientPass1State(u: try encodeG1(pass1.u, field: "U"),
+                                ut: try pass1.ut.map { p throws(MPinError) in try encodeG1(p, field: "UT") },
+                                x: x.bytes(count: C.scalarByteCount),
+                                sec: try encodeG1(pass1.sec, field: "SEC"))
+    }
+
+    public func clientPass2(_ state: ClientPass1State, y: [UInt8]) throws(MPinError) -> [UInt8] {
+        defer { state.wipe() }
+        guard !state.x.isEmpty else { throw .invalidScalar(field: "x (pass 2 already run)") }
+        let challenge = try scalar(y, field: "y")
+        let x = BigInt(bytes: state.x)
+        let sec = try g1(state.sec, field: "SEC")
+        return try encodeG1(Scheme.clientPass2(x: x, y: challenge, sec: sec), field: "V")
+    }
+
+    // MARK: Relying party
+
+    public func prepareServerSecret(_ bytes: [UInt8]) throws(MPinError) -> PreparedServerSecret {
+        PreparedServerSecret(point: try g2(bytes, field: "server secret"), bytes: bytes)
+    }
+
+    public func serverVerify(id: [UInt8], date: Int, serverSecret: PreparedServerSecret,
+                             u: [UInt8], ut: [UInt8]?, v: [UInt8], y: [UInt8]) -> ServerVerification {
+        guard let ss = serverSecret.point as? G2Point<C> else { return ServerVerification(result: .rejected, pinError: 0) }
+        do throws(MPinError) {
+            let challenge = try scalar(y, field: "y")
+            let uPoint = try g1(u, field: "U")
+            let vPoint = try g1(v, field: "V")
+            let hashed = hashID(id)
+            let hid = MPinHash<C>.mapToG1(hashed)
+            var htid: G1Point<C>? = nil, utPoint: G1Point<C>? = nil
+            if date > 0 {
+                guard let ut else { throw MPinError.invalidPoint(field: "UT", reason: .wrongLength(expected: g1ByteCount, got: 0)) }
+                try checkDate(date)
+                utPoint = try g1(ut, field: "UT")
+                htid = hid + MPinHash<C>.timePermitPoint(hashedID: hashed, date: date)
+            }
+            let verification = Scheme.verify(hid: hid, htid: htid, y: challenge, u: uPoint, ut: utPoint,
+                                             v: vPoint, serverSecret: ss)
+            if verification.accepted { return ServerVerification(result: .accepted, pinError: 0) }
+            let f = Scheme.pinErrorBase(hid: hid, y: challenge, u: uPoint)
+            return ServerVerification(result: .rejected, pinError: Scheme.pinError(e: verification.e, f: f))
+        } catch {
+            return ServerVerification(result: error.resultCode, pinError: 0)
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import ZKPinMath
+
+/// Why an M-Pin operation on bytes could not run.
+public enum MPinError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A point failed decoding or validation (result code -14).
+    case invalidPoint(field: String, reason: PointDecodingError)
+    /// A scalar had the wrong length, was zero, or was not below r.
+    case invalidScalar(field: String)
+    /// A PIN outside 0...9999.
+    case invalidPIN
+    /// A time-permit date that is not a positive day number.
+    case invalidDate
+
+    public var description: String {
+        switch self {
+        case let .invalidPoint(field, reason): return "\(field) is not a valid point: \(reason)"
+        case let .invalidScalar(field): return "\(field) is not a valid scalar"
+        case .invalidPIN: return "a PIN is exactly 4 digits (0000-9999)"
+        case .invalidDate: return "a time-permit date is a positive day number"
+        }
+    }
+
+    /// The vector result code for this error (-14 for points, -19 otherwise).
+    public var resultCode: MPinResultCode {
+        if case .invalidPoint = self { return .pointDecodingFailed }
+        return .rejected
+    }
+}
+
+/// The server's verdict on one login.
+public struct ServerVerification: Sendable, Equatable {
+    public var result: MPinResultCode
+    /// entered - registered PIN for a genuine token with a wrong PIN; 0 otherwise. For the
+    /// server's own decision only: never send it to a client or write it to a log.
+    public var pinError: Int
+
+    public var accepted: Bool { result == .accepted }
+}
+
+/// What pass 1 leaves the client holding until pass 2. The random x is kept here only, and
+/// `pass2` wipes it.
+public final class ClientPass1State: @unchecked Sendable {
+    public let u: [UInt8]
+    public let ut: [UInt8]?
+    var x: [UInt8]
+    var sec: [UInt8]
+
+    init(u: [UInt8], ut: [UInt8]?, x: [UInt8], sec: [UInt8]) {
+        self.u = u; self.ut = ut; self.x = x; self.sec = sec
+    }
+
+    /// Zeroes x and SEC.
+    public func wipe() {
+        for i in x.indices { x[i] = 0 }
+        for i in sec.indices { sec[i] = 0 }
+        x = []
+        sec = []
+    }
+
+    deinit { wipe() }
+}
+
+/// A decoded and validated server secret, kept by the relying party between logins.
+public final class PreparedServerSecret: @unchecked Sendable {
+    let point: Any
+    public let bytes: [UInt8]
+    init(point: Any, bytes: [UInt8]) { self.point = point; self.bytes = bytes }
+}
+
+/// The M-Pin operations on byte strings (hex on the wire), for one curve chosen at run time.
+/// Get one with `CurveID.suite`.
+public protocol MPinSuite: Sendable {
+    var curve: CurveID { get }
+    /// PGS: bytes of a scalar.
+    var scalarByteCount: Int { get }
+    /// Bytes of an encoded G1 point (1 + 2·PFS).
+    var g1ByteCount: Int { get }
+    /// Bytes of an encoded G2 point (4·PFS).
+    var g2ByteCount: Int { get }
+
+    /// HASH_ID(ID): PFS bytes.
+    func hashID(_ id: [UInt8]) -> [UInt8]
+    /// A fresh uniform scalar in [1, r), PGS bytes (a master share, x, y, ...).
+    func randomScalar() -> [UInt8]
+
+    // Trusted authorities
+    func serverSecretShare(master: [UInt8]) throws(MPinError) -> [UInt8]
+    func clientSecretShare(master: [UInt8], id: [UInt8]) throws(MPinError) -> [UInt8]
+    func timePermitShare(master: [UInt8], id: [UInt8], date: Int) throws(MPinError) -> [UInt8]
+
+    // Recombination and validation
+    func addG1(_ a: [UInt8], _ b: [UInt8]) throws(MPinError) -> [UInt8]
+    func addG2(_ a: [UInt8], _ b: [UInt8]) throws(MPinError) -> [UInt8]
+    func validateG1(_ point: [UInt8], field: String) throws(MPinError)
+    func validateG2(_ point: [UInt8], field: String) throws(MPinError)
+
+    // Client
+    func extractPIN(clientSecret: [UInt8], id: [UInt8], pin: Int) throws(MPinError) -> [UInt8]
+    /// Pass 1 with a fresh x. `timePermit` and a `date` > 0 go together.
+    func clientPass1(id: [UInt8], token: [UInt8], pin: Int, timePermit: [UInt8]?, date: Int) throws(MPinError) -> ClientPass1State
+    /// Pass 2: V for the server's y; wipes the state's secrets.
+    func clientPass2(_ state: ClientPass1State, y: [UInt8]) throws(MPinError) -> [UInt8]
+
+    // Relying party
+    func prepareServerSecret(_ bytes: [UInt8]) throws(MPinError) -> PreparedServerSecret
+    /// Verifies a login; decode failures of U, UT or V give result -14. With `date` > 0 the
+    /// time-permit path (UT required) is used.
+    func serverVerify(id: [UInt8], date: Int, serverSecret: PreparedServerSecret,
+                      u: [UInt8], ut: [UInt8]?, v: [UInt8], y: [UInt8]) -> ServerVerification
+}
