@@ -75,5 +75,11 @@ let package = Package(
 
         .testTarget(name: "ZKPinMathTests", dependencies: ["ZKPinMath"]),
         .testTarget(name: "ZKPinProtocolTests", dependencies: ["ZKPinProtocol"]),
+        .testTarget(name: "ZKPinWireTests", dependencies: ["ZKPinWire"]),
+        .testTarget(name: "ZKPinServerTests", dependencies: [
+            "ZKPinServer", "ZKPinWire", "ZKPinProtocol",
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+        ]),
+        .testTarget(name: "ZKPinClientTests", dependencies: ["ZKPinClient", "ZKPinServer", "ZKPinWire", "ZKPinProtocol"]),
     ]
 )

@@ -1,0 +1,1 @@
+// Tests of ZKPinClient live in this folder (replace this file).

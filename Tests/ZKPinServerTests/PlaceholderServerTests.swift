@@ -1,0 +1,1 @@
+// Tests of ZKPinServer live in this folder (replace this file).

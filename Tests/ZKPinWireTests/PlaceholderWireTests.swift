@@ -1,0 +1,1 @@
+// Tests of ZKPinWire live in this folder (replace this file).
