@@ -1,1 +1,0 @@
-// The JSON types of spec/rps-api.md (filled in by the server issue).

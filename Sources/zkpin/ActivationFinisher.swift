@@ -1,0 +1,32 @@
+import Foundation
+import ZKPinClient
+
+/// The part `register` and `confirm` share: wait for the activation with a spinner, ask the
+/// PIN twice, store the token, say what to do next.
+enum ActivationFinisher {
+    static func finish(registration: Registration, identity: Identity, service: Service,
+                       waitSeconds: Int, pinFromStandardInput: Bool, json: Bool) async throws(ClientError) {
+        let spinner = Spinner(label: "Waiting for the activation of \(identity.userId)", seconds: waitSeconds)
+        let secret: [UInt8]
+        do {
+            secret = try await registration.waitForActivation(identity: identity, service: service,
+                                                              timeoutSeconds: waitSeconds)
+            await spinner.stop()
+        } catch {
+            await spinner.stop()
+            throw error
+        }
+        ClientOutput.note("The identity \(identity.userId) is activated.")
+        var clientSecret = secret
+        defer { for i in clientSecret.indices { clientSecret[i] = 0 } }
+        let pin = try PINPrompt.readNew(fromStandardInput: pinFromStandardInput)
+        let stored = try registration.finish(identity: identity, service: service, clientSecret: clientSecret, pin: pin)
+        if json {
+            ClientOutput.json(["status": "OK", "userId": stored.userId, "server": stored.server,
+                               "state": stored.state.rawValue, "curve": stored.curve])
+        } else {
+            ClientOutput.info("Registered \(stored.userId) at \(service.info.name) (\(stored.server)).")
+            ClientOutput.info("Sign in by running `zkpin login 'URL#CODE'` with the text under the QR code on the login page.")
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import ArgumentParser
+import ZKPinClient
+
+/// `zkpin login PAYLOAD`: signs the web page that shows the payload in.
+struct LoginCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "login",
+        abstract: "Sign in the login page that shows this payload, proving the PIN without sending it.")
+
+    @Argument(help: ArgumentHelp("The text under the QR code, URL#CODE; - reads it from standard input.", valueName: "PAYLOAD"))
+    var payload: String?
+
+    @Option(help: ArgumentHelp("A PNG picture of the QR code instead of the text.", valueName: "FILE"))
+    var image: String?
+
+    @Option(help: ArgumentHelp("Which stored identity to use, when there are several for the server.", valueName: "EMAIL"))
+    var user: String?
+
+    @Flag(name: .customLong("pin-stdin"), help: "Read the PIN as one line from standard input (after the payload line with -).")
+    var pinStdin = false
+
+    @Flag(name: .customLong("accept-host"), help: "Go on when the payload's host differs from the one the server reports.")
+    var acceptHost = false
+
+    @OptionGroup var options: ClientOptions
+
+    func run() async throws {
+        try await ClientOutput.run(json: options.json) { () async throws(ClientError) in
+            let payload = try PayloadSource.read(argument: payload, image: image)
+            let store = try options.openStore()
+            let connection = options.connection()
+            let service = try await Discovery(connection: connection).discover(server: payload.server)
+            if let mismatch = service.hostMismatch {
+                ClientOutput.note(HostWarning.text(reached: mismatch.reached, reported: mismatch.reported))
+                if !acceptHost {
+                    guard Terminal.isInteractive else {
+                        throw .hostMismatch(payloadHost: mismatch.reached, serviceHost: mismatch.reported)
+                    }
+                    guard Terminal.confirm("Sign in to \(mismatch.reached) anyway?") else {
+                        throw .cancelled("Not signed in: you declined the host \(mismatch.reached). Nothing was sent.")
+                    }
+                }
+            }
+            let login = Login(connection: connection, store: store)
+            let candidates = try login.candidates(service: service)
+            let identity = try login.choose(among: candidates, user: user, server: service.base)
+                ?? askWhich(candidates.filter(\.canSignIn), server: service.base)
+
+            ClientOutput.note("Signing in to \(service.info.name) at \(service.base) as \(identity.userId)")
+            let pin = try PINPrompt.read(fromStandardInput: pinStdin)
+            let userId = try await login.signIn(identity: identity, service: service,
+                                                accessCode: payload.accessCode, pin: pin)
+            if options.json {
+                ClientOutput.json(["status": "OK", "userId": userId, "name": service.info.name, "server": service.base])
+            } else {
+                ClientOutput.info("Signed in to \(service.info.name) as \(userId)")
+            }
+        }
+    }
+
+    /// Several identities can sign in: ask which, or refuse when nobody can be asked.
+    private func askWhich(_ usable: [Identity], server: String) throws(ClientError) -> Identity {
+        let ids = usable.map(\.userId)
+        guard Terminal.isInteractive else { throw .ambiguousIdentity(server: server, userIds: ids) }
+        ClientOutput.note("Several identities can sign in to \(server):")
+        for (index, id) in ids.enumerated() { ClientOutput.note("  \(index + 1). \(id)") }
+        guard let answer = Terminal.ask("Which one (1-\(ids.count))? "),
+              let number = Int(answer.filter { !$0.isWhitespace }), (1...ids.count).contains(number) else {
+            throw .ambiguousIdentity(server: server, userIds: ids)
+        }
+        return usable[number - 1]
+    }
+}

@@ -1,0 +1,6 @@
+import ArgumentParser
+
+struct VectorsGenerateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "generate", abstract: "Write deterministic vectors.")
+    func run() throws {}
+}
