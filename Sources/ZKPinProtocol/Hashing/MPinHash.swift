@@ -17,13 +17,18 @@ public enum MPinHash<C: PairingCurve> {
     /// Try-and-increment map to G1: the first x >= int(h) mod p with x^3 + b a non-zero square,
     /// the even square root, then the full G1 cofactor.
     public static func mapToG1(_ h: [UInt8]) -> G1Point<C> {
+        let point = mapToCurve(h)
+        return C.g1CofactorIsOne ? point : point.multiplied(byPublic: C.g1Cofactor)
+    }
+
+    /// The try-and-increment point on E(Fp) before the cofactor (outside G1 on BLS12-381).
+    public static func mapToCurve(_ h: [UInt8]) -> G1Point<C> {
         var x = Fp<C.Field>(BigInt(bytes: h))
         while true {
             let rhs = x.squared * x + C.g1B
             if !rhs.isZero, var y = rhs.squareRoot {
                 if y.isOdd { y = -y }
-                let point = G1Point<C>(x: x, y: y)
-                return C.g1CofactorIsOne ? point : point.multiplied(byPublic: C.g1Cofactor)
+                return G1Point<C>(x: x, y: y)
             }
             x = x + .one
         }
