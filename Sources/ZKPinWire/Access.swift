@@ -1,0 +1,61 @@
+// Browser login by access code (spec/rps-api.md, "Browser login by access code").
+
+/// `POST /rps/getAccessNumber`.
+public struct AccessNumberResponse: Codable, Sendable, Equatable {
+    /// Seven digits: six random and a check digit (`AccessCode`).
+    public var accessNumber: String
+    /// The page's one-time token for `/rps/access` and `/session`, hex.
+    public var webOTT: String
+    public var ttlSeconds: Int
+    /// `<public-url>#<accessNumber>`: the QR code's payload.
+    public var qrUrl: String
+
+    public init(accessNumber: String, webOTT: String, ttlSeconds: Int, qrUrl: String) {
+        self.accessNumber = accessNumber; self.webOTT = webOTT; self.ttlSeconds = ttlSeconds; self.qrUrl = qrUrl
+    }
+}
+
+/// `POST /rps/access`.
+public struct AccessRequest: Codable, Sendable, Equatable {
+    public var webOTT: String
+    public init(webOTT: String) { self.webOTT = webOTT }
+}
+
+/// What the page of an access code sees.
+public enum AccessStatus: String, Codable, Sendable, CaseIterable {
+    /// Nobody presented the code yet.
+    case new
+    /// A client presented the code (codeStatus or pass 2).
+    case wid
+    /// Pass 2 succeeded for `userId`.
+    case user
+    /// `/rps/authenticate` succeeded; `authOTT` is set.
+    case authenticate
+    case expired
+}
+
+/// The answer to `POST /rps/access`.
+public struct AccessResponse: Codable, Sendable, Equatable {
+    public var status: AccessStatus
+    public var userId: String?
+    public var authOTT: String?
+    public init(status: AccessStatus, userId: String? = nil, authOTT: String? = nil) {
+        self.status = status; self.userId = userId; self.authOTT = authOTT
+    }
+}
+
+/// `POST /rps/codeStatus`: a client marks the code as scanned.
+public struct CodeStatusRequest: Codable, Sendable, Equatable {
+    /// "wid".
+    public var status: String
+    /// The access code.
+    public var wid: String
+    public init(status: String = "wid", wid: String) { self.status = status; self.wid = wid }
+}
+
+/// `POST /session` as JSON (a form with the same fields works too).
+public struct SessionRequest: Codable, Sendable, Equatable {
+    public var webOTT: String
+    public var authOTT: String
+    public init(webOTT: String, authOTT: String) { self.webOTT = webOTT; self.authOTT = authOTT }
+}

@@ -1,0 +1,84 @@
+// Authentication (spec/rps-api.md, "Authentication"). Field names follow M-Pin: `mpin_id`,
+// `U`, `UT`, `V`, `WID`, `OTP`.
+
+/// `POST /rps/pass1`.
+public struct Pass1Request: Codable, Sendable, Equatable {
+    public var mpinId: String
+    /// G1 point, hex.
+    public var u: String
+    /// G1 point, hex; required when the server uses time permits, refused when it does not.
+    public var ut: String?
+    /// Always 1.
+    public var pass: Int
+
+    public init(mpinId: String, u: String, ut: String? = nil, pass: Int = 1) {
+        self.mpinId = mpinId; self.u = u; self.ut = ut; self.pass = pass
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case mpinId = "mpin_id", u = "U", ut = "UT", pass
+    }
+}
+
+/// The answer to pass 1.
+public struct Pass1Response: Codable, Sendable, Equatable {
+    /// The server's random scalar, hex.
+    public var y: String
+    /// Opaque id of the single-use, 15 s pass-1 challenge; send it back in pass 2.
+    public var challenge: String
+    public var pass: Int
+
+    public init(y: String, challenge: String, pass: Int = 1) {
+        self.y = y; self.challenge = challenge; self.pass = pass
+    }
+}
+
+/// `POST /rps/pass2`.
+public struct Pass2Request: Codable, Sendable, Equatable {
+    public var mpinId: String
+    /// G1 point, hex.
+    public var v: String
+    /// The access code, or "0" when there is none.
+    public var wid: String
+    /// The pass-1 challenge id; without it the newest live challenge of `mpinId` is used.
+    public var challenge: String?
+    /// `true` is refused (400): one-time passwords are not offered.
+    public var otp: Bool?
+    /// Always 2.
+    public var pass: Int
+
+    public init(mpinId: String, v: String, wid: String, challenge: String? = nil, otp: Bool? = false, pass: Int = 2) {
+        self.mpinId = mpinId; self.v = v; self.wid = wid; self.challenge = challenge
+        self.otp = otp; self.pass = pass
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case mpinId = "mpin_id", v = "V", wid = "WID", challenge, otp = "OTP", pass
+    }
+}
+
+/// The answer to pass 2.
+public struct Pass2Response: Codable, Sendable, Equatable {
+    /// One-time token for `/rps/authenticate`, hex.
+    public var authOTT: String
+    public var pass: Int
+    public init(authOTT: String, pass: Int = 2) { self.authOTT = authOTT; self.pass = pass }
+}
+
+/// `POST /rps/authenticate`.
+public struct AuthenticateRequest: Codable, Sendable, Equatable {
+    public struct MPinResponse: Codable, Sendable, Equatable {
+        public var authOTT: String
+        public init(authOTT: String) { self.authOTT = authOTT }
+    }
+    public var mpinResponse: MPinResponse
+
+    public init(authOTT: String) { self.mpinResponse = MPinResponse(authOTT: authOTT) }
+}
+
+/// 200 from `/rps/authenticate`. (Failures are `ErrorBody`, e.g. 401 `wrong_pin` with
+/// `attemptsLeft`.)
+public struct AuthenticateResponse: Codable, Sendable, Equatable {
+    public var userId: String
+    public init(userId: String) { self.userId = userId }
+}

@@ -1,1 +1,0 @@
-// Tests of ZKPinWire live in this folder (replace this file).
