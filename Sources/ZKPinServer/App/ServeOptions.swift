@@ -1,0 +1,45 @@
+import ZKPinProtocol
+
+/// What `zkpin-server serve` is told (and what tests and tools pass to `ZKPinServerApp`).
+public struct ServeOptions: Sendable {
+    public var host = "127.0.0.1"
+    /// 0 picks a free port; `RunningServer.port` tells which.
+    public var port = 8080
+    public var dataDirectory = "./zkpin-data"
+    /// nil: the curve stored in the data folder, or bls12-381 on first start.
+    public var curve: CurveID?
+    /// nil: http://host:port.
+    public var publicURL: String?
+    /// nil: `<data>/outbox` unless `smtp` is set.
+    public var outbox: String?
+    /// `smtp://user@host:port` (password from ZKPIN_SMTP_PASSWORD or `smtpPasswordFile`).
+    public var smtp: String?
+    public var smtpPasswordFile: String?
+    /// Extra CA certificate (PEM) trusted for the SMTP server's STARTTLS (tests, private CAs).
+    public var smtpCAFile: String?
+    /// D-TA 2 as its own service; nil runs it in this process (demo/development).
+    public var dta2URL: String?
+    public var dta2KeyFile: String?
+    public var permits = false
+    public var maxAttempts = 3
+    public var accessCodeTTL = 120
+    public var trustedProxy: String?
+    public var serviceName = "ZKPin"
+
+    public init() {}
+}
+
+/// What `zkpin-server dta` is told.
+public struct DTAOptions: Sendable {
+    public var host = "127.0.0.1"
+    public var port = 8081
+    public var dataDirectory = "./zkpin-dta2"
+    public var curve: CurveID = .bls12_381
+    public var keyFile: String
+    public init(keyFile: String) { self.keyFile = keyFile }
+}
+
+public struct SetupError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

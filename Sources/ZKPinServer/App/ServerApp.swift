@@ -1,0 +1,113 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ZKPinProtocol
+import ZKPinWire
+
+/// Builds the relying party from options and serves it.
+public enum ZKPinServerApp {
+    /// Opens the data folder: store, curve (fixed at first start), keys, D-TA 1 (and D-TA 2 in
+    /// process), server secret, mailer.
+    public static func makeRelyingParty(_ o: ServeOptions, clock: ServerClock = .system, logger: Logger = Logger(label: "zkpin")) async throws
+        -> (RelyingParty, DTA2Service?) {
+        let dir = o.dataDirectory
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        func path(_ name: String) -> String { (dir as NSString).appendingPathComponent(name) }
+        let store = try SQLiteStore(path: path("zkpin.sqlite"))
+
+        let stored = try await store.fixSetting("curve", value: (o.curve ?? .bls12_381).rawValue)
+        guard let curve = CurveID(name: stored) else { throw SetupError("the data folder names an unknown curve \(stored)") }
+        if let wanted = o.curve, wanted != curve {
+            throw SetupError("\(dir) was created for curve \(curve.rawValue); it cannot be served with \(wanted.rawValue). Use another --data folder.")
+        }
+        let suite = curve.suite
+        let dta1 = try TrustedAuthority.load(path: path("dta1.master"), suite: suite)
+        let linkKey = try SecretFile.loadOrCreate(path("rps.key")) { Digest.randomBytes(32) }
+
+        let link: DTA2Link
+        let dta2Key: [UInt8]
+        let share2: [UInt8]
+        var inProcess: DTA2Service? = nil
+        if let url = o.dta2URL {
+            guard let keyFile = o.dta2KeyFile else { throw SetupError("--dta2 needs --dta2-key-file") }
+            dta2Key = try SecretFile.load(keyFile)
+            link = .remote(url: url)
+            let signer = DTA2Signer(key: dta2Key)
+            let query = signer.query(kind: "serverSecret", mpinId: nil, hashedID: nil, date: nil, now: clock.now)
+            let base = url.hasSuffix("/") ? String(url.dropLast()) : url
+            let status = try await HTTPJSON.get(base + "/status", as: ServerStatus.self)
+            guard CurveID(name: status.curve) == curve else {
+                throw SetupError("D-TA 2 at \(url) uses curve \(status.curve), this server \(curve.rawValue)")
+            }
+            let answer = try await HTTPJSON.get(base + "/serverSecret?" + query, as: ServerSecretResponse.self)
+            guard let bytes = SecretFile.hexBytes(answer.serverSecret) else { throw SetupError("D-TA 2 sent a malformed server secret") }
+            share2 = bytes
+        } else {
+            dta2Key = try SecretFile.loadOrCreate(path("dta2.key")) { Digest.randomBytes(32) }
+            let dta2 = DTA2Service(authority: try TrustedAuthority.load(path: path("dta2.master"), suite: suite), key: dta2Key,
+                                   clock: clock, logger: Logger(label: "zkpin.dta2"))
+            inProcess = dta2
+            link = .inProcess(dta2)
+            share2 = try dta2.authority.serverSecretShare()
+        }
+        let serverSecret = try suite.addG2(try dta1.serverSecretShare(), share2)
+
+        let publicURL = o.publicURL ?? "http://\(o.host):\(o.port)"
+        var config = ServerConfig(publicURL: publicURL, curve: curve, usePermits: o.permits, maxAttempts: o.maxAttempts,
+                                  accessCodeTTL: o.accessCodeTTL, serviceName: o.serviceName)
+        config.trustedProxy = o.trustedProxy
+        let mailer: any Mailer
+        if let smtp = o.smtp {
+            mailer = try SMTPMailer(url: smtp, passwordFile: o.smtpPasswordFile, caFile: o.smtpCAFile, logger: logger)
+        } else {
+            mailer = try OutboxMailer(directory: o.outbox ?? path("outbox"))
+        }
+        let rp = try RelyingParty(config: config, store: store, dta1: dta1, dta2: link, dta2Key: dta2Key,
+                                  serverSecret: serverSecret, linkKey: linkKey, mailer: mailer, clock: clock, logger: logger)
+        return (rp, inProcess)
+    }
+
+    /// The router of a relying party (with `/dta2` when D-TA 2 runs in process).
+    public static func router(rp: RelyingParty, dta2: DTA2Service?, logger: Logger) throws -> Router<AppContext> {
+        let router = Router(context: AppContext.self)
+        router.add(middleware: RedactingLogMiddleware(logger: logger, metrics: rp.metrics))
+        router.add(middleware: ErrorBodyMiddleware(logger: logger))
+        RPRoutes.add(to: router, rp: rp)
+        PageRoutes.add(to: router, rp: rp, pages: try Pages())
+        if let dta2 { DTA2Routes.add(to: router, dta2: dta2, prefix: "/dta2", withStatus: true) }
+        return router
+    }
+
+    /// The router of D-TA 2 alone.
+    public static func dtaRouter(_ dta2: DTA2Service, logger: Logger) -> Router<AppContext> {
+        let router = Router(context: AppContext.self)
+        router.add(middleware: RedactingLogMiddleware(logger: logger, metrics: nil))
+        router.add(middleware: ErrorBodyMiddleware(logger: logger))
+        DTA2Routes.add(to: router, dta2: dta2, prefix: "", withStatus: true)
+        return router
+    }
+
+    public static func makeDTA2(_ o: DTAOptions, clock: ServerClock = .system, logger: Logger = Logger(label: "zkpin.dta2")) throws -> DTA2Service {
+        try FileManager.default.createDirectory(atPath: o.dataDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let masterPath = (o.dataDirectory as NSString).appendingPathComponent("dta2.master")
+        let curvePath = (o.dataDirectory as NSString).appendingPathComponent("curve")
+        if let stored = try? String(contentsOfFile: curvePath, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines),
+           !stored.isEmpty, stored != o.curve.rawValue {
+            throw SetupError("\(o.dataDirectory) was created for curve \(stored); it cannot serve \(o.curve.rawValue)")
+        }
+        try (o.curve.rawValue + "\n").write(toFile: curvePath, atomically: true, encoding: .utf8)
+        return DTA2Service(authority: try TrustedAuthority.load(path: masterPath, suite: o.curve.suite),
+                           key: try SecretFile.load(o.keyFile), clock: clock, logger: logger)
+    }
+
+    /// Binds and serves `router` until the task is cancelled; `onRunning` gets the bound port.
+    public static func serve(router: Router<AppContext>, host: String, port: Int, logger: Logger,
+                             onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+        let app = Application(router: router, configuration: .init(address: .hostname(host, port: port), serverName: "zkpin"),
+                              onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
+                              logger: logger)
+        try await app.runService()
+    }
+}
+

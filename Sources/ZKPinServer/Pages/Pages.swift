@@ -1,0 +1,49 @@
+import Foundation
+import Mustache
+
+/// The HTML pages (swift-mustache; `{{ }}` escapes every value).
+public struct Pages: Sendable {
+    let login: MustacheTemplate
+    let account: MustacheTemplate
+    let activate: MustacheTemplate
+
+    public init() throws {
+        func load(_ name: String) throws -> MustacheTemplate {
+            guard let url = Bundle.module.url(forResource: name, withExtension: "mustache", subdirectory: "Templates")
+            else { throw CocoaError(.fileNoSuchFile) }
+            return try MustacheTemplate(string: String(contentsOf: url, encoding: .utf8))
+        }
+        login = try load("login")
+        account = try load("account")
+        activate = try load("activate")
+    }
+
+    func loginPage(serviceName: String, accessNumber: String, webOTT: String, ttl: Int, qrUrl: String) -> String {
+        login.render([
+            "serviceName": serviceName, "accessNumber": accessNumber, "webOTT": webOTT,
+            "ttlSeconds": String(ttl), "qrUrl": qrUrl, "qrSVG": QRCodeSVG.svg(qrUrl) ?? "",
+        ] as [String: Any])
+    }
+
+    func accountPage(serviceName: String, account: AccountView) -> String {
+        self.account.render([
+            "serviceName": serviceName, "userId": account.userId,
+            "device": account.device.isEmpty ? "(not named)" : account.device,
+            "lastLogin": account.lastLogin.map(ISOTime.string) ?? "never",
+        ] as [String: Any])
+    }
+
+    func activationPage(serviceName: String, page: ActivationPage, action: String) -> String {
+        var object: [String: Any] = ["serviceName": serviceName]
+        switch page {
+        case let .ask(p, wrongCode):
+            object["ask"] = [
+                "userId": p.userId, "device": p.device.isEmpty ? "(not named)" : p.device,
+                "requested": ISOTime.string(p.created), "address": p.address, "wrongCode": wrongCode, "action": action,
+            ] as [String: Any]
+        case let .activated(userId): object["activated"] = ["userId": userId]
+        case let .refused(message): object["refused"] = ["message": message]
+        }
+        return activate.render(object)
+    }
+}

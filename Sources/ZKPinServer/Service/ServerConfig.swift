@@ -1,0 +1,48 @@
+import ZKPinProtocol
+
+/// Everything the relying party needs to know at start.
+public struct ServerConfig: Sendable {
+    public var publicURL: String
+    public var curve: CurveID
+    public var usePermits: Bool
+    public var maxAttempts: Int
+    public var accessCodeTTL: Int
+    public var serviceName: String
+    /// A pending registration expires after this (seconds).
+    public var registrationTTL: Int = 3600
+    public var challengeTTL: Int = 15
+    public var authTokenTTL: Int = 60
+    public var sessionTTL: Int = 8 * 3600
+    /// How long `/rps/authenticate` waits for the page to take the login up (seconds).
+    public var takeUpWait: Double = 10
+    /// A reserved attempt not settled in this time (a crash) stops counting.
+    public var attemptHold: Int = 30
+    /// The proxy address whose X-Forwarded-For is believed.
+    public var trustedProxy: String?
+    public var mailFrom: String = "ZKPin <no-reply@zkpin.invalid>"
+    public var limits = Limits()
+
+    public struct Limits: Sendable {
+        public var registrationsPerEmail = RateLimiter.Rule(limit: 5, window: 3600)
+        public var registrationsPerAddress = RateLimiter.Rule(limit: 30, window: 3600)
+        public var wrongCodesPerAddress = RateLimiter.Rule(limit: 30, window: 60)
+        public var wrongConfirmationsPerRegistration = RateLimiter.Rule(limit: 5, window: 900)
+        public var invalidTokensPerIdentityAndAddress = RateLimiter.Rule(limit: 50, window: 600)
+        public init() {}
+    }
+
+    public init(publicURL: String, curve: CurveID = .bls12_381, usePermits: Bool = false, maxAttempts: Int = 3,
+                accessCodeTTL: Int = 120, serviceName: String = "ZKPin") {
+        var url = publicURL
+        while url.hasSuffix("/") { url.removeLast() }
+        self.publicURL = url
+        self.curve = curve
+        self.usePermits = usePermits
+        self.maxAttempts = maxAttempts
+        self.accessCodeTTL = accessCodeTTL
+        self.serviceName = serviceName
+    }
+
+    /// Whether the public URL is https (cookie prefix and Secure flag).
+    public var isHTTPS: Bool { publicURL.lowercased().hasPrefix("https://") }
+}

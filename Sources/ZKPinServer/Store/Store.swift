@@ -1,0 +1,68 @@
+// The storage protocol of DESIGN.md ("Storage"). Two implementations share one conformance
+// test suite (Tests/ZKPinServerTests/StoreConformanceTests.swift): SQLite (GRDB) now, and
+// PostgreSQL later. Every method that consumes a one-time value or moves an attempt counter
+// must do it in ONE atomic statement (single-row UPDATE/DELETE ... RETURNING), so that two
+// server instances sharing a PostgreSQL database cannot both consume the same value.
+
+public protocol Store: Sendable {
+    // MARK: Settings
+    /// Stores `value` under `key` unless a value is there; returns the stored value.
+    func fixSetting(_ key: String, value: String) async throws -> String
+
+    // MARK: Registrations and identities
+    func insertRegistration(_ registration: PendingRegistration) async throws
+    func registration(mpinId: String) async throws -> PendingRegistration?
+    /// Activates a live, not yet activated registration and creates its identity (active),
+    /// atomically; false when it is unknown, expired or already activated.
+    func activate(mpinId: String, now: Int) async throws -> Bool
+    func deleteExpiredRegistrations(now: Int) async throws -> Int
+    func identity(mpinId: String) async throws -> Identity?
+    func identities() async throws -> [Identity]
+    /// Revokes every identity of `userId`; returns how many changed.
+    func revoke(userId: String) async throws -> Int
+
+    // MARK: Attempts (reserve, then settle exactly once)
+    /// Reserves one attempt when the identity is active and failed + in-flight < max. A
+    /// reservation not settled within `hold` seconds (a crash) stops counting.
+    func reserveAttempt(mpinId: String, maxAttempts: Int, now: Int, hold: Int) async throws -> AttemptReservation
+    func settleAttempt(mpinId: String, _ settlement: AttemptSettlement) async throws -> AttemptResult?
+
+    // MARK: Pass-1 challenges
+    func insertChallenge(_ challenge: Challenge) async throws
+    /// Consumes the named live challenge of `mpinId`, or the newest live one when `id` is nil.
+    func consumeChallenge(id: String?, mpinId: String, now: Int) async throws -> Challenge?
+
+    // MARK: Access sessions
+    /// Inserts; false when a live session already uses the code (draw another).
+    func insertAccessSession(_ session: AccessSession) async throws -> Bool
+    func accessSession(webOTTHash: String) async throws -> AccessSession?
+    func accessSession(code: String) async throws -> AccessSession?
+    /// new → wid for a live code; returns the session when the code is live and at `new` or
+    /// `wid`, nil otherwise (unknown, expired, or past pass 2).
+    func presentCode(_ code: String, now: Int) async throws -> AccessSession?
+    /// wid → user after pass 2 verified.
+    func markUser(code: String, mpinId: String, userId: String, authOTTHash: String, now: Int) async throws -> Bool
+    /// user → authenticate for the login of `authOTTHash`, while the code is live.
+    func markAuthenticated(code: String, authOTTHash: String, now: Int) async throws -> Bool
+    /// Records that the page's poll saw `authenticate`.
+    func markTakenUp(webOTTHash: String) async throws
+    /// authenticate → used (the page exchanges it for a cookie); nil when not in `authenticate`
+    /// or authenticated more than `window` seconds ago.
+    func consumeAccessSession(webOTTHash: String, now: Int, window: Int) async throws -> AccessSession?
+
+    // MARK: Auth tokens (pass 2 → authenticate)
+    func insertAuthToken(_ token: AuthToken) async throws
+    func consumeAuthToken(hash: String, now: Int) async throws -> AuthToken?
+
+    // MARK: Web sessions
+    func insertWebSession(_ session: WebSession) async throws
+    func webSession(hash: String, now: Int) async throws -> WebSession?
+    func deleteWebSession(hash: String) async throws
+
+    // MARK: Audit
+    func appendAudit(_ event: AuditEvent) async throws
+    func auditLog(limit: Int) async throws -> [AuditEvent]
+
+    /// Deletes expired one-time rows (challenges, access sessions, tokens, web sessions).
+    func purgeExpired(now: Int) async throws
+}

@@ -1,1 +1,0 @@
-print("zkpin-server: not built yet")

@@ -1,1 +1,0 @@
-// Tests of ZKPinServer live in this folder (replace this file).

@@ -1,0 +1,210 @@
+import Foundation
+import Testing
+@testable import ZKPinServer
+
+/// The conformance suite every `Store` passes. A PostgreSQL store adds a case to `StoreKind`
+/// (skipped when no database is configured) and runs the same tests.
+enum StoreKind: String, CaseIterable, CustomStringConvertible {
+    case sqlite
+    var description: String { rawValue }
+
+    func make() throws -> any Store {
+        switch self {
+        case .sqlite:
+            let dir = try TempDir.make()
+            return try SQLiteStore(path: dir + "/store.sqlite")
+        }
+    }
+}
+
+enum TempDir {
+    static func make() throws -> String {
+        let path = NSTemporaryDirectory() + "zkpin-test-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+}
+
+func pending(_ mpinId: String, user: String = "a@example.com", now: Int = 1000, ttl: Int = 3600) -> PendingRegistration {
+    PendingRegistration(mpinId: mpinId, userId: user, device: "phone", regOTTHash: "h-\(mpinId)", codeHash: "c",
+                        created: now, expires: now + ttl, address: "127.0.0.1")
+}
+
+@Suite struct StoreConformanceTests {
+    @Test(arguments: StoreKind.allCases) func settingIsFixedOnce(kind: StoreKind) async throws {
+        let store = try kind.make()
+        #expect(try await store.fixSetting("curve", value: "bn254cx") == "bn254cx")
+        #expect(try await store.fixSetting("curve", value: "bls12-381") == "bn254cx")
+    }
+
+    @Test(arguments: StoreKind.allCases) func activationIsOnceAndOnlyWhileLive(kind: StoreKind) async throws {
+        let store = try kind.make()
+        try await store.insertRegistration(pending("aa"))
+        #expect(try await store.identity(mpinId: "aa") == nil)
+        #expect(try await store.activate(mpinId: "aa", now: 1001))
+        #expect(!(try await store.activate(mpinId: "aa", now: 1002)))
+        let identity = try #require(try await store.identity(mpinId: "aa"))
+        #expect(identity.state == .active && identity.userId == "a@example.com" && identity.failedAttempts == 0)
+        #expect(try await store.registration(mpinId: "aa")?.activated == 1001)
+
+        try await store.insertRegistration(pending("bb", now: 1000, ttl: 10))
+        #expect(!(try await store.activate(mpinId: "bb", now: 1010)))
+        #expect(!(try await store.activate(mpinId: "unknown", now: 1000)))
+        #expect(try await store.deleteExpiredRegistrations(now: 1010) == 1)
+        #expect(try await store.registration(mpinId: "bb") == nil)
+    }
+
+    @Test(arguments: StoreKind.allCases) func concurrentActivationActivatesOnce(kind: StoreKind) async throws {
+        let store = try kind.make()
+        try await store.insertRegistration(pending("cc"))
+        let wins = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for _ in 0..<10 { group.addTask { try await store.activate(mpinId: "cc", now: 1001) } }
+            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(wins == 1)
+    }
+
+    @Test(arguments: StoreKind.allCases) func attemptsReserveThenSettle(kind: StoreKind) async throws {
+        let store = try kind.make()
+        try await store.insertRegistration(pending("dd"))
+        _ = try await store.activate(mpinId: "dd", now: 1000)
+        #expect(try await store.reserveAttempt(mpinId: "nope", maxAttempts: 3, now: 1000, hold: 30) == .unknown)
+        // Three reservations fill the budget; a fourth is busy until one settles.
+        for _ in 0..<3 { #expect(try await store.reserveAttempt(mpinId: "dd", maxAttempts: 3, now: 1000, hold: 30) == .reserved) }
+        #expect(try await store.reserveAttempt(mpinId: "dd", maxAttempts: 3, now: 1000, hold: 30) == .busy)
+        #expect(try await store.settleAttempt(mpinId: "dd", .neutral) == AttemptResult(failedAttempts: 0, state: .active))
+        #expect(try await store.settleAttempt(mpinId: "dd", .wrongPIN(maxAttempts: 3)) == AttemptResult(failedAttempts: 1, state: .active))
+        #expect(try await store.settleAttempt(mpinId: "dd", .success(now: 1005)) == AttemptResult(failedAttempts: 0, state: .active))
+        #expect(try await store.identity(mpinId: "dd")?.lastLogin == 1005)
+        // Three genuine wrong PINs block.
+        for expected in 1...3 {
+            #expect(try await store.reserveAttempt(mpinId: "dd", maxAttempts: 3, now: 1006, hold: 30) == .reserved)
+            let r = try await store.settleAttempt(mpinId: "dd", .wrongPIN(maxAttempts: 3))
+            #expect(r?.failedAttempts == expected)
+            #expect(r?.state == (expected == 3 ? .blocked : .active))
+        }
+        #expect(try await store.reserveAttempt(mpinId: "dd", maxAttempts: 3, now: 1007, hold: 30) == .blocked)
+    }
+
+    @Test(arguments: StoreKind.allCases) func staleReservationsStopCounting(kind: StoreKind) async throws {
+        let store = try kind.make()
+        try await store.insertRegistration(pending("ee"))
+        _ = try await store.activate(mpinId: "ee", now: 1000)
+        for _ in 0..<3 { _ = try await store.reserveAttempt(mpinId: "ee", maxAttempts: 3, now: 1000, hold: 30) }
+        #expect(try await store.reserveAttempt(mpinId: "ee", maxAttempts: 3, now: 1010, hold: 30) == .busy)
+        // A crash left three unsettled reservations: after the hold they no longer count.
+        #expect(try await store.reserveAttempt(mpinId: "ee", maxAttempts: 3, now: 1031, hold: 30) == .reserved)
+    }
+
+    @Test(arguments: StoreKind.allCases) func concurrentReservationsNeverExceedTheBudget(kind: StoreKind) async throws {
+        let store = try kind.make()
+        try await store.insertRegistration(pending("ff"))
+        _ = try await store.activate(mpinId: "ff", now: 1000)
+        let reserved = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for _ in 0..<20 {
+                group.addTask { try await store.reserveAttempt(mpinId: "ff", maxAttempts: 3, now: 1000, hold: 30) == .reserved }
+            }
+            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(reserved == 3)
+    }
+
+    @Test(arguments: StoreKind.allCases) func revokeAndStates(kind: StoreKind) async throws {
+        let store = try kind.make()
+        try await store.insertRegistration(pending("g1", user: "g@example.com"))
+        try await store.insertRegistration(pending("g2", user: "g@example.com"))
+        _ = try await store.activate(mpinId: "g1", now: 1000)
+        _ = try await store.activate(mpinId: "g2", now: 1000)
+        #expect(try await store.revoke(userId: "g@example.com") == 2)
+        #expect(try await store.revoke(userId: "g@example.com") == 0)
+        #expect(try await store.identity(mpinId: "g1")?.state == .revoked)
+        #expect(try await store.reserveAttempt(mpinId: "g1", maxAttempts: 3, now: 1000, hold: 30) == .revoked)
+        #expect(try await store.identities().count == 2)
+    }
+
+    @Test(arguments: StoreKind.allCases) func challengesAreSingleUse(kind: StoreKind) async throws {
+        let store = try kind.make()
+        func c(_ id: String, created: Int) -> Challenge {
+            Challenge(id: id, mpinId: "m", u: [1, 2], ut: nil, y: [3], date: 0, created: created, expires: created + 15)
+        }
+        try await store.insertChallenge(c("c1", created: 100))
+        try await store.insertChallenge(c("c2", created: 101))
+        try await store.insertChallenge(Challenge(id: "c3", mpinId: "m", u: [9], ut: [8], y: [7], date: 5, created: 90, expires: 105))
+        #expect(try await store.consumeChallenge(id: "c1", mpinId: "other", now: 102) == nil)
+        #expect(try await store.consumeChallenge(id: "c1", mpinId: "m", now: 102)?.u == [1, 2])
+        #expect(try await store.consumeChallenge(id: "c1", mpinId: "m", now: 102) == nil)
+        // Without an id: the newest live one.
+        #expect(try await store.consumeChallenge(id: nil, mpinId: "m", now: 102)?.id == "c2")
+        // c3 is live until 105 and keeps its UT and date.
+        let c3 = try await store.consumeChallenge(id: nil, mpinId: "m", now: 104)
+        #expect(c3?.ut == [8] && c3?.date == 5)
+        try await store.insertChallenge(c("c4", created: 100))
+        #expect(try await store.consumeChallenge(id: "c4", mpinId: "m", now: 115) == nil)
+    }
+
+    @Test(arguments: StoreKind.allCases) func concurrentChallengeConsumptionYieldsOne(kind: StoreKind) async throws {
+        let store = try kind.make()
+        try await store.insertChallenge(Challenge(id: "x", mpinId: "m", u: [1], ut: nil, y: [2], date: 0, created: 1, expires: 100))
+        let got = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for i in 0..<10 { group.addTask { try await store.consumeChallenge(id: i % 2 == 0 ? "x" : nil, mpinId: "m", now: 2) != nil } }
+            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(got == 1)
+    }
+
+    @Test(arguments: StoreKind.allCases) func accessSessionLifecycle(kind: StoreKind) async throws {
+        let store = try kind.make()
+        #expect(try await store.insertAccessSession(AccessSession(webOTTHash: "w1", code: "1234560", created: 100, expires: 220)))
+        // A live code is not handed out twice.
+        #expect(!(try await store.insertAccessSession(AccessSession(webOTTHash: "w2", code: "1234560", created: 110, expires: 230))))
+        #expect(try await store.presentCode("0000019", now: 101) == nil)
+        #expect(try await store.presentCode("1234560", now: 101)?.status == .wid)
+        #expect(try await store.presentCode("1234560", now: 102)?.status == .wid)
+        #expect(!(try await store.markAuthenticated(code: "1234560", authOTTHash: "a", now: 103)))
+        #expect(try await store.markUser(code: "1234560", mpinId: "m", userId: "u@example.com", authOTTHash: "a", now: 103))
+        // Past pass 2 the code cannot be presented again.
+        #expect(try await store.presentCode("1234560", now: 104) == nil)
+        #expect(!(try await store.markAuthenticated(code: "1234560", authOTTHash: "other", now: 104)))
+        #expect(try await store.markAuthenticated(code: "1234560", authOTTHash: "a", now: 104))
+        #expect(try await store.accessSession(webOTTHash: "w1")?.takenUp == false)
+        try await store.markTakenUp(webOTTHash: "w1")
+        #expect(try await store.accessSession(code: "1234560")?.takenUp == true)
+        let used = try await store.consumeAccessSession(webOTTHash: "w1", now: 105, window: 60)
+        #expect(used?.userId == "u@example.com" && used?.mpinId == "m")
+        #expect(try await store.consumeAccessSession(webOTTHash: "w1", now: 105, window: 60) == nil)
+        // A used code can be drawn again.
+        #expect(try await store.insertAccessSession(AccessSession(webOTTHash: "w3", code: "1234560", created: 106, expires: 226)))
+    }
+
+    @Test(arguments: StoreKind.allCases) func expiredCodesAreRefused(kind: StoreKind) async throws {
+        let store = try kind.make()
+        _ = try await store.insertAccessSession(AccessSession(webOTTHash: "w", code: "0000019", created: 100, expires: 220))
+        #expect(try await store.presentCode("0000019", now: 220) == nil)
+        #expect(try await store.insertAccessSession(AccessSession(webOTTHash: "w2", code: "0000019", created: 221, expires: 341)))
+    }
+
+    @Test(arguments: StoreKind.allCases) func authTokensAreSingleUse(kind: StoreKind) async throws {
+        let store = try kind.make()
+        let t = AuthToken(hash: "t", mpinId: "m", userId: "u", outcome: .wrongPIN, attemptsLeft: 2, accessCode: nil, expires: 160)
+        try await store.insertAuthToken(t)
+        #expect(try await store.consumeAuthToken(hash: "t", now: 100) == t)
+        #expect(try await store.consumeAuthToken(hash: "t", now: 100) == nil)
+        try await store.insertAuthToken(AuthToken(hash: "t2", mpinId: "m", userId: "u", outcome: .success, attemptsLeft: 3, accessCode: "1234560", expires: 160))
+        #expect(try await store.consumeAuthToken(hash: "t2", now: 160) == nil)
+    }
+
+    @Test(arguments: StoreKind.allCases) func webSessionsAndAudit(kind: StoreKind) async throws {
+        let store = try kind.make()
+        try await store.insertWebSession(WebSession(hash: "s", mpinId: "m", userId: "u", created: 1, expires: 100))
+        #expect(try await store.webSession(hash: "s", now: 50)?.userId == "u")
+        #expect(try await store.webSession(hash: "s", now: 100) == nil)
+        try await store.deleteWebSession(hash: "s")
+        #expect(try await store.webSession(hash: "s", now: 50) == nil)
+        try await store.appendAudit(AuditEvent(time: 1, kind: "register", userId: "u"))
+        try await store.appendAudit(AuditEvent(time: 2, kind: "login", userId: "u", address: "::1", detail: "x"))
+        let log = try await store.auditLog(limit: 10)
+        #expect(log.map(\.kind) == ["register", "login"])
+        #expect(try await store.auditLog(limit: 1).map(\.kind) == ["login"])
+        try await store.purgeExpired(now: 1000)
+    }
+}

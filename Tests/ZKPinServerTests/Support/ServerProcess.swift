@@ -1,0 +1,108 @@
+import Foundation
+import Logging
+@testable import ZKPinServer
+
+/// A `zkpin-server` child process (built next to the test bundle), for the tests that need a
+/// real process: SIGKILL and restart, D-TA 2 on its own.
+final class ServerProcess: @unchecked Sendable {
+    let process = Process()
+    let output = Pipe()
+    let port: Int
+    var base: String { "http://127.0.0.1:\(port)" }
+
+    static var binary: URL {
+        // The test runner lives in the build products folder, like the executable.
+        let runner = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var dir = runner.deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = dir.appendingPathComponent("zkpin-server")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            dir = dir.deletingLastPathComponent()
+        }
+        return runner.deletingLastPathComponent().appendingPathComponent("zkpin-server")
+    }
+
+    struct StartFailure: Error, CustomStringConvertible { var description: String }
+
+    init(_ arguments: [String], port: Int) throws {
+        self.port = port
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Waits until the server prints its listening line.
+    func waitUntilListening() async throws {
+        let handle = output.fileHandleForReading
+        let text: String = try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                var seen = ""
+                while true {
+                    let data = handle.availableData
+                    if data.isEmpty { continuation.resume(throwing: StartFailure(description: "exited: \(seen)")); return }
+                    seen += String(decoding: data, as: UTF8.self)
+                    if seen.contains("listening on") { continuation.resume(returning: seen); return }
+                }
+            }
+        }
+        _ = text
+    }
+
+    func kill() {
+        guard process.isRunning else { return }
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    deinit { kill() }
+
+    static func freePort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        addr.sin_port = 0
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
+        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
+        return Int(UInt16(bigEndian: addr.sin_port))
+    }
+}
+
+/// A relying party served in this process on a real loopback socket.
+struct LiveServer {
+    let harness: Harness
+    let port: Int
+    let task: Task<Void, any Error>
+    var transport: SocketTransport { SocketTransport(base: "http://127.0.0.1:\(port)") }
+
+    static func start(_ configure: @escaping (inout ServeOptions) -> Void = { _ in }) async throws -> LiveServer {
+        let port = ServerProcess.freePort()
+        let h = try await Harness.make { o in
+            o.port = port
+            o.publicURL = "http://127.0.0.1:\(port)"
+            configure(&o)
+        }
+        let (stream, continuation) = AsyncStream<Int>.makeStream()
+        var logger = Logger(label: "live")
+        logger.logLevel = .warning
+        let router = h.router
+        let task = Task {
+            try await ZKPinServerApp.serve(router: router, host: "127.0.0.1", port: port, logger: logger) { p in continuation.yield(p) }
+        }
+        var it = stream.makeAsyncIterator()
+        let bound = await it.next() ?? port
+        return LiveServer(harness: h, port: bound, task: task)
+    }
+
+    func stop() { task.cancel() }
+}
