@@ -65,7 +65,7 @@ let package = Package(
         ]),
 
         .executableTarget(name: "zkpin", dependencies: [
-            "ZKPinProtocol", "COpenSSL",
+            "ZKPinProtocol", "ZKPinClient", "COpenSSL",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "zkpin-server", dependencies: [

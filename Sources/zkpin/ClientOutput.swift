@@ -5,8 +5,10 @@ import ZKPinClient
 /// Where the client's words go: results on standard output, progress and problems on standard
 /// error, and with `--json` one JSON object on standard output.
 enum ClientOutput {
+    /// Written at once (not through print's buffer), so a script or parent process that
+    /// waits for a line, such as the confirmation code, sees it while the command waits.
     static func info(_ text: String) {
-        print(text)
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
     }
 
     static func note(_ text: String) {
@@ -15,7 +17,7 @@ enum ClientOutput {
 
     static func json(_ object: [String: Any]) {
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        print(String(decoding: data, as: UTF8.self))
+        info(String(decoding: data, as: UTF8.self))
     }
 
     /// Runs a client command body: a `ClientError` becomes its message on standard error (and

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ZKPinClient
+import ZKPinWire
 
 /// `zkpin confirm EMAIL`: finishes a registration started with `--no-wait` or interrupted.
 struct ConfirmCommand: AsyncParsableCommand {

@@ -43,8 +43,9 @@ struct LoginCommand: AsyncParsableCommand {
             }
             let login = Login(connection: connection, store: store)
             let candidates = try login.candidates(service: service)
-            let identity = try login.choose(among: candidates, user: user, server: service.base)
-                ?? askWhich(candidates.filter(\.canSignIn), server: service.base)
+            var identity = try login.choose(among: candidates, user: user, server: service.base)
+            if identity == nil { identity = try askWhich(candidates.filter(\.canSignIn), server: service.base) }
+            guard let identity else { throw .unknownIdentity(userId: user, server: service.base) }
 
             ClientOutput.note("Signing in to \(service.info.name) at \(service.base) as \(identity.userId)")
             let pin = try PINPrompt.read(fromStandardInput: pinStdin)

@@ -12,6 +12,7 @@ struct ZKPinCommand: AsyncParsableCommand {
           zkpin vectors generate ...      write the project's own known-answer vectors
           zkpin bench                     time the field, curve, pairing and M-Pin operations
         """,
-        subcommands: [VectorsCommand.self, BenchCommand.self]
+        subcommands: [VectorsCommand.self, BenchCommand.self, ScanCommand.self, RegisterCommand.self, ConfirmCommand.self,
+                      LoginCommand.self, UsersCommand.self, DeleteCommand.self]
     )
 }

@@ -1,0 +1,18 @@
+/// The HTTP methods the client uses.
+public enum HTTPVerb: String, Sendable {
+    case get = "GET", put = "PUT", post = "POST"
+}
+
+/// One HTTP answer: status and body bytes.
+public struct HTTPResult: Sendable {
+    public var status: Int
+    public var body: [UInt8]
+    public init(status: Int, body: [UInt8]) { self.status = status; self.body = body }
+}
+
+/// Sends one request. The client's flows talk to the server only through this, so tests can
+/// script answers; `AsyncHTTPTransport` is the real one.
+public protocol HTTPTransport: Sendable {
+    /// Throws only `networkError` or `timeout`; any HTTP status is a result.
+    func send(_ verb: HTTPVerb, _ url: String, json body: [UInt8]?) async throws(ClientError) -> HTTPResult
+}

@@ -1,0 +1,148 @@
+import ZKPinWire
+
+/// Everything that can stop a client operation. Each case carries what the person needs to act
+/// on it; `message` says what happened and what to do next, `exitCode` is the CLI's contract:
+/// 1 authentication refused, 2 bad input, 3 network or server trouble.
+public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
+    // 2: bad input, refused before (or without) any network call.
+    case missingAccessCode(payload: String)
+    case invalidAccessCode(code: String, reason: String)
+    case malformedURL(String)
+    case invalidPIN(reason: String)
+    case pinMismatch
+    case invalidEmail(String)
+    case unknownIdentity(userId: String?, server: String?)
+    case ambiguousIdentity(server: String, userIds: [String])
+    case unreadableImage(path: String, reason: String)
+    case hostMismatch(payloadHost: String, serviceHost: String)
+    case storeUnavailable(path: String, reason: String)
+    case badInput(String)
+
+    // 1: authentication or registration refused.
+    case wrongPIN(attemptsLeft: Int?)
+    case invalidToken
+    case blocked(userId: String)
+    case accessCodeExpired
+    case identityNotAuthorized(userId: String)
+    case notActivated(userId: String, waitedSeconds: Int?)
+    case registrationExpired(userId: String)
+    case notRegistered(userId: String, state: UserState)
+    case authenticationTimeout
+    case cancelled(String)
+
+    // 3: network or server trouble.
+    case networkError(url: String, reason: String)
+    case timeout(url: String)
+    case notMPinServer(url: String, reason: String)
+    case unexpectedResponse(url: String, status: Int, detail: String)
+    case rateLimited(url: String)
+
+    public var exitCode: Int32 {
+        switch self {
+        case .missingAccessCode, .invalidAccessCode, .malformedURL, .invalidPIN, .pinMismatch,
+             .invalidEmail, .unknownIdentity, .ambiguousIdentity, .unreadableImage, .hostMismatch,
+             .storeUnavailable, .badInput:
+            return 2
+        case .wrongPIN, .invalidToken, .blocked, .accessCodeExpired, .identityNotAuthorized,
+             .notActivated, .registrationExpired, .notRegistered, .authenticationTimeout, .cancelled:
+            return 1
+        case .networkError, .timeout, .notMPinServer, .unexpectedResponse, .rateLimited:
+            return 3
+        }
+    }
+
+    public var status: ClientStatus {
+        switch self {
+        case .missingAccessCode, .invalidAccessCode: return .invalidAccessCode
+        case .malformedURL, .invalidPIN, .pinMismatch, .invalidEmail, .unknownIdentity,
+             .ambiguousIdentity, .unreadableImage, .storeUnavailable, .badInput:
+            return .badInput
+        case .hostMismatch, .cancelled: return .cancelled
+        case .wrongPIN: return .incorrectPIN
+        case .invalidToken: return .invalidToken
+        case .blocked: return .blocked
+        case .accessCodeExpired: return .incorrectAccessNumber
+        case .identityNotAuthorized: return .identityNotAuthorized
+        case .notActivated, .registrationExpired, .notRegistered: return .identityNotVerified
+        case .authenticationTimeout: return .authenticationTimeout
+        case .networkError, .timeout: return .networkError
+        case .notMPinServer, .unexpectedResponse, .rateLimited: return .unexpectedResponse
+        }
+    }
+
+    public var message: String {
+        switch self {
+        case let .missingAccessCode(payload):
+            return "The payload \"\(payload.prefix(200))\" has no access code: it must look like URL#CODE, as the login page shows it. Copy the whole text under the QR code, or use --image with a picture of the code."
+        case let .invalidAccessCode(code, reason):
+            return "The access code \"\(code.prefix(40))\" is not valid (\(reason)). Check the digits on the login page and try again; if the page shows a new code, use that one."
+        case let .malformedURL(text):
+            return "\"\(text.prefix(200))\" is not a usable server URL: it must start with http:// or https:// and name a host. Check the address and try again."
+        case let .invalidPIN(reason):
+            return "The PIN was not accepted: \(reason). A PIN is exactly 4 digits; try again."
+        case .pinMismatch:
+            return "The two PINs differ, so none was stored. Run the command again and type the same 4 digits twice."
+        case let .invalidEmail(text):
+            return "\"\(text.prefix(254))\" is not an e-mail address. Give the address the activation mail should go to, like alice@example.com."
+        case let .unknownIdentity(userId, server):
+            let who = userId.map { "\"\($0)\"" } ?? "any identity"
+            let whereText = server.map { " for \($0)" } ?? ""
+            return "There is no stored identity \(who)\(whereText). Run `zkpin users` to see the stored ones, or `zkpin register EMAIL --server URL` to create one."
+        case let .ambiguousIdentity(server, userIds):
+            return "Several identities are stored for \(server): \(userIds.joined(separator: ", ")). Choose one with --user EMAIL."
+        case let .unreadableImage(path, reason):
+            return "Could not read a QR code from \(path): \(reason). Use a PNG file with the whole QR code visible, or pass the payload text instead."
+        case let .hostMismatch(payloadHost, serviceHost):
+            return "The payload points at \(payloadHost), but that server calls itself \(serviceHost). This may be a phishing page; nothing was sent. If you trust it, run again with --accept-host."
+        case let .storeUnavailable(path, reason):
+            return "The identity store \(path) cannot be used: \(reason). Check --home or ZKPIN_HOME and the folder's permissions; the stored identities were not changed."
+        case let .badInput(text):
+            return text
+
+        case let .wrongPIN(attemptsLeft):
+            if let left = attemptsLeft {
+                return "Wrong PIN: \(left) attempt\(left == 1 ? "" : "s") left before the identity is blocked. Get a new code on the login page and try again."
+            }
+            return "Wrong PIN. Get a new code on the login page and try again."
+        case .invalidToken:
+            return "The server did not accept this identity's token. If this keeps happening, delete it with `zkpin delete EMAIL` and register again."
+        case let .blocked(userId):
+            return "The identity \(userId) is blocked after too many wrong PINs; its token was deleted from this device. Register again with `zkpin register \(userId) --server URL`."
+        case .accessCodeExpired:
+            return "The access code has expired or was already used. Reload the login page to get a new code, and run the command with that one."
+        case let .identityNotAuthorized(userId):
+            return "The server does not accept the identity \(userId) (it was revoked or is unknown there). Register again with `zkpin register \(userId) --server URL`, or ask the site's operator."
+        case let .notActivated(userId, waited):
+            let waitedText = waited.map { " after waiting \($0) s" } ?? ""
+            return "The identity \(userId) is not activated yet\(waitedText). Open the link in the activation mail, type the confirmation code, then run `zkpin confirm \(userId)`."
+        case let .registrationExpired(userId):
+            return "The registration of \(userId) expired or was refused by the server before it was activated. Start again with `zkpin register \(userId) --server URL`."
+        case let .notRegistered(userId, state):
+            switch state {
+            case .blocked:
+                return "The identity \(userId) is blocked and has no token. Register again with `zkpin register \(userId) --server URL`."
+            case .startedRegistration, .activated:
+                return "The identity \(userId) has not finished its registration. Run `zkpin confirm \(userId)` after confirming the mailed link."
+            default:
+                return "The identity \(userId) has no token. Register it with `zkpin register \(userId) --server URL`."
+            }
+        case .authenticationTimeout:
+            return "The PIN was right, but the login page did not take the login up in time. Keep the page open, get a new code and try again."
+        case let .cancelled(text):
+            return text
+
+        case let .networkError(url, reason):
+            return "Could not reach \(url): \(reason). Check the address and your connection, then try again."
+        case let .timeout(url):
+            return "\(url) did not answer in time. Try again later; if it keeps happening, tell the site's operator."
+        case let .notMPinServer(url, reason):
+            return "\(url) does not answer like an M-Pin server (\(reason)). Check that the URL is the site's login address."
+        case let .unexpectedResponse(url, status, detail):
+            return "\(url) answered HTTP \(status): \(detail). Nothing was changed on this device; try again later or tell the site's operator."
+        case let .rateLimited(url):
+            return "\(url) refused because of too many attempts. Wait a few minutes and try again."
+        }
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,11 @@
+import ZKPinProtocol
+import ZKPinWire
+
+extension ConfirmationCode {
+    /// `XXXX-XXXX` for a regOTT (spec/rps-api.md): ZKPinWire defines the input and the
+    /// encoding, ZKPinProtocol supplies SHA-256. Nil when regOTT is not hex.
+    public static func code(regOTT: String) -> String? {
+        guard let input = hashInput(regOTT: regOTT) else { return nil }
+        return code(fromDigest: Digest.sha256(input))
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import ZKPinProtocol
+import ZKPinWire
+
+/// Signing a web page in with an access code (spec/rps-api.md, "Authentication"): time permit
+/// when the server uses them, pass 1, pass 2 with the access code, authenticate.
+public struct Login: Sendable {
+    public let connection: RPSConnection
+    public let store: IdentityStore
+
+    public init(connection: RPSConnection, store: IdentityStore) {
+        self.connection = connection
+        self.store = store
+    }
+
+    /// The stored identities that may sign in to `service` (reached at the payload's URL, or
+    /// registered under the URL the server reports for itself).
+    public func candidates(service: Service) throws(ClientError) -> [Identity] {
+        var found = try store.identities(server: service.base)
+        if let reported = service.reportedURL, reported != service.base {
+            found += try store.identities(server: reported)
+        }
+        return found
+    }
+
+    /// Picks the identity: `user` when given; else the one that can sign in; else nil when
+    /// several can (the caller asks, or reports `ambiguousIdentity`).
+    public func choose(among candidates: [Identity], user: String?, server: String) throws(ClientError) -> Identity? {
+        if let user {
+            let matching = candidates.filter { $0.userId.lowercased() == user.lowercased() }
+            guard let identity = matching.first(where: \.canSignIn) ?? matching.first else {
+                throw .unknownIdentity(userId: user, server: server)
+            }
+            guard identity.canSignIn else { throw .notRegistered(userId: identity.userId, state: identity.state) }
+            return identity
+        }
+        let usable = candidates.filter(\.canSignIn)
+        if usable.count == 1 { return usable[0] }
+        if usable.isEmpty {
+            if let first = candidates.first { throw .notRegistered(userId: first.userId, state: first.state) }
+            throw .unknownIdentity(userId: nil, server: server)
+        }
+        return nil
+    }
+
+    /// Runs the protocol; returns the user id the server signed in.
+    public func signIn(identity: Identity, service: Service, accessCode: String, pin: PIN) async throws(ClientError) -> String {
+        guard identity.canSignIn, let mpinId = identity.mpinId, let tokenHex = identity.token else {
+            throw .notRegistered(userId: identity.userId, state: identity.state)
+        }
+        guard let id = Hex.decode(mpinId), let token = Hex.decode(tokenHex) else {
+            throw .invalidToken
+        }
+        guard identity.curve == service.curve.rawValue else {
+            throw .badInput("The identity \(identity.userId) was registered on the curve \(identity.curve), but the server now uses \(service.curve.rawValue). Register again with `zkpin register \(identity.userId) --server \(service.base)`.")
+        }
+        let suite = service.curve.suite
+
+        var permit: (date: Int, point: [UInt8])?
+        if service.settings.usePermits {
+            permit = try await timePermit(identity: identity, mpinId: mpinId, service: service)
+        }
+
+        let state: ClientPass1State
+        do {
+            state = try suite.clientPass1(id: id, token: token, pin: pin.value,
+                                          timePermit: permit?.point, date: permit?.date ?? 0)
+        } catch {
+            // The stored token is not a valid point: damaged, never sent.
+            throw .invalidToken
+        }
+        defer { state.wipe() }
+
+        let pass1 = try await connection.send(.post, service.pass1URL,
+                                              Pass1Request(mpinId: mpinId, u: Hex.encode(state.u),
+                                                           ut: state.ut.map { Hex.encode($0) }))
+        try settleRefusal(pass1, identity: identity, mpinId: mpinId)
+        let challenge = try pass1.decode(Pass1Response.self)
+        guard let y = Hex.decode(challenge.y) else {
+            throw .unexpectedResponse(url: pass1.url, status: pass1.status, detail: "y is not hex")
+        }
+        let v: [UInt8]
+        do { v = try suite.clientPass2(state, y: y) } catch {
+            throw .unexpectedResponse(url: pass1.url, status: pass1.status, detail: "y is not a valid scalar")
+        }
+
+        let pass2 = try await connection.send(.post, service.pass2URL,
+                                              Pass2Request(mpinId: mpinId, v: Hex.encode(v), wid: accessCode,
+                                                           challenge: challenge.challenge))
+        try settleRefusal(pass2, identity: identity, mpinId: mpinId)
+        let ott = try pass2.decode(Pass2Response.self)
+
+        let authenticate = try await connection.send(.post, service.authenticateURL,
+                                                     AuthenticateRequest(authOTT: ott.authOTT))
+        try settleRefusal(authenticate, identity: identity, mpinId: mpinId)
+        let result = try authenticate.decode(AuthenticateResponse.self)
+        try store.recordLogin(server: identity.server, userId: identity.userId)
+        return result.userId
+    }
+
+    /// Share 1 from the relying party, share 2 from D-TA 2, added; the same date on both.
+    func timePermit(identity: Identity, mpinId: String, service: Service) async throws(ClientError) -> (date: Int, point: [UInt8]) {
+        let first = try await connection.get(service.timePermitURL(mpinId: mpinId))
+        try settleRefusal(first, identity: identity, mpinId: mpinId)
+        let share1 = try first.decode(TimePermitResponse.self)
+        guard let params = share1.params else {
+            throw .unexpectedResponse(url: first.url, status: first.status, detail: "the time permit has no params for D-TA 2")
+        }
+        let second = try await connection.get(service.dta2URL("timePermit", params: params))
+        let share2 = try second.decode(TimePermitResponse.self)
+        guard share1.date == share2.date, let a = Hex.decode(share1.timePermit), let b = Hex.decode(share2.timePermit) else {
+            throw .unexpectedResponse(url: second.url, status: second.status, detail: "the two time-permit shares do not match")
+        }
+        do {
+            return (share1.date, try service.curve.suite.addG1(a, b))
+        } catch {
+            throw .unexpectedResponse(url: second.url, status: second.status, detail: "a time-permit share is not a valid point")
+        }
+    }
+
+    /// Turns a refusal into its client status; a block deletes the token first.
+    func settleRefusal(_ answer: RPSConnection.Answer, identity: Identity, mpinId: String) throws(ClientError) {
+        guard !answer.isSuccess else { return }
+        let code = answer.error?.code
+        switch (answer.status, code) {
+        case (410, _):
+            try store.markBlocked(server: identity.server, userId: identity.userId, mpinId: mpinId)
+            throw .blocked(userId: identity.userId)
+        case (401, .wrongPIN?):
+            throw .wrongPIN(attemptsLeft: answer.error?.attemptsLeft)
+        case (401, _):
+            throw .invalidToken
+        case (412, _):
+            throw .accessCodeExpired
+        case (408, _):
+            throw .authenticationTimeout
+        case (403, .noChallenge?):
+            throw .unexpectedResponse(url: answer.url, status: answer.status,
+                                      detail: "the login took too long between its steps; get a new code and try again")
+        case (403, _):
+            throw .identityNotAuthorized(userId: identity.userId)
+        default:
+            throw answer.unexpected()
+        }
+    }
+}

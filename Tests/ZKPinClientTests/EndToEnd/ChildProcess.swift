@@ -1,0 +1,102 @@
+import Foundation
+import Synchronization
+
+/// A child process whose standard output and error are collected as they arrive, so a test can
+/// wait for a line (the server's port, the confirmation code) while the child runs.
+final class ChildProcess: Sendable {
+    private let process: Process
+    private let input: Pipe
+    private let output = OutputBuffer()
+
+    init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        // Never ask the person running the tests anything on their terminal.
+        env["ZKPIN_NONINTERACTIVE"] = "1"
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let input = Pipe(), out = Pipe(), err = Pipe()
+        process.standardInput = input
+        process.standardOutput = out
+        process.standardError = err
+        self.process = process
+        self.input = input
+        out.fileHandleForReading.readabilityHandler = { [output] handle in
+            let text = String(decoding: handle.availableData, as: UTF8.self)
+            output.state.withLock { $0.out += text }
+        }
+        err.fileHandleForReading.readabilityHandler = { [output] handle in
+            let text = String(decoding: handle.availableData, as: UTF8.self)
+            output.state.withLock { $0.err += text }
+        }
+        try process.run()
+    }
+
+    var standardOutput: String { output.state.withLock { $0.out } }
+    var standardError: String { output.state.withLock { $0.err } }
+    var isRunning: Bool { process.isRunning }
+
+    func write(_ text: String) {
+        input.fileHandleForWriting.write(Data(text.utf8))
+    }
+
+    func closeInput() {
+        try? input.fileHandleForWriting.close()
+    }
+
+    /// Waits until standard output matches `pattern` (a regular expression) and returns the
+    /// first capture group; nil when the child exits or `seconds` pass first.
+    func waitForOutput(_ pattern: String, seconds: Double = 60) async -> String? {
+        let regex = try! NSRegularExpression(pattern: pattern)
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            let text = standardOutput
+            if let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) {
+                let range = match.numberOfRanges > 1 ? match.range(at: 1) : match.range
+                return Range(range, in: text).map { String(text[$0]) }
+            }
+            if !process.isRunning && standardOutput == text { return nil }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return nil
+    }
+
+    /// Waits for the exit (killing the child after `seconds`) and returns its status.
+    func waitForExit(seconds: Double = 120) async -> Int32 {
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { try? await Task.sleep(for: .milliseconds(50)) }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        // Let the readability handlers take the last bytes.
+        try? await Task.sleep(for: .milliseconds(100))
+        return process.terminationStatus
+    }
+
+    func terminate() {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+}
+
+/// What a child wrote so far; a class so the pipes' handlers can share it.
+final class OutputBuffer: Sendable {
+    let state = Mutex((out: "", err: ""))
+}
+
+/// One finished `zkpin` run.
+struct CLIResult {
+    var status: Int32
+    var out: String
+    var err: String
+}
+
+/// Runs `zkpin ARGS` to the end with `input` on standard input.
+func runClient(_ arguments: [String], input: String = "", environment: [String: String] = [:]) async throws -> CLIResult {
+    let child = try ChildProcess(Binaries.client, arguments, environment: environment)
+    child.write(input)
+    child.closeInput()
+    let status = await child.waitForExit()
+    return CLIResult(status: status, out: child.standardOutput, err: child.standardError)
+}

@@ -1,0 +1,212 @@
+import Foundation
+import Testing
+import ZKPinClient
+
+/// `zkpin` against a real `zkpin-server` on loopback (issue 5, "Tests"). Skipped, with this
+/// message, only when the server binary has not been built.
+@Suite(.serialized, .enabled(if: Binaries.serverAvailable,
+                             "zkpin-server is not built beside the tests; run `swift build --product zkpin-server` (same --scratch-path) to run the end-to-end tests"))
+struct EndToEndTests {
+    @Test func registersByMailAndSignsThePageIn() async throws {
+        let server = try await TestServer()
+        defer { server.stop() }
+        let home = ClientHome()
+        defer { home.folder.remove() }
+
+        // The whole `register`: it prints the code, waits with its spinner, then reads the PIN.
+        let register = try ChildProcess(Binaries.client, ["register", "alice@example.com", "--server", server.base,
+                                                          "--device", "laptop", "--pin-stdin", "--wait", "60",
+                                                          "--home", home.path])
+        register.write("1234\n")
+        register.closeInput()
+        let code = try #require(await register.waitForOutput(#"Confirmation code: ([A-Z2-7]{4}-[A-Z2-7]{4})"#))
+        // A wrong code is refused and leaves the registration pending; the printed one works.
+        #expect(try await server.activate(email: "alice@example.com", code: "AAAA-AAAA") == 400)
+        #expect(try await server.activate(email: "alice@example.com", code: code.lowercased()) == 200)
+        #expect(await register.waitForExit() == 0, "\(register.standardError)")
+        #expect(register.standardOutput.contains("Registered alice@example.com"))
+        #expect(register.standardError.contains("mailed an activation link to alice@example.com"))
+
+        let storePath = home.path + "/" + IdentityStore.fileName
+        #expect(try FileManager.default.attributesOfItem(atPath: storePath)[.posixPermissions] as? Int == 0o600)
+        let users = try await home.users()
+        #expect(users.count == 1)
+        #expect(users.first?["state"] as? String == "REGISTERED")
+        #expect(users.first?["server"] as? String == server.base)
+        #expect(users.first?["pendingRegistration"] as? Bool == false)
+
+        let (login, page) = try await home.login(on: server, pin: "1234")
+        #expect(login.status == 0, "\(login.err)")
+        #expect(login.err.contains("Signing in to"))
+        #expect(login.err.contains("at \(server.base) as alice@example.com"))
+        #expect(login.out.contains("Signed in to"))
+        #expect(login.out.contains("as alice@example.com"))
+        #expect(page.status == "authenticate")
+        #expect(page.userId == "alice@example.com")
+    }
+
+    @Test func threeWrongPINsBlockAndTheTokenIsGone() async throws {
+        let server = try await TestServer()
+        defer { server.stop() }
+        let home = ClientHome()
+        defer { home.folder.remove() }
+        try await home.register("bob@example.com", on: server)
+
+        for left in ["2 attempts left", "1 attempt left"] {
+            let (wrong, _) = try await home.login(on: server, pin: "9999")
+            #expect(wrong.status == 1)
+            #expect(wrong.err.contains("Wrong PIN: \(left)"), "\(wrong.err)")
+        }
+        let (blocked, _) = try await home.login(on: server, pin: "9999")
+        #expect(blocked.status == 1)
+        #expect(blocked.err.contains("is blocked"), "\(blocked.err)")
+        #expect(blocked.err.contains("zkpin register bob@example.com"))
+        let users = try await home.users()
+        #expect(users.first?["state"] as? String == "BLOCKED")
+        #expect(users.first?["hasToken"] as? Bool == false)
+
+        // Even the right PIN cannot sign in now; the message says how to register again.
+        let (after, _) = try await home.login(on: server, pin: "1234")
+        #expect(after.status == 1)
+        #expect(after.err.contains("blocked and has no token"), "\(after.err)")
+    }
+
+    @Test func eachBadInputAndEachFailureHasItsExitCode() async throws {
+        let server = try await TestServer()
+        defer { server.stop() }
+        let home = ClientHome()
+        defer { home.folder.remove() }
+
+        // 2: bad input, refused before any network call (the port below is closed).
+        for (payload, words) in [("http://127.0.0.1:9/login", "has no access code"),
+                                 ("http://127.0.0.1:9#1234561", "check digit"),
+                                 ("http://127.0.0.1:9#12345", "7 digits"),
+                                 ("ftp://127.0.0.1:9#1234560", "not a usable server URL")] {
+            let result = try await home.run(["login", payload, "--pin-stdin"], input: "1234\n")
+            #expect(result.status == 2, "\(payload): \(result.err)")
+            #expect(result.err.contains(words), "\(payload): \(result.err)")
+        }
+        let noImage = try await home.run(["login", "--image", home.path + "/none.png", "--pin-stdin"], input: "1234\n")
+        #expect(noImage.status == 2)
+        #expect(noImage.err.contains("Could not read a QR code"))
+
+        // 2: no identity for this server yet.
+        let access = try await server.accessNumber()
+        let unknown = try await home.run(["login", access.qrUrl, "--pin-stdin"], input: "1234\n")
+        #expect(unknown.status == 2, "\(unknown.err)")
+        #expect(unknown.err.contains("There is no stored identity"))
+
+        try await home.register("carol@example.com", on: server)
+        // 2: a PIN that is not 4 digits.
+        let shortPIN = try await home.run(["login", access.qrUrl, "--pin-stdin"], input: "12345\n")
+        #expect(shortPIN.status == 2)
+        #expect(shortPIN.err.contains("A PIN is exactly 4 digits"))
+        // 2: an unknown --user.
+        let otherUser = try await home.run(["login", access.qrUrl, "--user", "dave@example.com", "--pin-stdin"], input: "1234\n")
+        #expect(otherUser.status == 2)
+
+        // 3: unreachable, and not an M-Pin server.
+        let closed = try await home.run(["scan", "http://127.0.0.1:9#1234560"])
+        #expect(closed.status == 3)
+        #expect(closed.err.contains("Could not reach"))
+        let notMPin = try await home.run(["scan", server.base + "/account#1234560"])
+        #expect(notMPin.status == 3, "\(notMPin.err)")
+        #expect(notMPin.err.contains("does not answer like an M-Pin server"))
+
+        // 0 once, then 1: the same access code again is used.
+        let page = Task { try await server.pollAccess(webOTT: access.webOTT, seconds: 40) }
+        let first = try await home.run(["login", access.qrUrl, "--pin-stdin"], input: "1234\n")
+        #expect(first.status == 0, "\(first.err)")
+        #expect(try await page.value.status == .authenticate)
+        let reused = try await home.run(["login", access.qrUrl, "--pin-stdin"], input: "1234\n")
+        #expect(reused.status == 1, "\(reused.err)")
+        #expect(reused.err.contains("expired or was already used"))
+
+        // 1: revoked on the server.
+        let admin = try ChildProcess(Binaries.server, ["admin", "revoke", "carol@example.com", "--data", server.data])
+        #expect(await admin.waitForExit() == 0, "\(admin.standardError)")
+        let (revoked, _) = try await home.login(on: server, pin: "1234")
+        #expect(revoked.status == 1)
+        #expect(revoked.err.contains("does not accept the identity carol@example.com"), "\(revoked.err)")
+        // A refusal like this keeps the stored token.
+        #expect(try await home.users().first?["hasToken"] as? Bool == true)
+    }
+
+    @Test func signsInFromAPictureOfTheQRCode() async throws {
+        let server = try await TestServer()
+        defer { server.stop() }
+        let home = ClientHome()
+        defer { home.folder.remove() }
+        try await home.register("erin@example.com", on: server)
+
+        let access = try await server.accessNumber()
+        let png = home.path + "/code.png"
+        try QRCodePNG.write(access.qrUrl, to: png)
+        let scan = try await home.run(["scan", "--image", png, "--json"])
+        #expect(scan.status == 0, "\(scan.err)")
+        let scanned = try JSONSerialization.jsonObject(with: Data(scan.out.utf8)) as? [String: Any]
+        #expect(scanned?["accessCode"] as? String == access.accessNumber)
+        #expect(scanned?["curve"] as? String == "bls12-381")
+
+        let page = Task { try await server.pollAccess(webOTT: access.webOTT, seconds: 40) }
+        let login = try await home.run(["login", "--image", png, "--pin-stdin"], input: "1234\n")
+        #expect(login.status == 0, "\(login.err)")
+        let final = try await page.value
+        #expect(final.status == .authenticate)
+        #expect(final.userId == "erin@example.com")
+    }
+
+    @Test func warnsWhenThePayloadHostDiffersFromTheService() async throws {
+        // The server calls itself localhost; the payload says 127.0.0.1.
+        let server = try await TestServer(extraArguments: ["--public-url", "http://localhost:1"])
+        defer { server.stop() }
+        let home = ClientHome()
+        defer { home.folder.remove() }
+        try await home.register("frank@example.com", on: server)
+
+        let refused = try await home.login(on: server, pin: "1234") { server.base + "#" + $0 }
+        #expect(refused.0.status == 2)
+        #expect(refused.0.err.contains("Warning: this payload points at 127.0.0.1"), "\(refused.0.err)")
+        #expect(refused.0.err.contains("--accept-host"))
+        #expect(!refused.0.err.contains("Signing in to"))
+
+        let (accepted, page) = try await home.login(on: server, pin: "1234", extra: ["--accept-host"]) { server.base + "#" + $0 }
+        #expect(accepted.status == 0, "\(accepted.err)")
+        #expect(accepted.err.contains("Warning:"))
+        #expect(page.status == "authenticate")
+    }
+
+    @Test func keepsIdentitiesOfTwoServersInOneStore() async throws {
+        let first = try await TestServer()
+        defer { first.stop() }
+        let second = try await TestServer(extraArguments: ["--permits", "on"])
+        defer { second.stop() }
+        let home = ClientHome()
+        defer { home.folder.remove() }
+        try await home.register("gina@example.com", on: first, pin: "1111")
+        try await home.register("gina@example.com", on: second, pin: "2222")
+        try await home.register("hal@example.com", on: second, pin: "3333")
+
+        let users = try await home.users()
+        #expect(users.count == 3)
+        #expect(Set(users.compactMap { $0["server"] as? String }) == [first.base, second.base])
+
+        let (onFirst, _) = try await home.login(on: first, pin: "1111")
+        #expect(onFirst.status == 0, "\(onFirst.err)")
+        let (ambiguous, _) = try await home.login(on: second, pin: "2222")
+        #expect(ambiguous.status == 2)
+        #expect(ambiguous.err.contains("Choose one with --user"))
+        let (chosen, page) = try await home.login(on: second, pin: "3333", extra: ["--user", "hal@example.com"])
+        #expect(chosen.status == 0, "\(chosen.err)")
+        #expect(page.userId == "hal@example.com")
+
+        let unsure = try await home.run(["delete", "gina@example.com"])
+        #expect(unsure.status == 2)
+        let deleted = try await home.run(["delete", "gina@example.com", "--server", first.base])
+        #expect(deleted.status == 0, "\(deleted.err)")
+        #expect(try await home.users().count == 2)
+        // gina on the second server is untouched by the delete.
+        let (gina, _) = try await home.login(on: second, pin: "2222", extra: ["--user", "gina@example.com"])
+        #expect(gina.status == 0, "\(gina.err)")
+    }
+}

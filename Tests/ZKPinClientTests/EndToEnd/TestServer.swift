@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+import ZKPinClient
+import ZKPinWire
+
+/// A real `zkpin-server serve` on a free loopback port with its own data folder (and outbox),
+/// plus what a person's browser does with it: open the mailed link, type the code, show an
+/// access code and poll its status.
+final class TestServer: Sendable {
+    let folder = TemporaryFolder("zkpin-e2e-server")
+    let process: ChildProcess
+    /// `http://127.0.0.1:PORT`.
+    let base: String
+    let http = RPSConnection(transport: AsyncHTTPTransport(timeoutSeconds: 30))
+
+    var data: String { folder.file("data") }
+    var outbox: String { folder.file("outbox") }
+
+    init(extraArguments: [String] = []) async throws {
+        try FileManager.default.createDirectory(atPath: folder.path, withIntermediateDirectories: true)
+        let data = folder.file("data"), outbox = folder.file("outbox")
+        // A port picked here rather than `--port 0`, so the server's default public URL (and
+        // so the payload it shows) names the port it really listens on.
+        let port = try Self.freePort()
+        process = try ChildProcess(Binaries.server, ["serve", "--host", "127.0.0.1", "--port", String(port), "--data", data,
+                                                     "--outbox", outbox] + extraArguments)
+        guard let url = await process.waitForOutput(#"listening on (http://127\.0\.0\.1:[0-9]+)"#, seconds: 60) else {
+            let err = process.standardError
+            process.terminate()
+            throw Failure("zkpin-server did not start: \(err.suffix(2000))")
+        }
+        base = url
+    }
+
+    /// A loopback port nobody listens on right now (the kernel's pick for a bind to port 0).
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Failure("socket() failed") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+                bind(fd, raw, length) == 0 && getsockname(fd, raw, &length) == 0
+            }
+        }
+        guard bound else { throw Failure("bind() failed") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    func stop() {
+        process.terminate()
+        folder.remove()
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+        init(_ text: String) { description = text }
+    }
+
+    /// The activation link of the newest mail to `email`, as a path on this server.
+    func activationPath(for email: String) async throws -> String {
+        let regex = try NSRegularExpression(pattern: #"/mpinActivate\?[^\s"<>]+"#)
+        for _ in 0..<100 {
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: outbox)) ?? []
+            for file in files.filter({ $0.hasSuffix(".eml") }).sorted().reversed() {
+                let text = (try? String(contentsOfFile: outbox + "/" + file, encoding: .utf8)) ?? ""
+                guard text.contains(email),
+                      let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+                      let range = Range(match.range, in: text) else { continue }
+                return String(text[range])
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw Failure("no activation mail to \(email) in \(outbox)")
+    }
+
+    /// Opens the mailed link's page and types `code` there; returns the status of the answer.
+    @discardableResult
+    func activate(email: String, code: String) async throws -> Int {
+        let path = try await activationPath(for: email)
+        let page = try await http.get(base + path)
+        #expect(page.status == 200)
+        #expect(String(decoding: page.body, as: UTF8.self).contains(email))
+        return try await http.send(.post, base + path, ActivateRequest(code: code)).status
+    }
+
+    /// What the login page shows: an access code and the QR payload.
+    func accessNumber() async throws -> AccessNumberResponse {
+        let result = try await http.transport.send(.post, base + "/rps/getAccessNumber", json: nil)
+        return try JSONDecoder().decode(AccessNumberResponse.self, from: Data(result.body))
+    }
+
+    /// Polls `/rps/access` as the page does, until `authenticate` or `expired` or `seconds`.
+    func pollAccess(webOTT: String, seconds: Double = 60) async throws -> AccessResponse {
+        let deadline = Date().addingTimeInterval(seconds)
+        var last = AccessResponse(status: .new)
+        while Date() < deadline {
+            let answer = try await http.send(.post, base + "/rps/access", AccessRequest(webOTT: webOTT))
+            last = try answer.decode(AccessResponse.self)
+            if last.status == .authenticate || last.status == .expired { return last }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        return last
+    }
+}

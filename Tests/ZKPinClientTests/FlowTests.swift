@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+import ZKPinClient
+import ZKPinWire
+
+/// Registration and login against `FakeMPinServer`: the real crypto and the client's status
+/// mapping, without a network.
+@Suite struct FlowTests {
+    struct Setup {
+        let folder = TemporaryFolder()
+        let server: FakeMPinServer
+        let store: IdentityStore
+        let connection: RPSConnection
+
+        init(usePermits: Bool = false, reportedURL: String? = nil) throws {
+            server = try FakeMPinServer(usePermits: usePermits, reportedURL: reportedURL)
+            store = try IdentityStore(home: folder.path)
+            connection = RPSConnection(transport: server)
+        }
+
+        func register(_ email: String = "alice@example.com", pin: String = "1234") async throws -> (Service, Identity) {
+            let service = try await Discovery(connection: connection).discover(server: server.base)
+            let registration = Registration(connection: connection, store: store)
+            let started = try await registration.start(email: email, deviceName: "test", service: service)
+            #expect(try await isWaiting(registration.poll(identity: started.identity, service: service)))
+            server.activateAll()
+            let secret = try await registration.waitForActivation(identity: started.identity, service: service,
+                                                                  timeoutSeconds: 5, interval: .milliseconds(10))
+            let stored = try registration.finish(identity: started.identity, service: service,
+                                                 clientSecret: secret, pin: try PIN(parsing: pin))
+            return (service, stored)
+        }
+
+        func login(_ identity: Identity, service: Service, pin: String, code: String = "1234560") async throws -> String {
+            server.issueAccessCode(code)
+            return try await Login(connection: connection, store: store)
+                .signIn(identity: identity, service: service, accessCode: code, pin: try PIN(parsing: pin))
+        }
+    }
+
+    static func isWaiting(_ poll: Registration.Poll) -> Bool {
+        if case .waiting = poll { return true }
+        return false
+    }
+
+    @Test(arguments: [false, true])
+    func registersAndSignsInWithTheRightPIN(usePermits: Bool) async throws {
+        let setup = try Setup(usePermits: usePermits)
+        defer { setup.folder.remove() }
+        let (service, identity) = try await setup.register()
+        #expect(service.info.name == "Fake Bank")
+        #expect(service.curve == .bls12_381)
+        #expect(identity.state == .registered)
+        #expect(identity.token != nil && identity.pendingRegOTT == nil)
+        #expect(try await setup.login(identity, service: service, pin: "1234") == "alice@example.com")
+        #expect(try setup.store.find(userId: "alice@example.com", server: setup.server.base)?.lastLoginAt != nil)
+        #expect(setup.server.requests.contains("GET /rps/timePermit/" + identity.mpinId!) == usePermits)
+    }
+
+    @Test func threeWrongPINsBlockAndDeleteTheToken() async throws {
+        let setup = try Setup()
+        defer { setup.folder.remove() }
+        let (service, identity) = try await setup.register()
+        for expected in [2, 1] {
+            await #expect(throws: ClientError.wrongPIN(attemptsLeft: expected)) {
+                try await setup.login(identity, service: service, pin: "4321")
+            }
+            #expect(try setup.store.find(userId: identity.userId, server: identity.server)?.token != nil)
+        }
+        await #expect(throws: ClientError.blocked(userId: "alice@example.com")) {
+            try await setup.login(identity, service: service, pin: "4321")
+        }
+        let blocked = try #require(try setup.store.find(userId: identity.userId, server: identity.server))
+        #expect(blocked.state == .blocked && blocked.token == nil)
+        await #expect(throws: ClientError.notRegistered(userId: "alice@example.com", state: .blocked)) {
+            try await setup.login(blocked, service: service, pin: "1234")
+        }
+    }
+
+    @Test func aForgedTokenIsInvalidAndBlocksNobody() async throws {
+        let setup = try Setup()
+        defer { setup.folder.remove() }
+        let (service, identity) = try await setup.register()
+        var forged = identity
+        forged.token = Hex.encode(try service.curve.suite.clientSecretShare(master: service.curve.suite.randomScalar(),
+                                                                            id: Array("x".utf8)))
+        for _ in 0..<4 {
+            await #expect(throws: ClientError.invalidToken) { try await setup.login(forged, service: service, pin: "1234") }
+        }
+        #expect(try await setup.login(identity, service: service, pin: "1234") == "alice@example.com")
+    }
+
+    @Test func anUnknownAccessCodeIsRefused() async throws {
+        let setup = try Setup()
+        defer { setup.folder.remove() }
+        let (service, identity) = try await setup.register()
+        await #expect(throws: ClientError.accessCodeExpired) {
+            try await Login(connection: setup.connection, store: setup.store)
+                .signIn(identity: identity, service: service, accessCode: "3141594", pin: try PIN(parsing: "1234"))
+        }
+        #expect(try setup.store.find(userId: identity.userId, server: identity.server)?.canSignIn == true)
+    }
+
+    @Test func waitingEndsWithNotActivated() async throws {
+        let setup = try Setup()
+        defer { setup.folder.remove() }
+        let service = try await Discovery(connection: setup.connection).discover(server: setup.server.base)
+        let registration = Registration(connection: setup.connection, store: setup.store)
+        let started = try await registration.start(email: "bob@example.com", deviceName: nil, service: service)
+        #expect(started.confirmationCode == ConfirmationCode.code(regOTT: started.identity.pendingRegOTT!))
+        await #expect(throws: ClientError.notActivated(userId: "bob@example.com", waitedSeconds: 1)) {
+            try await registration.waitForActivation(identity: started.identity, service: service,
+                                                     timeoutSeconds: 1, interval: .milliseconds(100))
+        }
+        // Still pending, so `zkpin confirm` can finish it.
+        #expect(try setup.store.find(userId: "bob@example.com", server: setup.server.base)?.hasPendingRegistration == true)
+        var wrong = started.identity
+        wrong.pendingRegOTT = "00"
+        await #expect(throws: ClientError.registrationExpired(userId: "bob@example.com")) {
+            try await registration.poll(identity: wrong, service: service)
+        }
+    }
+
+    @Test func choosesTheIdentityOrAsksForOne() async throws {
+        let setup = try Setup(reportedURL: "http://public.example")
+        defer { setup.folder.remove() }
+        let (service, alice) = try await setup.register("alice@example.com")
+        let login = Login(connection: setup.connection, store: setup.store)
+        #expect(try login.choose(among: login.candidates(service: service), user: nil, server: service.base) == alice)
+        _ = try await setup.register("bob@example.com")
+        let both = try login.candidates(service: service)
+        #expect(try login.choose(among: both, user: nil, server: service.base) == nil)
+        #expect(try login.choose(among: both, user: "BOB@example.com", server: service.base)?.userId == "bob@example.com")
+        #expect(throws: ClientError.unknownIdentity(userId: "carol@example.com", server: service.base)) {
+            try login.choose(among: both, user: "carol@example.com", server: service.base)
+        }
+        #expect(service.hostMismatch?.reached == "fake.test")
+        #expect(service.hostMismatch?.reported == "public.example")
+    }
+
+    @Test func discoveryRefusesWhatIsNotAnMPinServer() async {
+        let page = RPSConnection(transport: FixedTransport(status: 200, body: "<html>hello</html>"))
+        await #expect(throws: ClientError.notMPinServer(url: "http://h/service", reason: "its answer is not the JSON a ServiceInfo needs")) {
+            try await Discovery(connection: page).discover(server: "http://h")
+        }
+        let missing = RPSConnection(transport: FixedTransport(status: 404, body: ""))
+        do {
+            _ = try await Discovery(connection: missing).discover(server: "http://h")
+            Issue.record("a 404 was taken for a service")
+        } catch {
+            #expect(error.exitCode == 3)
+        }
+        let down = RPSConnection(transport: FixedTransport(status: 0, body: "",
+                                                           failure: .networkError(url: "http://h/service", reason: "refused")))
+        await #expect(throws: ClientError.networkError(url: "http://h/service", reason: "refused")) {
+            try await Discovery(connection: down).discover(server: "http://h")
+        }
+    }
+}

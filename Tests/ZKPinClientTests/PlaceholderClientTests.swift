@@ -1,1 +1,0 @@
-// Tests of ZKPinClient live in this folder (replace this file).
