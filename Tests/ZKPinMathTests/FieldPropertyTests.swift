@@ -132,3 +132,23 @@ struct FieldPropertyTests {
         #expect(delta.c1.bigInt == BigInt(hex: "10a6f7d0623628a900dc53d9cdbc4e3abbd863c7269546c0628d1bbc06534710")!)
     }
 }
+
+/// The straight-line 4- and 6-limb code against the generic loops it replaces.
+struct UnrolledArithmeticTests {
+    func check<P: PrimeFieldParameters>(_: P.Type) {
+        var generator = FieldPropertyTests.Generator(state: 99)
+        // The no-carry Montgomery shortcut needs the top limb below 2^63 - 1.
+        #expect(P.modulus[P.Limbs.count - 1] < (UInt64(1) << 63) - 1)
+        for _ in 0..<FieldPropertyTests.iterations {
+            let a = P.Limbs(BigInt.random(in: .zero, P.modulusBig, using: &generator).limbs(count: P.Limbs.count))
+            let b = P.Limbs(BigInt.random(in: .zero, P.modulusBig, using: &generator).limbs(count: P.Limbs.count))
+            #expect(P.Limbs.montgomeryProduct(a, b, modulus: P.modulus, negativeInverse: P.negativeInverse)
+                    == LimbArithmetic.montgomeryMultiplyLoop(a, b, modulus: P.modulus, negativeInverse: P.negativeInverse))
+            #expect(P.Limbs.modularSum(a, b, modulus: P.modulus) == LimbArithmetic.modAddLoop(a, b, modulus: P.modulus))
+            #expect(P.Limbs.modularDifference(a, b, modulus: P.modulus) == LimbArithmetic.modSubtractLoop(a, b, modulus: P.modulus))
+        }
+    }
+
+    @Test func bn254cx() { check(BN254CXField.self) }
+    @Test func bls12381() { check(BLS12_381Field.self) }
+}

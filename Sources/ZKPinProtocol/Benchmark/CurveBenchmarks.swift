@@ -17,6 +17,8 @@ public struct CurveBenchmarks<C: PairingCurve> {
         ["fp_mul", "g1_mul", "g2_mul", "gt_pow", "map_to_g1", "pairing", "multi_pairing2", "client_login", "server_verify"]
     }
 
+    @_specialize(where C == BN254CX)
+    @_specialize(where C == BLS12_381)
     public func run(only: Set<String>? = nil, progress: (String) -> Void = { _ in }) -> [BenchmarkResult] {
         var results = [BenchmarkResult]()
         func measure(_ op: String, _ body: () -> Void) {
