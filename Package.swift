@@ -2,6 +2,10 @@
 // ZKPin: zero-knowledge PIN authentication (M-Pin) in Swift. See README.md and DESIGN.md.
 import PackageDescription
 
+// Pairings in unoptimised code are about a hundred times slower, which would make every debug
+// test run and every debug server login take minutes; the crypto modules are always optimised.
+let optimizedEvenInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "zkpin",
     platforms: [.macOS(.v14)],
@@ -36,9 +40,9 @@ let package = Package(
         .systemLibrary(name: "CZBar", providers: [.apt(["libzbar-dev", "libpng-dev"])]),
 
         // Big integers, fields, curves, pairing.
-        .target(name: "ZKPinMath", dependencies: ["CGMP"]),
+        .target(name: "ZKPinMath", dependencies: ["CGMP"], swiftSettings: optimizedEvenInDebug),
         // M-Pin: hashing, secrets, client and server passes, PIN error, M-Pin Full, vector files.
-        .target(name: "ZKPinProtocol", dependencies: ["ZKPinMath", "COpenSSL"]),
+        .target(name: "ZKPinProtocol", dependencies: ["ZKPinMath", "COpenSSL"], swiftSettings: optimizedEvenInDebug),
         // The JSON request and response types of spec/rps-api.md.
         .target(name: "ZKPinWire"),
         // The relying party, the trusted authorities, pages, mail, storage.

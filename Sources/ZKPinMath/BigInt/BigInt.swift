@@ -127,7 +127,7 @@ public struct BigInt: Sendable, Hashable, Comparable, CustomStringConvertible {
         let size = __gmpz_sizeinbase(storage.pointer, base) + 2
         var buffer = [CChar](repeating: 0, count: size)
         __gmpz_get_str(&buffer, base, storage.pointer)
-        return String(cString: buffer)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     // MARK: Arithmetic

@@ -22,7 +22,13 @@ public struct Point<G: CurveGroup>: Sendable, Equatable, CustomStringConvertible
     @inlinable public var isInfinity: Bool { z.isZero }
 
     /// Affine coordinates, nil for the point at infinity.
-    public var affine: (x: F, y: F)? {
+    public var affine: (x: F, y: F)? { toAffine() }
+
+    @_specialize(where G == G1<BN254CX>)
+    @_specialize(where G == G1<BLS12_381>)
+    @_specialize(where G == G2<BN254CX>)
+    @_specialize(where G == G2<BLS12_381>)
+    func toAffine() -> (x: F, y: F)? {
         guard !isInfinity else { return nil }
         let zInverse = z.inverse
         return (x * zInverse, y * zInverse)
@@ -35,7 +41,13 @@ public struct Point<G: CurveGroup>: Sendable, Equatable, CustomStringConvertible
     }
 
     /// Y^2·Z = X^3 + b·Z^3 (infinity counts as on the curve).
-    public var isOnCurve: Bool {
+    public var isOnCurve: Bool { checkOnCurve() }
+
+    @_specialize(where G == G1<BN254CX>)
+    @_specialize(where G == G1<BLS12_381>)
+    @_specialize(where G == G2<BN254CX>)
+    @_specialize(where G == G2<BLS12_381>)
+    func checkOnCurve() -> Bool {
         if isInfinity { return x.isZero && !y.isZero }
         let lhs = y.squared * z
         let rhs = x.squared * x + G.b * z.squared * z
@@ -142,6 +154,10 @@ public struct Point<G: CurveGroup>: Sendable, Equatable, CustomStringConvertible
     // MARK: Scalar multiplication
 
     /// k·P for a public, non-negative k (variable time: verification, cofactors, subgroup checks).
+    @_specialize(where G == G1<BN254CX>)
+    @_specialize(where G == G1<BLS12_381>)
+    @_specialize(where G == G2<BN254CX>)
+    @_specialize(where G == G2<BLS12_381>)
     public func multiplied(byPublic k: BigInt) -> Point {
         precondition(!k.isNegative, "public scalar must be non-negative")
         var result = Point.infinity
@@ -156,6 +172,10 @@ public struct Point<G: CurveGroup>: Sendable, Equatable, CustomStringConvertible
 
     /// k·P for a secret k, reduced mod r first. Constant time: a fixed 4-bit window over the
     /// full width of r, every table entry read for every window (masked selection).
+    @_specialize(where G == G1<BN254CX>)
+    @_specialize(where G == G1<BLS12_381>)
+    @_specialize(where G == G2<BN254CX>)
+    @_specialize(where G == G2<BLS12_381>)
     public func multiplied(bySecret k: BigInt) -> Point {
         let reduced = k.mod(G.order)
         let windowCount = (G.order.bitWidth + 3) / 4

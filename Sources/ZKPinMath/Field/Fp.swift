@@ -108,10 +108,18 @@ public struct Fp<P: PrimeFieldParameters>: FieldElement, Hashable, CustomStringC
     }
 
     /// a^(p-2): constant time in the value (the exponent is public).
-    public var inverse: Fp { power(limbs: P.inverseExponent) }
+    public var inverse: Fp { invert() }
+
+    @_specialize(where P == BN254CXField)
+    @_specialize(where P == BLS12_381Field)
+    func invert() -> Fp { power(limbs: P.inverseExponent) }
 
     /// A square root when one exists (p = 3 mod 4 on both curves: a^((p+1)/4)).
-    public var squareRoot: Fp? {
+    public var squareRoot: Fp? { root() }
+
+    @_specialize(where P == BN254CXField)
+    @_specialize(where P == BLS12_381Field)
+    func root() -> Fp? {
         let root = power(limbs: P.squareRootExponent)
         return root.squared == self ? root : nil
     }

@@ -65,7 +65,11 @@ public struct Fp12<P: TowerParameters>: Sendable, Hashable, CustomStringConverti
     }
 
     /// The inverse (zero maps to zero).
-    public var inverse: Fp12 {
+    public var inverse: Fp12 { invert() }
+
+    @_specialize(where P == BN254CXField)
+    @_specialize(where P == BLS12_381Field)
+    func invert() -> Fp12 {
         // For x = c0 + c1·k + c2·k^2 with k^3 = j: x · (t0 + t1·k + t2·k^2) = norm in Fp4.
         let t0 = c0.squared - (c1 * c2).timesJ
         let t1 = c2.squared.timesJ - c0 * c1
@@ -91,7 +95,8 @@ public struct Fp12<P: TowerParameters>: Sendable, Hashable, CustomStringConverti
     }
 
     /// x^e for a public exponent given as little-endian limbs.
-    @inlinable
+    @_specialize(where P == BN254CXField)
+    @_specialize(where P == BLS12_381Field)
     public func power(limbs exponent: [UInt64]) -> Fp12 {
         var result = Fp12.one
         var started = false

@@ -69,7 +69,11 @@ public struct Fp2<P: PrimeFieldParameters>: FieldElement, Hashable, CustomString
     public func times(small: UInt64) -> Fp2 { Fp2(c0.times(small: small), c1.times(small: small)) }
 
     /// conj / norm, with norm = c0^2 + c1^2 in Fp.
-    public var inverse: Fp2 {
+    public var inverse: Fp2 { invert() }
+
+    @_specialize(where P == BN254CXField)
+    @_specialize(where P == BLS12_381Field)
+    func invert() -> Fp2 {
         let normInverse = (c0.squared + c1.squared).inverse
         return Fp2(c0 * normInverse, -(c1 * normInverse))
     }

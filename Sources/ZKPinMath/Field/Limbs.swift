@@ -8,6 +8,11 @@ public protocol LimbArray: Sendable, Hashable {
     /// All limbs zero.
     init()
     subscript(index: Int) -> UInt64 { get set }
+    /// a·b·R^-1 mod p; the 4- and 6-limb types have straight-line versions.
+    static func montgomeryProduct(_ a: Self, _ b: Self, modulus p: Self, negativeInverse: UInt64) -> Self
+    /// (a + b) mod p and (a - b) mod p for a, b < p.
+    static func modularSum(_ a: Self, _ b: Self, modulus p: Self) -> Self
+    static func modularDifference(_ a: Self, _ b: Self, modulus p: Self) -> Self
 }
 
 extension LimbArray {

@@ -56,27 +56,44 @@ public enum LimbArithmetic {
     /// (a + b) mod p for a, b < p.
     @inlinable @inline(__always)
     public static func modAdd<P: PrimeFieldParameters>(_ a: P.Limbs, _ b: P.Limbs, _: P.Type) -> P.Limbs {
-        let (sum, carry) = add(a, b)
-        let (reduced, borrow) = subtract(sum, P.modulus)
-        // Keep the reduced value when the sum overflowed or when no borrow occurred.
-        let keepReduced = carry | (borrow ^ 1)
-        return P.Limbs.select(0 &- keepReduced, reduced, sum)
+        P.Limbs.modularSum(a, b, modulus: P.modulus)
     }
 
     /// (a - b) mod p for a, b < p.
     @inlinable @inline(__always)
     public static func modSubtract<P: PrimeFieldParameters>(_ a: P.Limbs, _ b: P.Limbs, _: P.Type) -> P.Limbs {
+        P.Limbs.modularDifference(a, b, modulus: P.modulus)
+    }
+
+    /// Montgomery product a·b·R^-1 mod p.
+    @inlinable @inline(__always)
+    public static func montgomeryMultiply<P: PrimeFieldParameters>(_ a: P.Limbs, _ b: P.Limbs, _: P.Type) -> P.Limbs {
+        P.Limbs.montgomeryProduct(a, b, modulus: P.modulus, negativeInverse: P.negativeInverse)
+    }
+
+    /// (a + b) mod p for a, b < p, for any limb count (the reference for the unrolled code).
+    @inlinable @inline(__always)
+    public static func modAddLoop<L: LimbArray>(_ a: L, _ b: L, modulus: L) -> L {
+        let (sum, carry) = add(a, b)
+        let (reduced, borrow) = subtract(sum, modulus)
+        // Keep the reduced value when the sum overflowed or when no borrow occurred.
+        let keepReduced = carry | (borrow ^ 1)
+        return L.select(0 &- keepReduced, reduced, sum)
+    }
+
+    /// (a - b) mod p for a, b < p, for any limb count.
+    @inlinable @inline(__always)
+    public static func modSubtractLoop<L: LimbArray>(_ a: L, _ b: L, modulus: L) -> L {
         let (difference, borrow) = subtract(a, b)
-        let correction = P.Limbs.select(0 &- borrow, P.modulus, P.Limbs())
+        let correction = L.select(0 &- borrow, modulus, L())
         return add(difference, correction).0
     }
 
-    /// Montgomery product a·b·R^-1 mod p (CIOS), with a branchless final subtraction.
+    /// Montgomery product a·b·R^-1 mod p (CIOS) for any limb count, branchless final subtraction.
     @inlinable @inline(__always)
-    public static func montgomeryMultiply<P: PrimeFieldParameters>(_ a: P.Limbs, _ b: P.Limbs, _: P.Type) -> P.Limbs {
-        let n = P.Limbs.count
-        let p = P.modulus
-        var t = P.Limbs()
+    public static func montgomeryMultiplyLoop<L: LimbArray>(_ a: L, _ b: L, modulus p: L, negativeInverse: UInt64) -> L {
+        let n = L.count
+        var t = L()
         var top: UInt64 = 0
         for i in 0..<n {
             // t += a · b[i]
@@ -91,7 +108,7 @@ public enum LimbArithmetic {
             }
             let (topSum, topCarry) = top.addingReportingOverflow(carry)
             // t = (t + m·p) / 2^64 with m chosen so the low limb vanishes.
-            let m = t[0] &* P.negativeInverse
+            let m = t[0] &* negativeInverse
             let (high0, low0) = m.multipliedFullWidth(by: p[0])
             let (_, c0) = low0.addingReportingOverflow(t[0])
             carry = high0 &+ (c0 ? 1 : 0)
@@ -108,7 +125,7 @@ public enum LimbArithmetic {
         }
         let (reduced, borrow) = subtract(t, p)
         let keepReduced = top | (borrow ^ 1)
-        return P.Limbs.select(0 &- keepReduced, reduced, t)
+        return L.select(0 &- keepReduced, reduced, t)
     }
 
     /// Compares a < b in constant time.

@@ -80,6 +80,8 @@ public enum MillerLoop<C: PairingCurve> {
 
     /// The product of the Miller functions of all pairs (before the final exponentiation).
     /// Pairs with a point at infinity contribute 1.
+    @_specialize(where C == BN254CX)
+    @_specialize(where C == BLS12_381)
     public static func evaluate(_ pairs: [(G1Point<C>, G2Point<C>)]) -> GT {
         var points: [(p: (x: F, y: F), q: (x: F2, y: F2))] = []
         for (p, q) in pairs {

@@ -22,6 +22,8 @@ public enum MPinHash<C: PairingCurve> {
     }
 
     /// The try-and-increment point on E(Fp) before the cofactor (outside G1 on BLS12-381).
+    @_specialize(where C == BN254CX)
+    @_specialize(where C == BLS12_381)
     public static func mapToCurve(_ h: [UInt8]) -> G1Point<C> {
         var x = Fp<C.Field>(BigInt(bytes: h))
         while true {

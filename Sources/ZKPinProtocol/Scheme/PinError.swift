@@ -5,6 +5,8 @@ extension MPin {
     /// [-9999, 9999] by baby-step giant-step (100 baby steps, 200 giant steps); 0 when no such
     /// e exists (not a genuine token, or a wrong or expired permit). Exact and deterministic,
     /// unlike Milagro's kangaroo walk, with the same answers.
+    @_specialize(where C == BN254CX)
+    @_specialize(where C == BLS12_381)
     public static func pinError(e: GT, f: GT) -> Int {
         let babySteps = 100, bound = 9999
         var table = [GT: Int]()

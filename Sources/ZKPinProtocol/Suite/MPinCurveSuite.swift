@@ -49,15 +49,21 @@ public struct MPinCurveSuite<C: PairingCurve>: MPinSuite {
 
     // MARK: Trusted authorities
 
+    @_specialize(where C == BN254CX)
+    @_specialize(where C == BLS12_381)
     public func serverSecretShare(master: [UInt8]) throws(MPinError) -> [UInt8] {
         Encoding.encode(Scheme.serverSecretShare(master: try scalar(master, field: "master secret")))
     }
 
+    @_specialize(where C == BN254CX)
+    @_specialize(where C == BLS12_381)
     public func clientSecretShare(master: [UInt8], id: [UInt8]) throws(MPinError) -> [UInt8] {
         let s = try scalar(master, field: "master secret")
         return Encoding.encode(Scheme.clientSecretShare(master: s, hashedIDPoint: MPinHash<C>.hashToG1(id: id)))
     }
 
+    @_specialize(where C == BN254CX)
+    @_specialize(where C == BLS12_381)
     public func timePermitShare(master: [UInt8], id: [UInt8], date: Int) throws(MPinError) -> [UInt8] {
         let s = try scalar(master, field: "master secret")
         try checkDate(date)
@@ -66,10 +72,14 @@ public struct MPinCurveSuite<C: PairingCurve>: MPinSuite {
 
     // MARK: Recombination
 
+    @_specialize(where C == BN254CX)
+    @_specialize(where C == BLS12_381)
     public func addG1(_ a: [UInt8], _ b: [UInt8]) throws(MPinError) -> [UInt8] {
         try encodeG1(try g1(a, field: "share 1") + (try g1(b, field: "share 2")), field: "sum")
     }
 
+    @_specialize(where C == BN254CX)
+    @_specialize(where C == BLS12_381)
     public func addG2(_ a: [UInt8], _ b: [UInt8]) throws(MPinError) -> [UInt8] {
         let sum = try g2(a, field: "share 1") + (try g2(b, field: "share 2"))
         guard !sum.isInfinity else { throw .invalidPoint(field: "sum", reason: .infinity) }
@@ -81,6 +91,8 @@ public struct MPinCurveSuite<C: PairingCurve>: MPinSuite {
 
     // MARK: Client
 
+    @_specialize(where C == BN254CX)
+    @_specialize(where C == BLS12_381)
     public func extractPIN(clientSecret: [UInt8], id: [UInt8], pin: Int) throws(MPinError) -> [UInt8] {
         try checkPIN(pin)
         let cs = try g1(clientSecret, field: "client secret")
@@ -88,6 +100,8 @@ public struct MPinCurveSuite<C: PairingCurve>: MPinSuite {
         return try encodeG1(token, field: "token")
     }
 
+    @_specialize(where C == BN254CX)
+    @_specialize(where C == BLS12_381)
     public func clientPass1(id: [UInt8], token: [UInt8], pin: Int, timePermit: [UInt8]?, date: Int) throws(MPinError) -> ClientPass1State {
         try checkPIN(pin)
         let tokenPoint = try g1(token, field: "token")
@@ -107,6 +121,8 @@ public struct MPinCurveSuite<C: PairingCurve>: MPinSuite {
                                 sec: try encodeG1(pass1.sec, field: "SEC"))
     }
 
+    @_specialize(where C == BN254CX)
+    @_specialize(where C == BLS12_381)
     public func clientPass2(_ state: ClientPass1State, y: [UInt8]) throws(MPinError) -> [UInt8] {
         defer { state.wipe() }
         guard !state.x.isEmpty else { throw .invalidScalar(field: "x (pass 2 already run)") }
@@ -118,10 +134,14 @@ public struct MPinCurveSuite<C: PairingCurve>: MPinSuite {
 
     // MARK: Relying party
 
+    @_specialize(where C == BN254CX)
+    @_specialize(where C == BLS12_381)
     public func prepareServerSecret(_ bytes: [UInt8]) throws(MPinError) -> PreparedServerSecret {
         PreparedServerSecret(point: try g2(bytes, field: "server secret"), bytes: bytes)
     }
 
+    @_specialize(where C == BN254CX)
+    @_specialize(where C == BLS12_381)
     public func serverVerify(id: [UInt8], date: Int, serverSecret: PreparedServerSecret,
                              u: [UInt8], ut: [UInt8]?, v: [UInt8], y: [UInt8]) -> ServerVerification {
         guard let ss = serverSecret.point as? G2Point<C> else { return ServerVerification(result: .rejected, pinError: 0) }

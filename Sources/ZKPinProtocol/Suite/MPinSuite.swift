@@ -35,6 +35,8 @@ public struct ServerVerification: Sendable, Equatable {
     public var pinError: Int
 
     public var accepted: Bool { result == .accepted }
+
+    public init(result: MPinResultCode, pinError: Int) { self.result = result; self.pinError = pinError }
 }
 
 /// What pass 1 leaves the client holding until pass 2. The random x is kept here only, and

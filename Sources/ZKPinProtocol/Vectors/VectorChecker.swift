@@ -156,6 +156,8 @@ struct CurveVectorCheck<C: PairingCurve> {
         return .passed
     }
 
+    @_specialize(where C == BN254CX)
+    @_specialize(where C == BLS12_381)
     mutating func compute() throws {
         guard let id = try bytesInput("MPIN_ID_HEX") else { throw Failure.invalid("no MPIN_ID_HEX or MPINId") }
         let serverDate = try intInput("DATE") ?? 0

@@ -1,0 +1,88 @@
+import ZKPinMath
+
+/// The operations `zkpin bench` reports, on one curve.
+///
+/// `client_login`: pass 1 and pass 2 with the identity's A cached, no time permit, fresh x and
+/// y every iteration. `server_verify`: decoding U and V with full validation, y·A + U with A
+/// cached, one product of two pairings with one final exponentiation, and the comparison, with
+/// fresh U, V and y every iteration (a pool of genuine logins computed beforehand).
+public struct CurveBenchmarks<C: PairingCurve> {
+    typealias Scheme = MPin<C>
+    typealias Encoding = PointEncoding<C>
+
+    public var stopwatch = Stopwatch()
+    public init() {}
+
+    public static var operations: [String] {
+        ["fp_mul", "g1_mul", "g2_mul", "gt_pow", "map_to_g1", "pairing", "multi_pairing2", "client_login", "server_verify"]
+    }
+
+    @_specialize(where C == BN254CX)
+    @_specialize(where C == BLS12_381)
+    public func run(only: Set<String>? = nil, progress: (String) -> Void = { _ in }) -> [BenchmarkResult] {
+        var results = [BenchmarkResult]()
+        func measure(_ op: String, _ body: () -> Void) {
+            guard only?.contains(op) ?? true else { return }
+            progress(op)
+            results.append(BenchmarkResult(curve: C.name, op: op, medianNanoseconds: stopwatch.median(body)))
+        }
+        let p = C.g1Generator, q = C.g2Generator
+        let scalar = Scheme.randomScalar()
+
+        var element = Fp<C.Field>(BigInt.random(in: .one, C.Field.modulusBig))
+        let factor = Fp<C.Field>(BigInt.random(in: .one, C.Field.modulusBig))
+        measure("fp_mul") { element = element * factor }
+        blackHole(element)
+
+        measure("g1_mul") { blackHole(p.multiplied(bySecret: scalar)) }
+        measure("g2_mul") { blackHole(q.multiplied(bySecret: scalar)) }
+        let gt = Pairing<C>.pairing(p, q)
+        measure("gt_pow") { blackHole(gt.power(scalar)) }
+        var counter: UInt32 = 0
+        measure("map_to_g1") {
+            counter &+= 1
+            blackHole(MPinHash<C>.hashToG1(id: withUnsafeBytes(of: counter) { Array($0) }))
+        }
+        measure("pairing") { blackHole(Pairing<C>.pairing(p, q)) }
+        let p2 = p.multiplied(byPublic: scalar), q2 = q.multiplied(byPublic: scalar)
+        measure("multi_pairing2") { blackHole(Pairing<C>.product([(p, q), (p2, q2)])) }
+
+        // One registered identity.
+        let id = Array(#"{"userID": "bench@example.com"}"#.utf8)
+        let a = MPinHash<C>.hashToG1(id: id)
+        let master = Scheme.randomScalar()
+        let serverSecret = Scheme.serverSecretShare(master: master)
+        let pin = 1234
+        let token = Scheme.extractPIN(clientSecret: Scheme.clientSecretShare(master: master, hashedIDPoint: a),
+                                      pin: pin, hashedIDPoint: a)
+
+        measure("client_login") {
+            let x = Scheme.randomScalar(), y = Scheme.randomScalar()
+            let pass1 = Scheme.clientPass1(x: x, token: token, pin: pin, hashedIDPoint: a)
+            let u = Encoding.encode(pass1.u)
+            let v = Encoding.encode(Scheme.clientPass2(x: x, y: y, sec: pass1.sec))
+            blackHole((u, v))
+        }
+
+        if only?.contains("server_verify") ?? true {
+            let logins: [(u: [UInt8], v: [UInt8], y: BigInt)] = (0..<32).map { _ in
+                let x = Scheme.randomScalar(), y = Scheme.randomScalar()
+                let pass1 = Scheme.clientPass1(x: x, token: token, pin: pin, hashedIDPoint: a)
+                return (Encoding.encode(pass1.u), Encoding.encode(Scheme.clientPass2(x: x, y: y, sec: pass1.sec)), y)
+            }
+            var next = 0
+            var accepted = true
+            measure("server_verify") {
+                let login = logins[next]
+                next = (next + 1) % logins.count
+                guard let u = try? Encoding.decodeG1(login.u), let v = try? Encoding.decodeG1(login.v) else {
+                    accepted = false
+                    return
+                }
+                accepted = accepted && Scheme.verify(hid: a, y: login.y, u: u, v: v, serverSecret: serverSecret).accepted
+            }
+            precondition(accepted, "benchmark logins must verify")
+        }
+        return results
+    }
+}

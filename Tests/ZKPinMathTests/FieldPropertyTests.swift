@@ -1,0 +1,154 @@
+import Testing
+import ZKPinMath
+
+/// Every Fp and Fp2 operation against GMP on 10,000 random inputs per operation and curve,
+/// plus the edge values 0, 1, 2, p-2, p-1.
+struct FieldPropertyTests {
+    static let iterations = 10_000
+
+    /// Deterministic per test run so a failure can be reproduced from the printed inputs.
+    struct Generator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E3779B97F4A7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
+            z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    static func inputs<P: PrimeFieldParameters>(_: P.Type, seed: UInt64) -> [BigInt] {
+        let p = P.modulusBig
+        var generator = Generator(state: seed)
+        let edges = [BigInt.zero, .one, BigInt(2), p - BigInt(2), p - .one]
+        return edges + (0..<iterations).map { _ in BigInt.random(in: .zero, p, using: &generator) }
+    }
+
+    func checkFp<P: PrimeFieldParameters>(_: P.Type) {
+        let p = P.modulusBig
+        let a = Self.inputs(P.self, seed: 1), b = Self.inputs(P.self, seed: 2).reversed().map { $0 }
+        var failures = 0
+        for (x, y) in zip(a, b) {
+            let fx = Fp<P>(x), fy = Fp<P>(y)
+            func same(_ value: Fp<P>, _ expected: BigInt, _ op: String) {
+                if value.bigInt != expected.mod(p) {
+                    failures += 1
+                    if failures < 5 { Issue.record("\(op) wrong for \(x.string(base: 16)), \(y.string(base: 16))") }
+                }
+            }
+            same(fx + fy, x + y, "add")
+            same(fx - fy, x - y, "sub")
+            same(fx * fy, x * y, "mul")
+            same(fx.squared, x * x, "square")
+            same(-fx, -x, "neg")
+            same(fx.doubled, x + x, "double")
+            same(fx.times(small: 12), x * BigInt(12), "times small")
+            if fx.bigInt != x { failures += 1; Issue.record("round trip through Montgomery form") }
+            if Fp<P>(bytes: fx.bytes) != fx { failures += 1; Issue.record("bytes round trip") }
+        }
+        #expect(failures == 0)
+    }
+
+    func checkFpInverseAndRoot<P: PrimeFieldParameters>(_: P.Type) {
+        let p = P.modulusBig
+        var failures = 0
+        for x in Self.inputs(P.self, seed: 3) {
+            let fx = Fp<P>(x)
+            if x.isZero {
+                #expect(fx.inverse.isZero)
+                continue
+            }
+            if fx.inverse.bigInt != x.inverse(modulus: p)! { failures += 1 }
+            let root = fx.squareRoot
+            if x.isQuadraticResidue(modulo: p) {
+                if root == nil || root!.squared != fx { failures += 1 }
+            } else if root != nil { failures += 1 }
+        }
+        #expect(failures == 0)
+    }
+
+    func checkFp2<P: PrimeFieldParameters>(_: P.Type) {
+        let p = P.modulusBig
+        let a = Self.inputs(P.self, seed: 4), b = Self.inputs(P.self, seed: 5)
+        let c = Self.inputs(P.self, seed: 6).reversed().map { $0 }, d = Self.inputs(P.self, seed: 7)
+        var failures = 0
+        for i in a.indices {
+            let (a0, a1, b0, b1) = (a[i], b[i], c[i], d[i])
+            let x = Fp2<P>(Fp(a0), Fp(a1)), y = Fp2<P>(Fp(b0), Fp(b1))
+            func same(_ value: Fp2<P>, _ e0: BigInt, _ e1: BigInt, _ op: String) {
+                if value.c0.bigInt != e0.mod(p) || value.c1.bigInt != e1.mod(p) {
+                    failures += 1
+                    if failures < 5 { Issue.record("Fp2 \(op) wrong at input \(i)") }
+                }
+            }
+            same(x + y, a0 + b0, a1 + b1, "add")
+            same(x - y, a0 - b0, a1 - b1, "sub")
+            same(x * y, a0 * b0 - a1 * b1, a0 * b1 + a1 * b0, "mul")
+            same(x.squared, a0 * a0 - a1 * a1, a0 * a1 * BigInt(2), "square")
+            same(-x, -a0, -a1, "neg")
+            same(x.conjugate, a0, -a1, "conjugate")
+            same(x.timesXi, a0 - a1, a0 + a1, "times xi")
+            same(x.doubled, a0 + a0, a1 + a1, "double")
+            let norm = (a0 * a0 + a1 * a1).mod(p)
+            if let normInverse = norm.inverse(modulus: p) {
+                same(x.inverse, a0 * normInverse, -a1 * normInverse, "inverse")
+            } else {
+                #expect(x.inverse.isZero)
+            }
+        }
+        #expect(failures == 0)
+    }
+
+    @Test func bn254cxFp() { checkFp(BN254CXField.self) }
+    @Test func bls12381Fp() { checkFp(BLS12_381Field.self) }
+    @Test func bn254cxFpInverseAndSquareRoot() { checkFpInverseAndRoot(BN254CXField.self) }
+    @Test func bls12381FpInverseAndSquareRoot() { checkFpInverseAndRoot(BLS12_381Field.self) }
+    @Test func bn254cxFp2() { checkFp2(BN254CXField.self) }
+    @Test func bls12381Fp2() { checkFp2(BLS12_381Field.self) }
+
+    @Test func decodingRejectsValuesAtOrAboveP() {
+        let p = BN254CXField.modulusBig
+        #expect(Fp<BN254CXField>(bytes: p.bytes(count: 32)) == nil)
+        #expect(Fp<BN254CXField>(bytes: (p - .one).bytes(count: 32)) != nil)
+        #expect(Fp<BN254CXField>(bytes: [UInt8](repeating: 0xff, count: 32)) == nil)
+        #expect(Fp<BN254CXField>(bytes: [UInt8](repeating: 0, count: 31)) == nil)
+        let q = BLS12_381Field.modulusBig
+        #expect(Fp<BLS12_381Field>(bytes: q.bytes(count: 48)) == nil)
+        #expect(Fp<BLS12_381Field>(bytes: (q - .one).bytes(count: 48)) != nil)
+    }
+
+    @Test func literalConstantsMatchTheSpec() {
+        #expect(BigInt(limbs: BN254CXField.modulus.words) == BN254CXField.modulusBig)
+        #expect(BigInt(limbs: BLS12_381Field.modulus.words) == BLS12_381Field.modulusBig)
+        for (modulus, inverse) in [(BN254CXField.modulusBig, BN254CXField.negativeInverse),
+                                   (BLS12_381Field.modulusBig, BLS12_381Field.negativeInverse)] {
+            let twoTo64 = BigInt.one.shiftedLeft(64)
+            #expect((modulus * BigInt(inverse) + .one).mod(twoTo64).isZero, "-p^-1 mod 2^64")
+        }
+        // Spec: the BN254CX Frobenius constant (1+i)^((p-1)/6).
+        let delta = BN254CXField.frobeniusDelta
+        #expect(delta.c0.bigInt == BigInt(hex: "1359082fa63a0164afe18b8aaca7189868677326f173f8215bd9083355c80ea3")!)
+        #expect(delta.c1.bigInt == BigInt(hex: "10a6f7d0623628a900dc53d9cdbc4e3abbd863c7269546c0628d1bbc06534710")!)
+    }
+}
+
+/// The straight-line 4- and 6-limb code against the generic loops it replaces.
+struct UnrolledArithmeticTests {
+    func check<P: PrimeFieldParameters>(_: P.Type) {
+        var generator = FieldPropertyTests.Generator(state: 99)
+        // The no-carry Montgomery shortcut needs the top limb below 2^63 - 1.
+        #expect(P.modulus[P.Limbs.count - 1] < (UInt64(1) << 63) - 1)
+        for _ in 0..<FieldPropertyTests.iterations {
+            let a = P.Limbs(BigInt.random(in: .zero, P.modulusBig, using: &generator).limbs(count: P.Limbs.count))
+            let b = P.Limbs(BigInt.random(in: .zero, P.modulusBig, using: &generator).limbs(count: P.Limbs.count))
+            #expect(P.Limbs.montgomeryProduct(a, b, modulus: P.modulus, negativeInverse: P.negativeInverse)
+                    == LimbArithmetic.montgomeryMultiplyLoop(a, b, modulus: P.modulus, negativeInverse: P.negativeInverse))
+            #expect(P.Limbs.modularSum(a, b, modulus: P.modulus) == LimbArithmetic.modAddLoop(a, b, modulus: P.modulus))
+            #expect(P.Limbs.modularDifference(a, b, modulus: P.modulus) == LimbArithmetic.modSubtractLoop(a, b, modulus: P.modulus))
+        }
+    }
+
+    @Test func bn254cx() { check(BN254CXField.self) }
+    @Test func bls12381() { check(BLS12_381Field.self) }
+}
