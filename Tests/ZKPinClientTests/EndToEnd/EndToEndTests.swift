@@ -45,6 +45,32 @@ struct EndToEndTests {
         #expect(page.userId == "alice@example.com")
     }
 
+    @Test func anInterruptedRegistrationIsFinishedByConfirm() async throws {
+        let server = try await TestServer()
+        defer { server.stop() }
+        let home = ClientHome()
+        defer { home.folder.remove() }
+
+        let register = try ChildProcess(Binaries.client, ["register", "ivy@example.com", "--server", server.base,
+                                                          "--pin-stdin", "--home", home.path])
+        let code = try #require(await register.waitForOutput(#"Confirmation code: ([A-Z2-7]{4}-[A-Z2-7]{4})"#))
+        register.terminate()
+        #expect(try await home.users().first?["state"] as? String == "STARTED_REGISTRATION")
+
+        #expect(try await server.activate(email: "ivy@example.com", code: code) == 200)
+        let confirmed = try await home.run(["confirm", "ivy@example.com", "--pin-stdin"], input: "5678\n")
+        #expect(confirmed.status == 0, "\(confirmed.err)")
+        #expect(confirmed.out.contains("Confirmation code: \(code)"))
+        let (login, page) = try await home.login(on: server, pin: "5678")
+        #expect(login.status == 0, "\(login.err)")
+        #expect(page.userId == "ivy@example.com")
+
+        // Nothing is left to confirm now.
+        let again = try await home.run(["confirm", "ivy@example.com", "--pin-stdin"], input: "5678\n")
+        #expect(again.status == 2)
+        #expect(again.err.contains("already registered"))
+    }
+
     @Test func threeWrongPINsBlockAndTheTokenIsGone() async throws {
         let server = try await TestServer()
         defer { server.stop() }
@@ -113,9 +139,9 @@ struct EndToEndTests {
         #expect(notMPin.status == 3, "\(notMPin.err)")
         #expect(notMPin.err.contains("does not answer like an M-Pin server"))
 
-        // 0 once, then 1: the same access code again is used.
+        // 0 once (payload and PIN both on standard input), then 1: the same code is used.
         let page = Task { try await server.pollAccess(webOTT: access.webOTT, seconds: 40) }
-        let first = try await home.run(["login", access.qrUrl, "--pin-stdin"], input: "1234\n")
+        let first = try await home.run(["login", "-", "--pin-stdin"], input: access.qrUrl + "\n1234\n")
         #expect(first.status == 0, "\(first.err)")
         #expect(try await page.value.status == .authenticate)
         let reused = try await home.run(["login", access.qrUrl, "--pin-stdin"], input: "1234\n")
