@@ -112,6 +112,11 @@ struct EndToEndTests {
             #expect(result.status == 2, "\(payload): \(result.err)")
             #expect(result.err.contains(words), "\(payload): \(result.err)")
         }
+        let asJSON = try await home.run(["scan", "http://127.0.0.1:9#1234561", "--json"])
+        #expect(asJSON.status == 2)
+        let object = try JSONSerialization.jsonObject(with: Data(asJSON.out.utf8)) as? [String: Any]
+        #expect(object?["status"] as? String == "INVALID_ACCESS_CODE")
+        #expect(object?["exitCode"] as? Int == 2)
         let noImage = try await home.run(["login", "--image", home.path + "/none.png", "--pin-stdin"], input: "1234\n")
         #expect(noImage.status == 2)
         #expect(noImage.err.contains("Could not read a QR code"))
