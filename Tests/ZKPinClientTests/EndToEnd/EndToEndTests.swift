@@ -71,6 +71,35 @@ struct EndToEndTests {
         #expect(again.err.contains("already registered"))
     }
 
+    @Test func usesASeparateDTA2OnTheOtherCurveWithPermits() async throws {
+        // D-TA 2 as its own process: clientSettings then names it by an absolute URL.
+        let folder = TemporaryFolder("zkpin-e2e-dta2")
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(atPath: folder.path, withIntermediateDirectories: true)
+        let keyFile = folder.file("dta2.key")
+        FileManager.default.createFile(atPath: keyFile, contents: Data((String(repeating: "5a", count: 32) + "\n").utf8),
+                                       attributes: [.posixPermissions: 0o600])
+        let dtaPort = try TestServer.freePort()
+        let dta = try ChildProcess(Binaries.server, ["dta", "--host", "127.0.0.1", "--port", String(dtaPort),
+                                                     "--data", folder.file("dta2"), "--curve", "bn254cx", "--key-file", keyFile])
+        defer { dta.terminate() }
+        let dtaBase = try #require(await dta.waitForOutput(#"listening on (http://127\.0\.0\.1:[0-9]+)"#), "\(dta.standardError)")
+        let server = try await TestServer(extraArguments: ["--curve", "bn254cx", "--permits", "on",
+                                                           "--dta2", dtaBase, "--dta2-key-file", keyFile])
+        defer { server.stop() }
+        let home = ClientHome()
+        defer { home.folder.remove() }
+
+        try await home.register("jo@example.com", on: server, pin: "0042")
+        #expect(try await home.users().first?["curve"] as? String == "bn254cx")
+        let (login, page) = try await home.login(on: server, pin: "0042")
+        #expect(login.status == 0, "\(login.err)")
+        #expect(page.userId == "jo@example.com")
+        let (wrong, _) = try await home.login(on: server, pin: "0043")
+        #expect(wrong.status == 1)
+        #expect(wrong.err.contains("2 attempts left"), "\(wrong.err)")
+    }
+
     @Test func threeWrongPINsBlockAndTheTokenIsGone() async throws {
         let server = try await TestServer()
         defer { server.stop() }
