@@ -32,6 +32,10 @@ public enum AccessStatus: String, Codable, Sendable, CaseIterable {
     /// `/rps/authenticate` succeeded; `authOTT` is set.
     case authenticate
     case expired
+    /// This project's addition to the M-Pin statuses: `/rps/authenticate` refused a genuine
+    /// wrong PIN for a login bound to this code. The code stays usable until it expires (the
+    /// next pass 2 with it turns the status back to `wid`).
+    case wrongPIN = "wrong_pin"
 }
 
 /// The answer to `POST /rps/access`.

@@ -201,6 +201,30 @@ import ZKPinWire
         }
     }
 
+    @Test func pageShowsAWrongPINAndTheCodeStaysUsable() async throws {
+        let h = try await Harness.make()
+        try await h.run { t in
+            let user = try await TestUser.register(t, email: "wanda@example.com", pin: 1357, outbox: h.outbox)
+            let access = try await t.send("POST", "/rps/getAccessNumber", headers: [], body: nil).json(AccessNumberResponse.self)
+            let wrong = try await user.pass12(t, pin: 1358, wid: access.accessNumber)
+            #expect(wrong.status == 200)
+            let polled = try await t.json("POST", "/rps/access", AccessRequest(webOTT: access.webOTT)).json(AccessResponse.self)
+            #expect(polled.status == .wid)
+            let auth = try await t.json("POST", "/rps/authenticate", AuthenticateRequest(authOTT: try wrong.json(Pass2Response.self).authOTT))
+            #expect(auth.status == 401 && auth.error?.code == .wrongPIN && auth.error?.attemptsLeft == 2)
+            let page = try await t.json("POST", "/rps/access", AccessRequest(webOTT: access.webOTT))
+            #expect(page.text.contains("\"status\":\"wrong_pin\""))
+            #expect(try page.json(AccessResponse.self).status == .wrongPIN)
+            // The same code still works with the right PIN.
+            let right = try await user.pass12(t, wid: access.accessNumber)
+            #expect(right.status == 200)
+            let after = try await t.json("POST", "/rps/access", AccessRequest(webOTT: access.webOTT)).json(AccessResponse.self)
+            #expect(after.status == .user && after.userId == "wanda@example.com")
+            // The login page knows the status.
+            #expect(try await t.get("/").text.contains("'wrong_pin'"))
+        }
+    }
+
     @Test func authenticateTimesOutWhenThePageIsGone() async throws {
         let h = try await Harness.make()
         try await h.run { t in

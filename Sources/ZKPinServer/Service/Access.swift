@@ -50,6 +50,7 @@ extension RelyingParty {
             return AccessResponse(status: .expired)
         case .new: return AccessResponse(status: .new)
         case .wid: return AccessResponse(status: .wid)
+        case .wrongPIN: return AccessResponse(status: .wrongPIN)
         case .user: return AccessResponse(status: .user, userId: session.userId)
         }
     }

@@ -148,7 +148,10 @@ extension RelyingParty {
         let identity = try? await store.identity(mpinId: token.mpinId)
         if identity?.state == .revoked || identity == nil { throw APIError(.identityNotAuthorized, "this identity is revoked") }
         switch token.outcome {
-        case .wrongPIN: throw APIError(.wrongPIN, "wrong PIN", attemptsLeft: token.attemptsLeft)
+        case .wrongPIN:
+            // The page of the access code shows it live; the code stays usable until it expires.
+            if let code = token.accessCode { _ = try? await store.markWrongPIN(code: code, now: now) }
+            throw APIError(.wrongPIN, "wrong PIN", attemptsLeft: token.attemptsLeft)
         case .blocked: throw APIError(.blocked, "wrong PIN: this identity is now blocked; register again")
         case .invalidToken: throw APIError(.invalidToken, "the login proof is not valid")
         case .success: break

@@ -188,8 +188,18 @@ public final class SQLiteStore: Store {
         try await pool.write { db in
             try Row.fetchOne(db, sql: """
                 UPDATE access_sessions SET status = 'wid'
-                WHERE code = ? AND expires > ? AND status IN ('new', 'wid') RETURNING *
+                WHERE code = ? AND expires > ? AND status IN ('new', 'wid', 'wrong_pin') RETURNING *
                 """, arguments: [code, now]).map(Self.accessSession)
+        }
+    }
+
+    public func markWrongPIN(code: String, now: Int) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(sql: """
+                UPDATE access_sessions SET status = 'wrong_pin'
+                WHERE code = ? AND expires > ? AND status = 'wid'
+                """, arguments: [code, now])
+            return db.changesCount == 1
         }
     }
 

@@ -37,9 +37,12 @@ public protocol Store: Sendable {
     func insertAccessSession(_ session: AccessSession) async throws -> Bool
     func accessSession(webOTTHash: String) async throws -> AccessSession?
     func accessSession(code: String) async throws -> AccessSession?
-    /// new → wid for a live code; returns the session when the code is live and at `new` or
-    /// `wid`, nil otherwise (unknown, expired, or past pass 2).
+    /// new or wrong_pin → wid for a live code; returns the session when the code is live and at
+    /// `new`, `wid` or `wrong_pin`, nil otherwise (unknown, expired, or past pass 2).
     func presentCode(_ code: String, now: Int) async throws -> AccessSession?
+    /// wid → wrong_pin when `/rps/authenticate` refused a genuine wrong PIN for a live code;
+    /// false when the code is not live or not at `wid`.
+    func markWrongPIN(code: String, now: Int) async throws -> Bool
     /// wid → user after pass 2 verified.
     func markUser(code: String, mpinId: String, userId: String, authOTTHash: String, now: Int) async throws -> Bool
     /// user → authenticate for the login of `authOTTHash`, while the code is live.

@@ -71,6 +71,8 @@ public struct AccessSession: Sendable, Equatable {
         case new
         /// A client presented the code.
         case wid
+        /// `/rps/authenticate` refused a genuine wrong PIN; the code can be presented again.
+        case wrongPIN = "wrong_pin"
         /// Pass 2 passed for `userId`.
         case user
         /// `/rps/authenticate` succeeded.
