@@ -27,7 +27,7 @@ struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Run the relying party and D-TA 1 (and D-TA 2 unless --dta2).")
 
     @Option var host = "127.0.0.1"
-    @Option(help: "Port; 0 picks a free one (printed).") var port = 8080
+    @Option(help: "Port; 0 picks a free one (printed; needs --public-url).") var port = 8080
     @Option(help: "Data folder (database, keys, outbox).") var data = "./zkpin-data"
     @Option(help: "bls12-381 or bn254cx; fixed at first start.") var curve: String?
     @Option(name: .customLong("public-url"), help: "The URL people use (default http://host:port).") var publicURL: String?

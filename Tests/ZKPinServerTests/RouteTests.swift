@@ -265,6 +265,29 @@ import ZKPinWire
         }
     }
 
+    @Test func portZeroNeedsAPublicURL() async throws {
+        let dir = try TempDir.make()
+        var o = ServeOptions()
+        o.dataDirectory = dir
+        o.curve = .bn254cx
+        o.port = 0
+        do {
+            _ = try await ZKPinServerApp.makeRelyingParty(o)
+            Issue.record("--port 0 without --public-url was accepted")
+        } catch let error as SetupError {
+            #expect(error.description.contains("--public-url"))
+        }
+        // No public URL names port 0.
+        o.publicURL = "http://127.0.0.1:9999"
+        let rp = try await ZKPinServerApp.makeRelyingParty(o).0
+        #expect(rp.service().url == "http://127.0.0.1:9999")
+        // A real port without --public-url still gets the default.
+        o.port = 8123
+        o.publicURL = nil
+        o.dataDirectory = try TempDir.make()
+        #expect(try await ZKPinServerApp.makeRelyingParty(o).0.service().url == "http://127.0.0.1:8123")
+    }
+
     @Test func loginPageShowsCodeAndQR() async throws {
         let h = try await Harness.make()
         try await h.run { t in

@@ -3,12 +3,13 @@ import ZKPinProtocol
 /// What `zkpin-server serve` is told (and what tests and tools pass to `ZKPinServerApp`).
 public struct ServeOptions: Sendable {
     public var host = "127.0.0.1"
-    /// 0 picks a free port; `RunningServer.port` tells which.
+    /// 0 picks a free port (the `onRunning` callback of `serve` tells which); it needs
+    /// `publicURL`, since the default public URL would name port 0.
     public var port = 8080
     public var dataDirectory = "./zkpin-data"
     /// nil: the curve stored in the data folder, or bls12-381 on first start.
     public var curve: CurveID?
-    /// nil: http://host:port.
+    /// nil: http://host:port (refused when port is 0).
     public var publicURL: String?
     /// nil: `<data>/outbox` unless `smtp` is set.
     public var outbox: String?

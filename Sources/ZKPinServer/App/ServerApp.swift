@@ -11,6 +11,11 @@ public enum ZKPinServerApp {
     /// process), server secret, mailer.
     public static func makeRelyingParty(_ o: ServeOptions, clock: ServerClock = .system, logger: Logger = Logger(label: "zkpin")) async throws
         -> (RelyingParty, DTA2Service?) {
+        if o.port == 0 && o.publicURL == nil {
+            // The public URL goes into activation links, QR codes and /service before the port
+            // is bound, so it cannot name a port picked at bind time.
+            throw SetupError("--port 0 needs --public-url: the default public URL (http://host:port) would name port 0")
+        }
         let dir = o.dataDirectory
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         func path(_ name: String) -> String { (dir as NSString).appendingPathComponent(name) }
