@@ -24,8 +24,8 @@ struct RegisterCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A name for this device, shown on the activation page (default: the host name).", valueName: "NAME"))
     var device: String?
 
-    @Option(help: ArgumentHelp("Seconds to wait for the activation.", valueName: "SECONDS"))
-    var wait: Int = 600
+    @Option(help: ArgumentHelp("Seconds to wait for the activation (default 600).", valueName: "SECONDS"))
+    var wait: Int?
 
     @Flag(name: .customLong("no-wait"), help: "Do not wait; finish later with `zkpin confirm EMAIL`.")
     var noWait = false
@@ -36,7 +36,8 @@ struct RegisterCommand: AsyncParsableCommand {
     @OptionGroup var options: ClientOptions
 
     func validate() throws {
-        guard wait > 0 else { throw ValidationError("--wait takes a positive number of seconds.") }
+        if let wait, wait <= 0 { throw ValidationError("--wait takes a positive number of seconds.") }
+        if wait != nil && noWait { throw ValidationError("Give either --wait SECONDS or --no-wait, not both.") }
     }
 
     func run() async throws {
@@ -66,7 +67,7 @@ struct RegisterCommand: AsyncParsableCommand {
                 return
             }
             try await ActivationFinisher.finish(registration: registration, identity: started.identity, service: service,
-                                                waitSeconds: wait, pinFromStandardInput: pinStdin, json: options.json)
+                                                waitSeconds: wait ?? 600, pinFromStandardInput: pinStdin, json: options.json)
         }
     }
 }

@@ -13,6 +13,9 @@ public struct SMTPMailer: Mailer {
     let password: String?
     let caFile: String?
     let logger: Logger
+    /// A server that stops answering must not hang the sender: the connection is closed after
+    /// this, which ends the session with an error.
+    public var sessionTimeout: Duration = .seconds(60)
 
     public init(url: String, passwordFile: String?, caFile: String? = nil, logger: Logger) throws {
         guard let components = URLComponents(string: url), components.scheme == "smtp", let host = components.host, !host.isEmpty
@@ -53,6 +56,12 @@ public struct SMTPMailer: Mailer {
                 }
             }
         let tls = try makeTLSContext()
+        let limit = sessionTimeout
+        let watchdog = Task { [channel] in
+            try await Task.sleep(for: limit)
+            try? await channel.channel.close()
+        }
+        defer { watchdog.cancel() }
         try await channel.executeThenClose { inbound, outbound in
             var lines = SMTPLineReader(inbound.makeAsyncIterator())
             func command(_ text: String, expect code: Int) async throws -> [String] {

@@ -24,11 +24,17 @@ final class ChildProcess: Sendable {
         self.process = process
         self.input = input
         out.fileHandleForReading.readabilityHandler = { [output] handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
+            let data = handle.availableData
+            // Empty means end of file: stop, or the handler would fire again and again.
+            guard !data.isEmpty else { handle.readabilityHandler = nil; return }
+            let text = String(decoding: data, as: UTF8.self)
             output.state.withLock { $0.out += text }
         }
         err.fileHandleForReading.readabilityHandler = { [output] handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
+            let data = handle.availableData
+            // Empty means end of file: stop, or the handler would fire again and again.
+            guard !data.isEmpty else { handle.readabilityHandler = nil; return }
+            let text = String(decoding: data, as: UTF8.self)
             output.state.withLock { $0.err += text }
         }
         try process.run()

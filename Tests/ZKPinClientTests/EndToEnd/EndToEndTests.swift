@@ -45,6 +45,61 @@ struct EndToEndTests {
         #expect(page.userId == "alice@example.com")
     }
 
+    @Test func anInterruptedRegistrationIsFinishedByConfirm() async throws {
+        let server = try await TestServer()
+        defer { server.stop() }
+        let home = ClientHome()
+        defer { home.folder.remove() }
+
+        let register = try ChildProcess(Binaries.client, ["register", "ivy@example.com", "--server", server.base,
+                                                          "--pin-stdin", "--home", home.path])
+        let code = try #require(await register.waitForOutput(#"Confirmation code: ([A-Z2-7]{4}-[A-Z2-7]{4})"#))
+        register.terminate()
+        #expect(try await home.users().first?["state"] as? String == "STARTED_REGISTRATION")
+
+        #expect(try await server.activate(email: "ivy@example.com", code: code) == 200)
+        let confirmed = try await home.run(["confirm", "ivy@example.com", "--pin-stdin"], input: "5678\n")
+        #expect(confirmed.status == 0, "\(confirmed.err)")
+        #expect(confirmed.out.contains("Confirmation code: \(code)"))
+        let (login, page) = try await home.login(on: server, pin: "5678")
+        #expect(login.status == 0, "\(login.err)")
+        #expect(page.userId == "ivy@example.com")
+
+        // Nothing is left to confirm now.
+        let again = try await home.run(["confirm", "ivy@example.com", "--pin-stdin"], input: "5678\n")
+        #expect(again.status == 2)
+        #expect(again.err.contains("already registered"))
+    }
+
+    @Test func usesASeparateDTA2OnTheOtherCurveWithPermits() async throws {
+        // D-TA 2 as its own process: clientSettings then names it by an absolute URL.
+        let folder = TemporaryFolder("zkpin-e2e-dta2")
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(atPath: folder.path, withIntermediateDirectories: true)
+        let keyFile = folder.file("dta2.key")
+        FileManager.default.createFile(atPath: keyFile, contents: Data((String(repeating: "5a", count: 32) + "\n").utf8),
+                                       attributes: [.posixPermissions: 0o600])
+        let dtaPort = try TestServer.freePort()
+        let dta = try ChildProcess(Binaries.server, ["dta", "--host", "127.0.0.1", "--port", String(dtaPort),
+                                                     "--data", folder.file("dta2"), "--curve", "bn254cx", "--key-file", keyFile])
+        defer { dta.terminate() }
+        let dtaBase = try #require(await dta.waitForOutput(#"listening on (http://127\.0\.0\.1:[0-9]+)"#), "\(dta.standardError)")
+        let server = try await TestServer(extraArguments: ["--curve", "bn254cx", "--permits", "on",
+                                                           "--dta2", dtaBase, "--dta2-key-file", keyFile])
+        defer { server.stop() }
+        let home = ClientHome()
+        defer { home.folder.remove() }
+
+        try await home.register("jo@example.com", on: server, pin: "0042")
+        #expect(try await home.users().first?["curve"] as? String == "bn254cx")
+        let (login, page) = try await home.login(on: server, pin: "0042")
+        #expect(login.status == 0, "\(login.err)")
+        #expect(page.userId == "jo@example.com")
+        let (wrong, _) = try await home.login(on: server, pin: "0043")
+        #expect(wrong.status == 1)
+        #expect(wrong.err.contains("2 attempts left"), "\(wrong.err)")
+    }
+
     @Test func threeWrongPINsBlockAndTheTokenIsGone() async throws {
         let server = try await TestServer()
         defer { server.stop() }
@@ -86,6 +141,11 @@ struct EndToEndTests {
             #expect(result.status == 2, "\(payload): \(result.err)")
             #expect(result.err.contains(words), "\(payload): \(result.err)")
         }
+        let asJSON = try await home.run(["scan", "http://127.0.0.1:9#1234561", "--json"])
+        #expect(asJSON.status == 2)
+        let object = try JSONSerialization.jsonObject(with: Data(asJSON.out.utf8)) as? [String: Any]
+        #expect(object?["status"] as? String == "INVALID_ACCESS_CODE")
+        #expect(object?["exitCode"] as? Int == 2)
         let noImage = try await home.run(["login", "--image", home.path + "/none.png", "--pin-stdin"], input: "1234\n")
         #expect(noImage.status == 2)
         #expect(noImage.err.contains("Could not read a QR code"))
@@ -113,9 +173,9 @@ struct EndToEndTests {
         #expect(notMPin.status == 3, "\(notMPin.err)")
         #expect(notMPin.err.contains("does not answer like an M-Pin server"))
 
-        // 0 once, then 1: the same access code again is used.
+        // 0 once (payload and PIN both on standard input), then 1: the same code is used.
         let page = Task { try await server.pollAccess(webOTT: access.webOTT, seconds: 40) }
-        let first = try await home.run(["login", access.qrUrl, "--pin-stdin"], input: "1234\n")
+        let first = try await home.run(["login", "-", "--pin-stdin"], input: access.qrUrl + "\n1234\n")
         #expect(first.status == 0, "\(first.err)")
         #expect(try await page.value.status == .authenticate)
         let reused = try await home.run(["login", access.qrUrl, "--pin-stdin"], input: "1234\n")
