@@ -94,6 +94,16 @@ struct SuiteTests {
         #expect(throws: MPinError.self) { try deployment.suite.clientPass2(state, y: deployment.suite.randomScalar()) }
     }
 
+    @Test(arguments: CurveID.allCases)
+    func sharesFromTheHashedIDEqualSharesFromTheID(curve: CurveID) throws {
+        let suite = curve.suite
+        let master = suite.randomScalar(), id = Array("someone".utf8)
+        #expect(try suite.clientSecretShare(master: master, hashedID: suite.hashID(id)) == suite.clientSecretShare(master: master, id: id))
+        #expect(try suite.timePermitShare(master: master, hashedID: suite.hashID(id), date: 20_000)
+                == suite.timePermitShare(master: master, id: id, date: 20_000))
+        #expect(throws: MPinError.self) { try suite.clientSecretShare(master: master, hashedID: [1, 2, 3]) }
+    }
+
     @Test func badClientInputIsAnError() throws {
         let suite = CurveID.bn254cx.suite
         #expect(throws: MPinError.invalidPIN) {

@@ -40,17 +40,24 @@ public protocol PairingCurve: Sendable {
     static var g2Generator: G2Point<Self> { get }
     /// The Miller loop length: |6u+2| (BN) or |u| (BLS12).
     static var ateLoopCount: BigInt { get }
-    /// (p^4 - p^2 + 1) / r, the hard part of the final exponent, little-endian limbs.
+    /// The exponent the hard part of the final exponentiation raises to directly:
+    /// (u-1)^2/3 for BLS12 (see `Pairing.bls12HardPart`); unused for BN.
     static var finalExponentHardPart: [UInt64] { get }
 }
 
 extension PairingCurve {
-    /// Computes (p^4 - p^2 + 1) / r for the concrete curves' stored constants.
-    public static func computeHardPart() -> [UInt64] {
+    /// (p^4 - p^2 + 1) / r, the hard part of the final exponent.
+    public static var hardPartExponent: BigInt {
         let p = Field.modulusBig
         let exponent = (p.power(4) - p.power(2) + BigInt(1)) / order
         precondition((exponent * order) == (p.power(4) - p.power(2) + BigInt(1)), "r must divide p^4 - p^2 + 1")
-        return exponent.limbs(count: (exponent.bitWidth + 63) / 64)
+        return exponent
+    }
+
+    /// (u-1)^2 / 3 for BLS12 curves (an integer since u = 1 mod 3).
+    public static func computeHardPart() -> [UInt64] {
+        let lambda = (u - BigInt(1)) * (u - BigInt(1)) / BigInt(3)
+        return lambda.limbs(count: (lambda.bitWidth + 63) / 64)
     }
 
     /// Parses a spec constant; a typo here is a programming error.

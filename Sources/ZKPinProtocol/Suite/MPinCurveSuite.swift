@@ -70,6 +70,23 @@ public struct MPinCurveSuite<C: PairingCurve>: MPinSuite {
         return Encoding.encode(Scheme.timePermitShare(master: s, hashedID: hashID(id), date: date))
     }
 
+    @_specialize(where C == BN254CX)
+    @_specialize(where C == BLS12_381)
+    public func clientSecretShare(master: [UInt8], hashedID: [UInt8]) throws(MPinError) -> [UInt8] {
+        let s = try scalar(master, field: "master secret")
+        guard hashedID.count == C.Field.byteCount else { throw .invalidScalar(field: "hashed ID") }
+        return Encoding.encode(Scheme.clientSecretShare(master: s, hashedIDPoint: MPinHash<C>.mapToG1(hashedID)))
+    }
+
+    @_specialize(where C == BN254CX)
+    @_specialize(where C == BLS12_381)
+    public func timePermitShare(master: [UInt8], hashedID: [UInt8], date: Int) throws(MPinError) -> [UInt8] {
+        let s = try scalar(master, field: "master secret")
+        try checkDate(date)
+        guard hashedID.count == C.Field.byteCount else { throw .invalidScalar(field: "hashed ID") }
+        return Encoding.encode(Scheme.timePermitShare(master: s, hashedID: hashedID, date: date))
+    }
+
     // MARK: Recombination
 
     @_specialize(where C == BN254CX)

@@ -89,6 +89,10 @@ public protocol MPinSuite: Sendable {
     func serverSecretShare(master: [UInt8]) throws(MPinError) -> [UInt8]
     func clientSecretShare(master: [UInt8], id: [UInt8]) throws(MPinError) -> [UInt8]
     func timePermitShare(master: [UInt8], id: [UInt8], date: Int) throws(MPinError) -> [UInt8]
+    /// The same shares from HASH_ID(ID) alone, so a trusted authority never needs the identity
+    /// (which holds the e-mail address). `hashedID` must be PFS bytes.
+    func clientSecretShare(master: [UInt8], hashedID: [UInt8]) throws(MPinError) -> [UInt8]
+    func timePermitShare(master: [UInt8], hashedID: [UInt8], date: Int) throws(MPinError) -> [UInt8]
 
     // Recombination and validation
     func addG1(_ a: [UInt8], _ b: [UInt8]) throws(MPinError) -> [UInt8]
