@@ -23,7 +23,9 @@ pip_ensure() {
     done
     [ ${#missing[@]} -eq 0 ] && return 0
     echo "==> installing Python packages: ${missing[*]}"
-    python3 -m pip install -q "${missing[@]}"
+    python3 -m pip --version >/dev/null 2>&1 || apt_ensure python3-pip
+    # Debian's own python3 refuses system-wide installs (PEP 668) unless told otherwise.
+    python3 -m pip install -q "${missing[@]}" || python3 -m pip install -q --break-system-packages "${missing[@]}"
 }
 
 # The system libraries the Swift package links (see Package.swift).
