@@ -16,6 +16,11 @@ import ZKPinWire
             #expect(settings.dta2URL == "/dta2" && !settings.usePermits)
             #expect(try await t.get("/status").json(ServerStatus.self).curve == "bn254cx")
             #expect(try await t.get("/dta2/status").json(ServerStatus.self).role == "dta2")
+            // logo_url points at a served SVG.
+            #expect(service.logoURL == "http://127.0.0.1:8080/logo.svg")
+            let logo = try await t.get("/logo.svg")
+            #expect(logo.status == 200 && logo.header("Content-Type") == "image/svg+xml")
+            #expect(logo.text.hasPrefix("<svg") && logo.text.contains("</svg>"))
             let metrics = try await t.get("/metrics")
             #expect(metrics.status == 200 && metrics.text.contains("zkpin_logins_total"))
             let missing = try await t.get("/nope")

@@ -1,4 +1,6 @@
+import HTTPTypes
 import Hummingbird
+import NIOCore
 import ZKPinWire
 
 /// The browser pages: login, account, activation, session and logout.
@@ -12,6 +14,15 @@ enum PageRoutes {
             let a = try await rp.accessNumber()
             return HTTPHelpers.html(pages.loginPage(serviceName: name, accessNumber: a.accessNumber, webOTT: a.webOTT,
                                                     ttl: a.ttlSeconds, qrUrl: a.qrUrl))
+        }
+
+        router.get("/logo.svg") { _, _ in
+            Response(status: .ok, headers: [
+                .contentType: "image/svg+xml",
+                .cacheControl: "public, max-age=86400",
+                .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'",
+                HTTPField.Name("X-Content-Type-Options")!: "nosniff",
+            ], body: .init(byteBuffer: ByteBuffer(string: Logo.svg)))
         }
 
         router.get("/mpinActivate") { request, _ in
@@ -82,4 +93,20 @@ enum PageRoutes {
         let host = rest.split(separator: "/", maxSplits: 1).first.map(String.init) ?? ""
         return String(url[..<scheme.upperBound]) + host
     }
+}
+
+/// The service logo that `/service` names as `logo_url`: a small inline SVG (a padlock
+/// with a keypad dot pattern), no external resources.
+enum Logo {
+    static let svg = """
+        <svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 64 64" role="img" aria-label="ZKPin">
+        <title>ZKPin</title>
+        <rect width="64" height="64" rx="12" fill="#1d4ed8"/>
+        <path d="M22 28v-6a10 10 0 0 1 20 0v6" fill="none" stroke="#fff" stroke-width="4" stroke-linecap="round"/>
+        <rect x="16" y="28" width="32" height="24" rx="4" fill="#fff"/>
+        <g fill="#1d4ed8"><circle cx="25" cy="36" r="2.5"/><circle cx="32" cy="36" r="2.5"/><circle cx="39" cy="36" r="2.5"/>
+        <circle cx="25" cy="44" r="2.5"/><circle cx="32" cy="44" r="2.5"/><circle cx="39" cy="44" r="2.5"/></g>
+        </svg>
+
+        """
 }
