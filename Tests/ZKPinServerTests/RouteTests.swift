@@ -230,6 +230,23 @@ import ZKPinWire
         }
     }
 
+    @Test func authenticateAnswers412WhenTheAccessCodeExpired() async throws {
+        // A code shorter-lived than the authOTT (60 s), so only the code has expired.
+        let h = try await Harness.make { $0.accessCodeTTL = 10 }
+        try await h.run { t in
+            let user = try await TestUser.register(t, email: "jo@example.com", pin: 8642, outbox: h.outbox)
+            let access = try await t.send("POST", "/rps/getAccessNumber", headers: [], body: nil).json(AccessNumberResponse.self)
+            let r2 = try await user.pass12(t, wid: access.accessNumber)
+            #expect(r2.status == 200)
+            // Pass 2 succeeded in time, but the code expires before /rps/authenticate.
+            h.clock.advance(11)
+            let auth = try await t.json("POST", "/rps/authenticate", AuthenticateRequest(authOTT: try r2.json(Pass2Response.self).authOTT))
+            #expect(auth.status == 412 && auth.error?.code == .accessCodeExpired)
+            let page = try await t.json("POST", "/rps/access", AccessRequest(webOTT: access.webOTT)).json(AccessResponse.self)
+            #expect(page.status == .expired)
+        }
+    }
+
     @Test func authenticateTimesOutWhenThePageIsGone() async throws {
         let h = try await Harness.make()
         try await h.run { t in
