@@ -56,7 +56,8 @@ import ZKPinWire
     @Test func accessStatusValues() throws {
         let a = try json(AccessResponse(status: .authenticate, userId: "a@b.c", authOTT: "00"))
         #expect(a["status"] as? String == "authenticate")
-        #expect(AccessStatus.allCases.map(\.rawValue) == ["new", "wid", "user", "authenticate", "expired"])
+        // The five statuses of rps-api.md plus this project's `wrong_pin` (shown live on the page).
+        #expect(AccessStatus.allCases.map(\.rawValue) == ["new", "wid", "user", "authenticate", "expired", "wrong_pin"])
     }
 
     @Test func curveNames() {
