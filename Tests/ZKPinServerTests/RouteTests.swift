@@ -60,7 +60,9 @@ import ZKPinWire
             let auth = try await t.json("POST", "/rps/authenticate", AuthenticateRequest(authOTT: "00"))
             #expect(auth.status == 401 && auth.error?.code == .invalidToken)
             // A D-TA 2 request that the relying party did not sign.
-            #expect(try await t.get("/dta2/clientSecret?mpin_id=\(mpinId)&expires=9999999999&signature=00").status == 403)
+            #expect(try await t.get("/dta2/clientSecret?hash_mpin_id=\(String(repeating: "ab", count: 32))&expires=9999999999&signature=00").status == 403)
+            // D-TA 2 takes only the hash: an mpinId alone is bad input.
+            #expect(try await t.get("/dta2/clientSecret?mpin_id=\(mpinId)&expires=9999999999&signature=00").status == 400)
             #expect(try await t.get("/dta2/serverSecret").status == 403)
         }
     }
@@ -227,6 +229,30 @@ import ZKPinWire
             #expect(after.status == .user && after.userId == "wanda@example.com")
             // The login page knows the status.
             #expect(try await t.get("/").text.contains("'wrong_pin'"))
+        }
+    }
+
+    @Test func dta2GetsOnlyTheIdentityHash() async throws {
+        let h = try await Harness.make()
+        try await h.run { t in
+            // Registration fetched share 2 through the signed params, so the hash-only path works.
+            let user = try await TestUser.register(t, email: "lee@example.com", pin: 9753, outbox: h.outbox)
+            #expect(try await user.login(t).status == 200)
+            let hashed = Hex.encode(user.suite.hashID(Hex.decode(user.mpinId)!))
+            let permit = try await t.get("/rps/timePermit/\(user.mpinId)").json(TimePermitResponse.self)
+            let params = try #require(permit.params)
+            #expect(!params.split(separator: "&").contains { $0.hasPrefix("mpin_id=") })
+            #expect(!params.contains(user.mpinId))
+            #expect(params.contains("hash_mpin_id=\(hashed)"))
+            let share2 = try await t.get("/dta2/timePermit?\(params)")
+            #expect(share2.status == 200)
+            // The signature covers the hash: another identity's hash is refused.
+            let other = Hex.encode(user.suite.hashID(Array("someone else".utf8)))
+            let forged = params.replacingOccurrences(of: hashed, with: other)
+            #expect(try await t.get("/dta2/timePermit?\(forged)").status == 403)
+            // A hash of the wrong length is bad input.
+            let short = params.replacingOccurrences(of: hashed, with: String(hashed.dropLast(2)))
+            #expect(try await t.get("/dta2/timePermit?\(short)").status == 400)
         }
     }
 

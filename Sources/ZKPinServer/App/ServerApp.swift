@@ -39,7 +39,7 @@ public enum ZKPinServerApp {
             dta2Key = try SecretFile.load(keyFile)
             link = .remote(url: url)
             let signer = DTA2Signer(key: dta2Key)
-            let query = signer.query(kind: "serverSecret", mpinId: nil, hashedID: nil, date: nil, now: clock.now)
+            let query = signer.query(kind: "serverSecret", hashedID: nil, date: nil, now: clock.now)
             let base = url.hasSuffix("/") ? String(url.dropLast()) : url
             let status = try await HTTPJSON.get(base + "/status", as: ServerStatus.self)
             guard CurveID(name: status.curve) == curve else {

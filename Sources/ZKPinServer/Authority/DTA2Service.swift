@@ -20,25 +20,27 @@ public final class DTA2Service: Sendable {
     }
 
     public var curve: CurveID { authority.suite.curve }
+    /// PFS: the length of HASH_ID(ID).
+    var hashIDLength: Int { authority.suite.hashID([0]).count }
 
-    /// `GET clientSecret?mpin_id=&hash_mpin_id=&expires=&signature=`.
+    /// `GET clientSecret?hash_mpin_id=&expires=&signature=`: only the hash of the identity.
     public func clientSecret(query: [String: String]) async throws(APIError) -> ClientSecretResponse {
-        let (id, hashed) = try await checkIdentity(kind: "clientSecret", query: query, date: nil)
+        let (hashedID, hashed) = try await checkIdentity(kind: "clientSecret", query: query, date: nil)
         do {
-            let share = try authority.clientSecretShare(id: id)
+            let share = try authority.clientSecretShare(hashedID: hashedID)
             logger.info("issued client secret share", metadata: ["hash_mpin_id": "\(hashed)"])
             return ClientSecretResponse(clientSecret: Hex.encode(share))
         } catch { throw APIError.bad("cannot issue a share for this identity") }
     }
 
-    /// `GET timePermit?mpin_id=&hash_mpin_id=&date=&expires=&signature=`.
+    /// `GET timePermit?hash_mpin_id=&date=&expires=&signature=`.
     public func timePermit(query: [String: String]) async throws(APIError) -> TimePermitResponse {
         guard let dateText = query["date"], let date = Int(dateText) else { throw APIError.bad("date is missing") }
         let today = UTCDay.number(unixSeconds: clock.now)
         guard abs(date - today) <= 1 else { throw APIError(.forbidden, "D-TA 2 serves permits only for dates within one day of today") }
-        let (id, hashed) = try await checkIdentity(kind: "timePermit", query: query, date: date)
+        let (hashedID, hashed) = try await checkIdentity(kind: "timePermit", query: query, date: date)
         do {
-            let share = try authority.timePermitShare(id: id, date: date)
+            let share = try authority.timePermitShare(hashedID: hashedID, date: date)
             logger.info("issued time permit share", metadata: ["hash_mpin_id": "\(hashed)", "date": "\(date)"])
             return TimePermitResponse(date: date, timePermit: Hex.encode(share))
         } catch { throw APIError.bad("cannot issue a permit for this identity and date") }
@@ -57,17 +59,16 @@ public final class DTA2Service: Sendable {
     }
 
     private func checkIdentity(kind: String, query: [String: String], date: Int?) async throws(APIError) -> ([UInt8], String) {
-        guard let mpinId = query["mpin_id"], let id = Hex.decode(mpinId), !id.isEmpty else { throw APIError.bad("mpin_id is missing or not hex") }
+        // Only HASH_ID(ID) (PFS bytes, hex): D-TA 2 never sees the mpinId, which holds the e-mail.
+        guard let text = query["hash_mpin_id"], text.utf8.count <= 256, let hashedID = Hex.decode(text),
+              hashedID.count == hashIDLength
+        else { throw APIError.bad("hash_mpin_id is missing or not the hex of an identity hash") }
         guard let expiresText = query["expires"], let expires = Int(expiresText), let sig = query["signature"]
         else { throw APIError.bad("expires and signature are required") }
-        let hashed = Hex.encode(authority.suite.hashID(id))
-        // The signature covers the hash of the identity, so the id must be the one signed.
-        if let claimed = query["hash_mpin_id"], !Tokens.equal(claimed.lowercased(), hashed) {
-            throw APIError(.forbidden, "hash_mpin_id does not match mpin_id")
-        }
+        let hashed = Hex.encode(hashedID)
         guard signer.verify(kind: kind, hashedID: hashed, date: date, expires: expires, signature: sig, now: clock.now)
         else { throw APIError(.forbidden, "the request is not signed by the relying party, or it expired") }
         guard await limiter.hit(hashed, issueRule, now: clock.now) else { throw APIError(.rateLimited, "too many requests for this identity") }
-        return (id, hashed)
+        return (hashedID, hashed)
     }
 }

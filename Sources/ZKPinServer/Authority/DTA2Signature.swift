@@ -16,13 +16,12 @@ public struct DTA2Signer: Sendable {
         return parts.joined(separator: "\n")
     }
 
-    /// The query string for `clientSecret` / `timePermit` (with `mpinId`) or `serverSecret`.
-    /// `hashedID` is hex of HASH_ID(ID).
-    public func query(kind: String, mpinId: String?, hashedID: String?, date: Int?, now: Int) -> String {
+    /// The query string for `clientSecret` / `timePermit` or `serverSecret`. `hashedID` is hex
+    /// of HASH_ID(ID): D-TA 2 gets only the hash, never the mpinId (it contains the e-mail).
+    public func query(kind: String, hashedID: String?, date: Int?, now: Int) -> String {
         let expires = now + Self.maxLifetime
         let sig = Tokens.hmac(key: key, Self.canonical(kind: kind, hashedID: hashedID, date: date, expires: expires))
         var items: [String] = []
-        if let mpinId { items.append("mpin_id=\(mpinId)") }
         if let hashedID { items.append("hash_mpin_id=\(hashedID)") }
         if let date { items.append("date=\(date)") }
         items.append("expires=\(expires)")

@@ -15,5 +15,10 @@ public struct TrustedAuthority: Sendable {
 
     public func clientSecretShare(id: [UInt8]) throws -> [UInt8] { try suite.clientSecretShare(master: master, id: id) }
     public func timePermitShare(id: [UInt8], date: Int) throws -> [UInt8] { try suite.timePermitShare(master: master, id: id, date: date) }
+    /// D-TA 2's shares: from HASH_ID(ID) alone, so it never learns the identity (the e-mail).
+    public func clientSecretShare(hashedID: [UInt8]) throws -> [UInt8] { try suite.clientSecretShare(master: master, hashedID: hashedID) }
+    public func timePermitShare(hashedID: [UInt8], date: Int) throws -> [UInt8] {
+        try suite.timePermitShare(master: master, hashedID: hashedID, date: date)
+    }
     public func serverSecretShare() throws -> [UInt8] { try suite.serverSecretShare(master: master) }
 }

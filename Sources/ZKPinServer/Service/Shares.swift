@@ -12,7 +12,7 @@ extension RelyingParty {
         let id = try idBytes(mpinId)
         let share: [UInt8]
         do { share = try dta1.clientSecretShare(id: id) } catch { throw APIError.bad("cannot issue a share for this identity") }
-        let params = dta2Signer.query(kind: "clientSecret", mpinId: mpinId, hashedID: hashedID(id), date: nil, now: now)
+        let params = dta2Signer.query(kind: "clientSecret", hashedID: hashedID(id), date: nil, now: now)
         await audit("client_secret", userId: pending.userId, mpinId: mpinId)
         return SignatureResponse(clientSecretShare: Hex.encode(share), params: params)
     }
@@ -25,7 +25,7 @@ extension RelyingParty {
         let date = UTCDay.number(unixSeconds: now)
         let share: [UInt8]
         do { share = try dta1.timePermitShare(id: id, date: date) } catch { throw APIError.bad("cannot issue a permit") }
-        let params = dta2Signer.query(kind: "timePermit", mpinId: mpinId, hashedID: hashedID(id), date: date, now: now)
+        let params = dta2Signer.query(kind: "timePermit", hashedID: hashedID(id), date: date, now: now)
         return TimePermitResponse(date: date, timePermit: Hex.encode(share), params: params)
     }
 }
