@@ -48,5 +48,5 @@ public enum BLS12_381: PairingCurve {
         y: Fp2(Fp(constant("0ce5d527727d6e118cc9cdc6da2e351aadfd9baa8cbdd3a76d429a695160d12c923ac9cc3baca289e193548608b82801")),
                Fp(constant("0606c4a02ea734cc32acd2b02bc28b99cb3e287e85a763af267492ab572e99ab3f370d275cec1da1aaa9075ff05f79be"))))
     public static let ateLoopCount = constant("d201000000010000")
-    public static let finalExponentHardPart = computeHardPart()
+    public static let bls12HardPartFactor = computeHardPart()
 }

@@ -42,5 +42,5 @@ public enum BN254CX: PairingCurve {
         y: Fp2(Fp(constant("0a79edd972332b8dd81e22157daee2096361b33d847ec1b30cfbfcebcf0be09f")),
                Fp(constant("06160c39ecc4c09035c6e4512d8d3461c2864ea569d2edebed904b228898ee9d"))))
     public static let ateLoopCount = constant("18000000016807024")
-    public static let finalExponentHardPart = computeHardPart()
+    public static let bls12HardPartFactor = computeHardPart()
 }

@@ -40,9 +40,9 @@ public protocol PairingCurve: Sendable {
     static var g2Generator: G2Point<Self> { get }
     /// The Miller loop length: |6u+2| (BN) or |u| (BLS12).
     static var ateLoopCount: BigInt { get }
-    /// The exponent the hard part of the final exponentiation raises to directly:
-    /// (u-1)^2/3 for BLS12 (see `Pairing.bls12HardPart`); unused for BN.
-    static var finalExponentHardPart: [UInt64] { get }
+    /// (u-1)^2/3, the one dense exponent of the BLS12 final exponentiation
+    /// (`Pairing.bls12HardPart`); BN curves carry it but never use it.
+    static var bls12HardPartFactor: [UInt64] { get }
 }
 
 extension PairingCurve {

@@ -36,7 +36,7 @@ public enum Pairing<C: PairingCurve> {
 
     /// BLS12: (p^4 - p^2 + 1)/r = ((u-1)^2/3)·(u + p)·(u^2 + p^2 - 1) + 1 exactly.
     static func bls12HardPart(_ f: GT) -> GT {
-        let g = f.power(limbs: C.finalExponentHardPart)
+        let g = f.power(limbs: C.bls12HardPartFactor)
         let h = powerU(g) * g.frobenius
         let k = powerU(powerU(h)) * h.frobenius.frobenius * h.conjugate
         return k * f
