@@ -35,6 +35,7 @@ public enum BLS12_381: PairingCurve {
     public static var scalarByteCount: Int { 48 }
     public static let g1Cofactor = constant("396c8c005555e1568c00aaab0000aaab")
     public static var g1CofactorIsOne: Bool { false }
+    public static let g1EndomorphismBeta: Fp<Field>? = findG1EndomorphismBeta()
     public static let g1B = Fp<Field>(4)
     public static let g1B3 = Fp<Field>(12)
     public static let g2B = Fp2<Field>(Fp(4), Fp(4))
@@ -47,6 +48,11 @@ public enum BLS12_381: PairingCurve {
                Fp(constant("13e02b6052719f607dacd3a088274f65596bd0d09920b61ab5da61bbdc7f5049334cf11213945d57e5ac7d055d042b7e"))),
         y: Fp2(Fp(constant("0ce5d527727d6e118cc9cdc6da2e351aadfd9baa8cbdd3a76d429a695160d12c923ac9cc3baca289e193548608b82801")),
                Fp(constant("0606c4a02ea734cc32acd2b02bc28b99cb3e287e85a763af267492ab572e99ab3f370d275cec1da1aaa9075ff05f79be"))))
+    public static let g2GeneratorPrepared = G2Prepared<BLS12_381>(g2Generator)
     public static let ateLoopCount = constant("d201000000010000")
     public static let bls12HardPartFactor = computeHardPart()
+    public static let bls12HardPartNAF = WindowedNAF.digits(of: bls12HardPartFactor, width: 5)
+    public static var uMagnitude: UInt64 { 0xd201000000010000 }
+    public static var uIsNegative: Bool { true }
+    public static let ateLoopNAF = WindowedNAF.digits(of: ateLoopCount.limbs(count: 2), width: 2)
 }

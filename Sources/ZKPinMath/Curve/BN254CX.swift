@@ -31,6 +31,7 @@ public enum BN254CX: PairingCurve {
     public static var scalarByteCount: Int { 32 }
     public static let g1Cofactor = BigInt(1)
     public static var g1CofactorIsOne: Bool { true }
+    public static let g1EndomorphismBeta: Fp<Field>? = nil
     public static let g1B = Fp<Field>(2)
     public static let g1B3 = Fp<Field>(6)
     public static let g2B = Fp2<Field>(Fp(1), Fp(-1))
@@ -41,6 +42,11 @@ public enum BN254CX: PairingCurve {
                Fp(constant("1466b9ec3e19f64aa011c937a8e99743f81b97b0c209c30f47a58e8b2e29cfe1"))),
         y: Fp2(Fp(constant("0a79edd972332b8dd81e22157daee2096361b33d847ec1b30cfbfcebcf0be09f")),
                Fp(constant("06160c39ecc4c09035c6e4512d8d3461c2864ea569d2edebed904b228898ee9d"))))
+    public static let g2GeneratorPrepared = G2Prepared<BN254CX>(g2Generator)
     public static let ateLoopCount = constant("18000000016807024")
     public static let bls12HardPartFactor = computeHardPart()
+    public static let bls12HardPartNAF = WindowedNAF.digits(of: bls12HardPartFactor, width: 5)
+    public static var uMagnitude: UInt64 { 0x4000000003C012B1 }
+    public static var uIsNegative: Bool { true }
+    public static let ateLoopNAF = WindowedNAF.digits(of: ateLoopCount.limbs(count: 2), width: 2)
 }

@@ -11,6 +11,8 @@ public protocol CurveGroup: Sendable {
     static var order: BigInt { get }
     /// Whether every point on the curve is already in the subgroup (cofactor 1).
     static var cofactorIsOne: Bool { get }
+    /// A subgroup test cheaper than r·P == O when the group has one; nil otherwise.
+    static func endomorphismSubgroupCheck(_ p: Point<Self>) -> Bool?
 }
 
 /// G1: the curve over Fp.
@@ -21,6 +23,16 @@ public enum G1<C: PairingCurve>: CurveGroup {
     public static var generator: Point<G1<C>> { C.g1Generator }
     public static var order: BigInt { C.order }
     public static var cofactorIsOne: Bool { C.g1CofactorIsOne }
+
+    /// BLS12: P is in G1 iff φ(P) = -u^2·P, with φ(x, y) = (β·x, y) (Scott, "A note on group
+    /// membership tests for G1, G2 and GT on BLS pairing-friendly curves", 2021): two
+    /// multiplications by the 64-bit |u| instead of one by the 255-bit r.
+    public static func endomorphismSubgroupCheck(_ p: Point<G1<C>>) -> Bool? {
+        guard let beta = C.g1EndomorphismBeta else { return nil }
+        let phi = Point<G1<C>>(projectiveX: beta * p.x, y: p.y, z: p.z)
+        let uSquared = p.multiplied(byWord: C.uMagnitude).multiplied(byWord: C.uMagnitude)
+        return phi == -uSquared
+    }
 }
 
 /// G2: the sextic twist over Fp2.
@@ -31,6 +43,7 @@ public enum G2<C: PairingCurve>: CurveGroup {
     public static var generator: Point<G2<C>> { C.g2Generator }
     public static var order: BigInt { C.order }
     public static var cofactorIsOne: Bool { false }
+    public static func endomorphismSubgroupCheck(_ p: Point<G2<C>>) -> Bool? { nil }
 }
 
 public typealias G1Point<C: PairingCurve> = Point<G1<C>>

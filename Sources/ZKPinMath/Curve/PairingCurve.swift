@@ -32,17 +32,29 @@ public protocol PairingCurve: Sendable {
     /// The G1 cofactor that mapit multiplies by (1 for BN254CX).
     static var g1Cofactor: BigInt { get }
     static var g1CofactorIsOne: Bool { get }
+    /// The cube root of unity β with (β·x, y) = -u^2·(x, y) on G1, for the fast subgroup
+    /// check; nil when G1 needs none (cofactor 1).
+    static var g1EndomorphismBeta: Fp<Field>? { get }
     static var g1B: Fp<Field> { get }
     static var g1B3: Fp<Field> { get }
     static var g2B: Fp2<Field> { get }
     static var g2B3: Fp2<Field> { get }
     static var g1Generator: G1Point<Self> { get }
     static var g2Generator: G2Point<Self> { get }
+    /// The Miller-loop lines of the G2 generator, computed once.
+    static var g2GeneratorPrepared: G2Prepared<Self> { get }
+    /// |u| and its sign, as machine words for the exponentiations by u.
+    static var uMagnitude: UInt64 { get }
+    static var uIsNegative: Bool { get }
     /// The Miller loop length: |6u+2| (BN) or |u| (BLS12).
     static var ateLoopCount: BigInt { get }
+    /// `ateLoopCount` as NAF digits (-1, 0, 1), little-endian: the Miller loop's schedule.
+    static var ateLoopNAF: [Int8] { get }
     /// (u-1)^2/3, the one dense exponent of the BLS12 final exponentiation
     /// (`Pairing.bls12HardPart`); BN curves carry it but never use it.
     static var bls12HardPartFactor: [UInt64] { get }
+    /// `bls12HardPartFactor` as width-5 NAF digits.
+    static var bls12HardPartNAF: [Int8] { get }
 }
 
 extension PairingCurve {
@@ -58,6 +70,24 @@ extension PairingCurve {
     public static func computeHardPart() -> [UInt64] {
         let lambda = (u - BigInt(1)) * (u - BigInt(1)) / BigInt(3)
         return lambda.limbs(count: (lambda.bitWidth + 63) / 64)
+    }
+
+    /// The primitive cube root of unity β in Fp for which φ(x, y) = (β·x, y) acts on G1 as
+    /// multiplication by -u^2 (the other root acts as u^2 - 1).
+    public static func findG1EndomorphismBeta() -> Fp<Field> {
+        let exponent = (Field.modulusBig - BigInt(1)) / BigInt(3)
+        var base = 2
+        var root = Fp<Field>(base).power(exponent)
+        while root == .one {
+            base += 1
+            root = Fp<Field>(base).power(exponent)
+        }
+        let g = g1Generator
+        let target = -g.multiplied(byPublic: (u * u).mod(order))
+        for beta in [root, root.squared] where Point(projectiveX: beta * g.x, y: g.y, z: g.z) == target {
+            return beta
+        }
+        preconditionFailure("no cube root of unity acts as -u^2 on G1")
     }
 
     /// Parses a spec constant; a typo here is a programming error.

@@ -57,6 +57,7 @@ public struct Point<G: CurveGroup>: Sendable, Equatable, CustomStringConvertible
     /// r·P == O. Requires Y != 0 in the result so that a degenerate (0:0:0) never passes.
     public var isInSubgroup: Bool {
         if G.cofactorIsOne { return isOnCurve }
+        if let fast = G.endomorphismSubgroupCheck(self) { return fast }
         let product = multiplied(byPublic: G.order)
         return product.isInfinity && !product.y.isZero
     }
@@ -166,6 +167,20 @@ public struct Point<G: CurveGroup>: Sendable, Equatable, CustomStringConvertible
             result = result.doubled
             if k.bit(index) { result = result + self }
             index -= 1
+        }
+        return result
+    }
+
+    /// k·P for a public 64-bit k (the curve parameter |u|).
+    @_specialize(where G == G1<BN254CX>)
+    @_specialize(where G == G1<BLS12_381>)
+    public func multiplied(byWord k: UInt64) -> Point {
+        var result = Point.infinity
+        var bit = 63 - k.leadingZeroBitCount
+        while bit >= 0 {
+            result = result.doubled
+            if (k >> UInt64(bit)) & 1 == 1 { result = result + self }
+            bit -= 1
         }
         return result
     }

@@ -39,8 +39,9 @@ public struct Fp12<P: TowerParameters>: Sendable, Hashable, CustomStringConverti
     @inlinable
     public static func - (a: Fp12, b: Fp12) -> Fp12 { Fp12(a.c0 - b.c0, a.c1 - b.c1, a.c2 - b.c2) }
 
-    /// Karatsuba for a cubic extension with k^3 = j: six Fp4 products.
-    @inlinable
+    /// Karatsuba for a cubic extension with k^3 = j: six Fp4 products. Never inlined: the
+    /// body is thousands of instructions, and inlining it everywhere makes the optimiser crawl.
+    @inlinable @inline(never)
     public static func * (a: Fp12, b: Fp12) -> Fp12 {
         let v0 = a.c0 * b.c0
         let v1 = a.c1 * b.c1
@@ -55,7 +56,10 @@ public struct Fp12<P: TowerParameters>: Sendable, Hashable, CustomStringConverti
 
     /// Chung-Hasan SQR2: two squarings and three products in Fp4.
     @inlinable
-    public var squared: Fp12 {
+    public var squared: Fp12 { square() }
+
+    @inlinable @inline(never)
+    func square() -> Fp12 {
         let s0 = c0.squared
         let s1 = (c0 * c1).doubled
         let s2 = (c0 - c1 + c2).squared

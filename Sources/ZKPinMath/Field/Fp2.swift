@@ -35,8 +35,9 @@ public struct Fp2<P: PrimeFieldParameters>: FieldElement, Hashable, CustomString
     @inlinable @inline(__always)
     public static prefix func - (a: Fp2) -> Fp2 { Fp2(-a.c0, -a.c1) }
 
-    /// Karatsuba: three base-field products.
-    @inlinable @inline(__always)
+    /// Karatsuba: three base-field products. Kept out of line, like the larger tower
+    /// operations: fully inlined towers grow into functions larger than the instruction cache.
+    @inlinable @inline(never)
     public static func * (a: Fp2, b: Fp2) -> Fp2 {
         let t0 = a.c0 * b.c0
         let t1 = a.c1 * b.c1
@@ -46,7 +47,10 @@ public struct Fp2<P: PrimeFieldParameters>: FieldElement, Hashable, CustomString
 
     /// (a0 + a1)(a0 - a1) + 2·a0·a1·i: two base-field products.
     @inlinable
-    public var squared: Fp2 {
+    public var squared: Fp2 { square() }
+
+    @inlinable @inline(never)
+    func square() -> Fp2 {
         let product = c0 * c1
         return Fp2((c0 + c1) * (c0 - c1), product.doubled)
     }

@@ -23,7 +23,7 @@ public struct Fp4<P: PrimeFieldParameters>: Sendable, Hashable {
     public static prefix func - (a: Fp4) -> Fp4 { Fp4(-a.c0, -a.c1) }
 
     /// Karatsuba over Fp2: three Fp2 products.
-    @inlinable @inline(__always)
+    @inlinable @inline(never)
     public static func * (a: Fp4, b: Fp4) -> Fp4 {
         let t0 = a.c0 * b.c0
         let t1 = a.c1 * b.c1
@@ -32,7 +32,10 @@ public struct Fp4<P: PrimeFieldParameters>: Sendable, Hashable {
     }
 
     @inlinable
-    public var squared: Fp4 {
+    public var squared: Fp4 { square() }
+
+    @inlinable @inline(never)
+    func square() -> Fp4 {
         let product = c0 * c1
         let sum = (c0 + c1) * (c0 + c1.timesXi)
         return Fp4(sum - product - product.timesXi, product.doubled)

@@ -1,119 +1,127 @@
-/// The optimal ate Miller loop (spec section 1), for one pairing or a product of several.
+/// The optimal ate Miller loop (spec section 1), for one pairing or a product of two.
 ///
-/// The accumulator T runs in Jacobian coordinates on the twist; every line is scaled by an
-/// Fp2 factor to avoid inversions, which the final exponentiation removes (it kills all of
-/// Fp4, so the GT bytes are those of the textbook definition).
+/// The loop walks the NAF digits of the loop count; the lines come from a `LineSource`: either
+/// computed on the fly from a running point T (`LiveLines`) or read from lines precomputed for a
+/// fixed G2 point (`G2Prepared`, the server's Q and SS). Lines multiply f as sparse elements. No
+/// step allocates on the heap.
 public enum MillerLoop<C: PairingCurve> {
     public typealias F = Fp<C.Field>
     public typealias F2 = Fp2<C.Field>
     public typealias GT = Fp12<C.Field>
+    public typealias AffineG1 = (x: F, y: F)
 
-    /// T in Jacobian coordinates (x = X/Z^2, y = Y/Z^3).
-    @usableFromInline
-    struct Accumulator {
-        var x: F2, y: F2, z: F2
-    }
-
-    /// A line y_P·ly + x_P·lx + lc, placed into Fp12 according to the twist.
+    /// P in affine coordinates; decoded points already have Z = 1 and skip the inversion
+    /// (pairing inputs are public, so the branch reveals nothing).
     @inlinable @inline(__always)
-    static func evaluate(ly: F2, lx: F2, lc: F2, at p: (x: F, y: F)) -> GT {
-        let yTerm = ly.times(p.y)
-        let xTerm = lx.times(p.x)
-        switch C.twist {
-        case .divisive:
-            // y_P + (-λ x_P)·k + (λ x_T - y_T)·j
-            return GT(Fp4(yTerm, lc), Fp4(xTerm, .zero), .zero)
-        case .multiplicative:
-            // (λ x_T - y_T) + y_P·j + (-λ x_P)·k^2, after scaling by k^3 = j
-            return GT(Fp4(lc, yTerm), .zero, Fp4(xTerm, .zero))
-        }
+    static func affine(_ p: G1Point<C>) -> AffineG1? {
+        if p.z == .one { return (p.x, p.y) }
+        return p.affine
     }
 
-    /// The tangent at T evaluated at P, and T := 2T.
-    @usableFromInline
-    static func doublingStep(_ t: inout Accumulator, _ p: (x: F, y: F)) -> GT {
-        let xx = t.x.squared
-        let yy = t.y.squared
-        let zz = t.z.squared
-        // Line scaled by 2·Y·Z^3.
-        let ly = (t.y * t.z).doubled * zz
-        let lx = -(xx.times(small: 3) * zz)
-        let lc = xx.times(small: 3) * t.x - yy.doubled
-        // dbl-2009-l
-        let c = yy.squared
-        let d = ((t.x + yy).squared - xx - c).doubled
-        let e = xx.times(small: 3)
-        let x3 = e.squared - d.doubled
-        let y3 = e * (d - x3) - c.times(small: 8)
-        let z3 = (t.y * t.z).doubled
-        t = Accumulator(x: x3, y: y3, z: z3)
-        return evaluate(ly: ly, lx: lx, lc: lc, at: p)
-    }
-
-    /// The line through T and the affine point Q evaluated at P, and T := T + Q.
-    @usableFromInline
-    static func additionStep(_ t: inout Accumulator, _ q: (x: F2, y: F2), _ p: (x: F, y: F)) -> GT {
-        let zz = t.z.squared
-        let h = q.x * zz - t.x
-        let n = q.y * zz * t.z - t.y
-        let d = t.z * h
-        // Line scaled by Z·H: slope N / (Z·H).
-        let line = evaluate(ly: d, lx: -n, lc: n * q.x - d * q.y, at: p)
-        // madd-2007-bl
-        let hh = h.squared
-        let i = hh.doubled.doubled
-        let j = h * i
-        let r = n.doubled
-        let v = t.x * i
-        let x3 = r.squared - j - v.doubled
-        let y3 = r * (v - x3) - (t.y * j).doubled
-        let z3 = (t.z + h).squared - zz - hh
-        t = Accumulator(x: x3, y: y3, z: z3)
-        return line
-    }
-
-    /// π(Q) on the D-type twist: (conj(x)·δ^2, conj(y)·δ^3).
-    @usableFromInline
-    static func frobenius(_ q: (x: F2, y: F2)) -> (x: F2, y: F2) {
-        (q.x.conjugate * C.Field.frobeniusDeltaSquared, q.y.conjugate * C.Field.frobeniusDeltaCubed)
-    }
-
-    /// The product of the Miller functions of all pairs (before the final exponentiation).
-    /// Pairs with a point at infinity contribute 1.
+    /// f_Q(P) for one pair; 1 when either point is at infinity.
     @_specialize(where C == BN254CX)
     @_specialize(where C == BLS12_381)
-    public static func evaluate(_ pairs: [(G1Point<C>, G2Point<C>)]) -> GT {
-        var points: [(p: (x: F, y: F), q: (x: F2, y: F2))] = []
-        for (p, q) in pairs {
-            guard let pa = p.affine, let qa = q.affine else { continue }
-            points.append((pa, qa))
-        }
-        guard !points.isEmpty else { return .one }
-        var accumulators = points.map { Accumulator(x: $0.q.x, y: $0.q.y, z: .one) }
+    public static func evaluate(_ p: G1Point<C>, _ q: G2Point<C>) -> GT {
+        guard let pa = affine(p), let qa = q.affine else { return .one }
+        var lines = LiveLines<C>(qa)
+        return run(pa, &lines)
+    }
 
-        let loop = C.ateLoopCount
+    /// f_Q(P) for a prepared Q.
+    @_specialize(where C == BN254CX)
+    @_specialize(where C == BLS12_381)
+    public static func evaluate(_ p: G1Point<C>, _ q: G2Prepared<C>) -> GT {
+        guard let pa = affine(p), !q.isInfinity else { return .one }
+        var lines = PreparedLines(q)
+        return run(pa, &lines)
+    }
+
+    /// f_Q1(P1)·f_Q2(P2) with the squarings of f shared.
+    @_specialize(where C == BN254CX)
+    @_specialize(where C == BLS12_381)
+    public static func evaluate(_ p1: G1Point<C>, _ q1: G2Point<C>, _ p2: G1Point<C>, _ q2: G2Point<C>) -> GT {
+        guard let p1a = affine(p1), let q1a = q1.affine else { return evaluate(p2, q2) }
+        guard let p2a = affine(p2), let q2a = q2.affine else { return evaluate(p1, q1) }
+        var lines1 = LiveLines<C>(q1a), lines2 = LiveLines<C>(q2a)
+        return run(p1a, &lines1, p2a, &lines2)
+    }
+
+    /// f_Q1(P1)·f_Q2(P2) with both Q prepared: the server's verification, no G2 arithmetic.
+    @_specialize(where C == BN254CX)
+    @_specialize(where C == BLS12_381)
+    public static func evaluate(_ p1: G1Point<C>, _ q1: G2Prepared<C>, _ p2: G1Point<C>, _ q2: G2Prepared<C>) -> GT {
+        guard let p1a = affine(p1), !q1.isInfinity else { return evaluate(p2, q2) }
+        guard let p2a = affine(p2), !q2.isInfinity else { return evaluate(p1, q1) }
+        var lines1 = PreparedLines(q1), lines2 = PreparedLines(q2)
+        return run(p1a, &lines1, p2a, &lines2)
+    }
+
+    /// The product of the Miller functions of any number of pairs (one at a time; the fixed
+    /// one- and two-pair entry points above are the fast paths).
+    public static func evaluate(_ pairs: [(G1Point<C>, G2Point<C>)]) -> GT {
         var f = GT.one
-        var bit = loop.bitWidth - 2
-        while bit >= 0 {
-            f = f.squared
-            for k in points.indices { f = f * doublingStep(&accumulators[k], points[k].p) }
-            if loop.bit(bit) {
-                for k in points.indices { f = f * additionStep(&accumulators[k], points[k].q, points[k].p) }
-            }
-            bit -= 1
+        var index = 0
+        while index + 1 < pairs.count {
+            f = f * evaluate(pairs[index].0, pairs[index].1, pairs[index + 1].0, pairs[index + 1].1)
+            index += 2
+        }
+        if index < pairs.count { f = f * evaluate(pairs[index].0, pairs[index].1) }
+        return f
+    }
+
+    @inlinable
+    static func run<S: LineSource>(_ p: AffineG1, _ lines: inout S) -> GT where S.C == C {
+        let digits = C.ateLoopNAF
+        var f = GT.one
+        var index = digits.count - 2
+        var first = true
+        while index >= 0 {
+            // f starts at 1: its first squaring is skipped.
+            if !first { f = f.squared }
+            first = false
+            f = f.multiplied(by: EvaluatedLine(lines.doubling(), at: p))
+            let digit = digits[index]
+            if digit != 0 { f = f.multiplied(by: EvaluatedLine(lines.addition(negated: digit < 0), at: p)) }
+            index -= 1
         }
         // u < 0 on both curves: f_{-n} equals conj(f_n) up to factors the final exponent kills.
-        if C.u.isNegative {
-            f = f.conjugate
-            for k in accumulators.indices { accumulators[k].y = -accumulators[k].y }
-        }
+        if C.uIsNegative { f = f.conjugate }
         if C.family == .bn {
-            for k in points.indices {
-                let q1 = frobenius(points[k].q)
-                let q2 = frobenius(q1)
-                f = f * additionStep(&accumulators[k], q1, points[k].p)
-                f = f * additionStep(&accumulators[k], (q2.x, -q2.y), points[k].p)
+            let (l1, l2) = lines.frobeniusLines()
+            f = f.multiplied(by: EvaluatedLine(l1, at: p))
+            f = f.multiplied(by: EvaluatedLine(l2, at: p))
+        }
+        return f
+    }
+
+    @inlinable
+    static func run<S1: LineSource, S2: LineSource>(_ p1: AffineG1, _ lines1: inout S1,
+                                                    _ p2: AffineG1, _ lines2: inout S2) -> GT
+    where S1.C == C, S2.C == C {
+        let digits = C.ateLoopNAF
+        var f = GT.one
+        var index = digits.count - 2
+        var first = true
+        while index >= 0 {
+            if !first { f = f.squared }
+            first = false
+            f = f.multiplied(by: EvaluatedLine(lines1.doubling(), at: p1))
+            f = f.multiplied(by: EvaluatedLine(lines2.doubling(), at: p2))
+            let digit = digits[index]
+            if digit != 0 {
+                f = f.multiplied(by: EvaluatedLine(lines1.addition(negated: digit < 0), at: p1))
+                f = f.multiplied(by: EvaluatedLine(lines2.addition(negated: digit < 0), at: p2))
             }
+            index -= 1
+        }
+        if C.uIsNegative { f = f.conjugate }
+        if C.family == .bn {
+            let (a1, b1) = lines1.frobeniusLines()
+            let (a2, b2) = lines2.frobeniusLines()
+            f = f.multiplied(by: EvaluatedLine(a1, at: p1))
+            f = f.multiplied(by: EvaluatedLine(b1, at: p1))
+            f = f.multiplied(by: EvaluatedLine(a2, at: p2))
+            f = f.multiplied(by: EvaluatedLine(b2, at: p2))
         }
         return f
     }

@@ -8,6 +8,7 @@ public enum Pairing<C: PairingCurve> {
     public static func finalExponentiation(_ f: GT) -> GT {
         let easy1 = f.conjugate * f.inverse
         let easy = easy1.frobenius.frobenius * easy1
+        // From here on every value is in the cyclotomic subgroup.
         switch C.family {
         case .bn: return bnHardPart(easy)
         case .bls12: return bls12HardPart(easy)
@@ -15,28 +16,40 @@ public enum Pairing<C: PairingCurve> {
     }
 
     /// x^u on the cyclotomic subgroup (u < 0 on both curves: the conjugate of x^|u|).
-    @inlinable
+    @inlinable @inline(__always)
     static func powerU(_ x: GT) -> GT {
-        let magnitude = x.power(limbs: (C.u.isNegative ? -C.u : C.u).limbs(count: 1))
-        return C.u.isNegative ? magnitude.conjugate : magnitude
+        let magnitude = x.cyclotomicPower(word: C.uMagnitude)
+        return C.uIsNegative ? magnitude.conjugate : magnitude
     }
 
     /// BN: (p^4 - p^2 + 1)/r = λ0 + λ1·p + λ2·p^2 + p^3 exactly, with λ2 = 6u^2 + 1,
-    /// λ1 = -36u^3 - 18u^2 - 12u + 1, λ0 = -36u^3 - 30u^2 - 18u - 2 (Scott et al. 2009):
-    /// three exponentiations by u and Frobenius maps instead of a 760-bit exponent.
+    /// λ1 = -36u^3 - 18u^2 - 12u + 1, λ0 = -36u^3 - 30u^2 - 18u - 2, evaluated by the addition
+    /// chain of Scott et al. (2009) as y0·y1^2·y2^6·y3^12·y4^18·y5^30·y6^36: three
+    /// exponentiations by u, thirteen multiplications and four squarings.
+    @usableFromInline
     static func bnHardPart(_ f: GT) -> GT {
         let fu = powerU(f), fu2 = powerU(fu), fu3 = powerU(fu2)
-        func small(_ x: GT, _ k: Int) -> GT { x.power(limbs: [UInt64(k)]) }
-        let a36 = small(fu3, 36).conjugate
-        let lambda0 = a36 * small(fu2, 30).conjugate * small(fu, 18).conjugate * f.squared.conjugate
-        let lambda1 = a36 * small(fu2, 18).conjugate * small(fu, 12).conjugate * f
-        let lambda2 = small(fu2, 6) * f
-        return lambda0 * lambda1.frobenius * lambda2.frobenius.frobenius * f.frobenius.frobenius.frobenius
+        let fp2 = f.frobenius.frobenius
+        let y0 = f.frobenius * fp2 * fp2.frobenius
+        let y1 = f.conjugate
+        let y2 = fu2.frobenius.frobenius
+        let y3 = fu.frobenius.conjugate
+        let y4 = (fu * fu2.frobenius).conjugate
+        let y5 = fu2.conjugate
+        let y6 = (fu3 * fu3.frobenius).conjugate
+        var t0 = y6.cyclotomicSquared * y4 * y5
+        var t1 = y3 * y5 * t0
+        t0 = t0 * y2
+        t1 = (t1.cyclotomicSquared * t0).cyclotomicSquared
+        t0 = t1 * y1
+        t1 = t1 * y0
+        return t0.cyclotomicSquared * t1
     }
 
     /// BLS12: (p^4 - p^2 + 1)/r = ((u-1)^2/3)·(u + p)·(u^2 + p^2 - 1) + 1 exactly.
+    @usableFromInline
     static func bls12HardPart(_ f: GT) -> GT {
-        let g = f.power(limbs: C.bls12HardPartFactor)
+        let g = f.cyclotomicPower(naf: C.bls12HardPartNAF)
         let h = powerU(g) * g.frobenius
         let k = powerU(powerU(h)) * h.frobenius.frobenius * h.conjugate
         return k * f
@@ -46,12 +59,31 @@ public enum Pairing<C: PairingCurve> {
     @_specialize(where C == BN254CX)
     @_specialize(where C == BLS12_381)
     public static func pairing(_ p: G1Point<C>, _ q: G2Point<C>) -> GT {
-        finalExponentiation(MillerLoop<C>.evaluate([(p, q)]))
+        finalExponentiation(MillerLoop<C>.evaluate(p, q))
+    }
+
+    /// e(P, Q) for a prepared Q.
+    @_specialize(where C == BN254CX)
+    @_specialize(where C == BLS12_381)
+    public static func pairing(_ p: G1Point<C>, _ q: G2Prepared<C>) -> GT {
+        finalExponentiation(MillerLoop<C>.evaluate(p, q))
+    }
+
+    /// e(P1, Q1)·e(P2, Q2) with one shared final exponentiation.
+    @_specialize(where C == BN254CX)
+    @_specialize(where C == BLS12_381)
+    public static func product(_ p1: G1Point<C>, _ q1: G2Point<C>, _ p2: G1Point<C>, _ q2: G2Point<C>) -> GT {
+        finalExponentiation(MillerLoop<C>.evaluate(p1, q1, p2, q2))
+    }
+
+    /// e(P1, Q1)·e(P2, Q2) for prepared Q1 and Q2 (the server's verification).
+    @_specialize(where C == BN254CX)
+    @_specialize(where C == BLS12_381)
+    public static func product(_ p1: G1Point<C>, _ q1: G2Prepared<C>, _ p2: G1Point<C>, _ q2: G2Prepared<C>) -> GT {
+        finalExponentiation(MillerLoop<C>.evaluate(p1, q1, p2, q2))
     }
 
     /// ∏ e(P_i, Q_i) with one shared final exponentiation.
-    @_specialize(where C == BN254CX)
-    @_specialize(where C == BLS12_381)
     public static func product(_ pairs: [(G1Point<C>, G2Point<C>)]) -> GT {
         finalExponentiation(MillerLoop<C>.evaluate(pairs))
     }
@@ -60,6 +92,8 @@ public enum Pairing<C: PairingCurve> {
 extension Fp12 {
     /// x^k for any integer k on the cyclotomic subgroup (GT), where x^-1 is the conjugate.
     public func cyclotomicPower(_ k: BigInt) -> Fp12 {
-        k.isNegative ? power(-k).conjugate : power(k)
+        let magnitude = k.isNegative ? -k : k
+        let power = cyclotomicPower(limbs: magnitude.limbs(count: max(1, (magnitude.bitWidth + 63) / 64)))
+        return k.isNegative ? power.conjugate : power
     }
 }

@@ -12,13 +12,19 @@ extension MPin {
     /// `htid` and `ut` go together: both present when a time permit is used.
     public static func verify(hid: G1, htid: G1? = nil, y: BigInt, u: G1, ut: G1? = nil, v: G1,
                               serverSecret: G2) -> Verification {
+        verify(hid: hid, htid: htid, y: y, u: u, ut: ut, v: v, serverSecret: G2Prepared(serverSecret))
+    }
+
+    /// The same with the server secret's Miller-loop lines prepared once (the relying party).
+    public static func verify(hid: G1, htid: G1? = nil, y: BigInt, u: G1, ut: G1? = nil, v: G1,
+                              serverSecret: G2Prepared<C>) -> Verification {
         let p = (htid ?? hid).multiplied(byPublic: y.mod(C.order)) + (ut ?? u)
-        let e = Pairing<C>.product([(v, C.g2Generator), (p, serverSecret)])
+        let e = Pairing<C>.product(v, C.g2GeneratorPrepared, p, serverSecret)
         return Verification(accepted: e.isOne, e: e)
     }
 
     /// F = e(y·HID + U, Q), the base of the PIN-error search.
     public static func pinErrorBase(hid: G1, y: BigInt, u: G1) -> GT {
-        Pairing<C>.pairing(hid.multiplied(byPublic: y.mod(C.order)) + u, C.g2Generator)
+        Pairing<C>.pairing(hid.multiplied(byPublic: y.mod(C.order)) + u, C.g2GeneratorPrepared)
     }
 }

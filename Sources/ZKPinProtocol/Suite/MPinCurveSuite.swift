@@ -154,14 +154,15 @@ public struct MPinCurveSuite<C: PairingCurve>: MPinSuite {
     @_specialize(where C == BN254CX)
     @_specialize(where C == BLS12_381)
     public func prepareServerSecret(_ bytes: [UInt8]) throws(MPinError) -> PreparedServerSecret {
-        PreparedServerSecret(point: try g2(bytes, field: "server secret"), bytes: bytes)
+        // The Miller-loop lines of SS are computed here once, not at every login.
+        PreparedServerSecret(point: G2Prepared<C>(try g2(bytes, field: "server secret")), bytes: bytes)
     }
 
     @_specialize(where C == BN254CX)
     @_specialize(where C == BLS12_381)
     public func serverVerify(id: [UInt8], date: Int, serverSecret: PreparedServerSecret,
                              u: [UInt8], ut: [UInt8]?, v: [UInt8], y: [UInt8]) -> ServerVerification {
-        guard let ss = serverSecret.point as? G2Point<C> else { return ServerVerification(result: .rejected, pinError: 0) }
+        guard let ss = serverSecret.point as? G2Prepared<C> else { return ServerVerification(result: .rejected, pinError: 0) }
         do throws(MPinError) {
             let challenge = try scalar(y, field: "y")
             let uPoint = try g1(u, field: "U")

@@ -1,0 +1,68 @@
+/// A Miller-loop line on the twist, ly·y + lx·x + lc, before it is evaluated at a G1 point P.
+/// Lines are only ever known up to a factor in a proper subfield, which the final
+/// exponentiation removes, so the coefficients need no normalisation.
+@frozen
+public struct Line<C: PairingCurve>: Sendable {
+    public var ly: Fp2<C.Field>
+    public var lx: Fp2<C.Field>
+    public var lc: Fp2<C.Field>
+
+    @inlinable @inline(__always)
+    public init(ly: Fp2<C.Field>, lx: Fp2<C.Field>, lc: Fp2<C.Field>) { self.ly = ly; self.lx = lx; self.lc = lc }
+}
+
+/// The line evaluated at P, as the two non-zero parts of a sparse Fp12 element: `a + b·k`
+/// on a D-type twist, `a + b·k^2` on an M-type twist (spec section 1).
+@frozen
+public struct EvaluatedLine<C: PairingCurve>: Sendable {
+    public var a: Fp4<C.Field>
+    public var b: Fp2<C.Field>
+
+    @inlinable @inline(__always)
+    public init(_ line: Line<C>, at p: (x: Fp<C.Field>, y: Fp<C.Field>)) {
+        let yTerm = line.ly.times(p.y)
+        b = line.lx.times(p.x)
+        switch C.twist {
+        case .divisive:
+            // y_P + (-λ x_P)·k + (λ x_T - y_T)·j
+            a = Fp4(yTerm, line.lc)
+        case .multiplicative:
+            // (λ x_T - y_T) + y_P·j + (-λ x_P)·k^2, after scaling by k^3 = j
+            a = Fp4(line.lc, yTerm)
+        }
+    }
+
+    /// The dense Fp12 value (tests compare the sparse product against it).
+    @inlinable
+    public var dense: Fp12<C.Field> {
+        switch C.twist {
+        case .divisive: return Fp12(a, Fp4(b, .zero), .zero)
+        case .multiplicative: return Fp12(a, .zero, Fp4(b, .zero))
+        }
+    }
+}
+
+extension Fp12 {
+    /// self · line with the line's zero coefficients skipped: 13 Fp2 products instead of 18.
+    @inlinable @inline(never)
+    public func multiplied<C: PairingCurve>(by line: EvaluatedLine<C>) -> Fp12 where C.Field == P {
+        let a = line.a, b = line.b
+        let aPlusB = Fp4(a.c0 + b, a.c1)
+        switch C.twist {
+        case .divisive:
+            // (f0 + f1 k + f2 k^2)(a + b k), k^3 = j
+            let t0 = c0 * a
+            let t1 = c1.times(b)
+            return Fp12(t0 + c2.times(b).timesJ,
+                        (c0 + c1) * aPlusB - t0 - t1,
+                        t1 + c2 * a)
+        case .multiplicative:
+            // (f0 + f1 k + f2 k^2)(a + b k^2)
+            let t0 = c0 * a
+            let t2 = c2.times(b)
+            return Fp12(t0 + c1.times(b).timesJ,
+                        c1 * a + t2.timesJ,
+                        (c0 + c2) * aPlusB - t0 - t2)
+        }
+    }
+}

@@ -1,0 +1,134 @@
+/// Where the Miller loop gets its lines, in the loop's order: one doubling line per digit,
+/// one addition line per non-zero digit, then (BN only) the two Frobenius lines.
+public protocol LineSource {
+    associatedtype C: PairingCurve
+    mutating func doubling() -> Line<C>
+    /// The line through T and Q (or -Q), and T := T ± Q.
+    mutating func addition(negated: Bool) -> Line<C>
+    /// BN: the lines through T and π(Q), then T + π(Q) and -π^2(Q).
+    mutating func frobeniusLines() -> (Line<C>, Line<C>)
+}
+
+/// Lines computed from a running T in Jacobian coordinates (x = X/Z^2, y = Y/Z^3). Every line
+/// is scaled by an Fp2 factor to avoid inversions.
+@frozen
+public struct LiveLines<C: PairingCurve>: LineSource {
+    public typealias F2 = Fp2<C.Field>
+    @usableFromInline var x: F2, y: F2, z: F2
+    @usableFromInline let q: (x: F2, y: F2)
+
+    @inlinable
+    public init(_ q: (x: F2, y: F2)) {
+        self.q = q
+        x = q.x; y = q.y; z = .one
+    }
+
+    /// The tangent at T, and T := 2T (dbl-2009-l).
+    @inlinable @inline(never)
+    public mutating func doubling() -> Line<C> {
+        let xx = x.squared
+        let yy = y.squared
+        let zz = z.squared
+        let xx3 = xx + xx.doubled
+        let yz2 = (y * z).doubled
+        // Line scaled by 2·Y·Z^3.
+        let line = Line<C>(ly: yz2 * zz, lx: -(xx3 * zz), lc: xx3 * x - yy.doubled)
+        let c = yy.squared
+        let d = ((x + yy).squared - xx - c).doubled
+        let x3 = xx3.squared - d.doubled
+        let c8 = c.doubled.doubled.doubled
+        y = xx3 * (d - x3) - c8
+        x = x3
+        z = yz2
+        return line
+    }
+
+    @inlinable
+    public mutating func addition(negated: Bool) -> Line<C> {
+        add(negated ? (q.x, -q.y) : q)
+    }
+
+    /// The line through T and the affine point R, and T := T + R (madd-2007-bl).
+    @inlinable @inline(never)
+    mutating func add(_ r: (x: F2, y: F2)) -> Line<C> {
+        let zz = z.squared
+        let h = r.x * zz - x
+        let n = r.y * zz * z - y
+        let d = z * h
+        // Line scaled by Z·H: slope N / (Z·H).
+        let line = Line<C>(ly: d, lx: -n, lc: n * r.x - d * r.y)
+        let hh = h.squared
+        let i = hh.doubled.doubled
+        let j = h * i
+        let rr = n.doubled
+        let v = x * i
+        let x3 = rr.squared - j - v.doubled
+        let y3 = rr * (v - x3) - (y * j).doubled
+        let z3 = (z + h).squared - zz - hh
+        x = x3; y = y3; z = z3
+        return line
+    }
+
+    @inlinable
+    public mutating func frobeniusLines() -> (Line<C>, Line<C>) {
+        // The loop ran over |6u+2| with u < 0: continue from -T.
+        if C.uIsNegative { y = -y }
+        let q1 = (q.x.conjugate * C.Field.frobeniusDeltaSquared, q.y.conjugate * C.Field.frobeniusDeltaCubed)
+        let q2 = (q1.0.conjugate * C.Field.frobeniusDeltaSquared, q1.1.conjugate * C.Field.frobeniusDeltaCubed)
+        let first = add(q1)
+        let second = add((q2.0, -q2.1))
+        return (first, second)
+    }
+}
+
+/// Every line of the Miller loop for one fixed G2 point, computed once (about 80 lines, a few
+/// kilobytes); evaluating a pairing with it does no G2 arithmetic.
+public struct G2Prepared<C: PairingCurve>: Sendable {
+    public let lines: [Line<C>]
+    public let isInfinity: Bool
+
+    @_specialize(where C == BN254CX)
+    @_specialize(where C == BLS12_381)
+    public init(_ q: G2Point<C>) {
+        guard let qa = q.affine else {
+            lines = []
+            isInfinity = true
+            return
+        }
+        var live = LiveLines<C>(qa)
+        var lines = [Line<C>]()
+        let digits = C.ateLoopNAF
+        lines.reserveCapacity(digits.count * 2 + 2)
+        for index in stride(from: digits.count - 2, through: 0, by: -1) {
+            lines.append(live.doubling())
+            if digits[index] != 0 { lines.append(live.addition(negated: digits[index] < 0)) }
+        }
+        if C.family == .bn {
+            let (first, second) = live.frobeniusLines()
+            lines.append(first)
+            lines.append(second)
+        }
+        self.lines = lines
+        isInfinity = false
+    }
+}
+
+/// Reads a `G2Prepared` in order.
+@frozen
+public struct PreparedLines<C: PairingCurve>: LineSource {
+    @usableFromInline let lines: [Line<C>]
+    @usableFromInline var next = 0
+
+    @inlinable
+    public init(_ prepared: G2Prepared<C>) { lines = prepared.lines }
+
+    @inlinable @inline(__always)
+    mutating func take() -> Line<C> {
+        defer { next += 1 }
+        return lines[next]
+    }
+
+    @inlinable @inline(__always) public mutating func doubling() -> Line<C> { take() }
+    @inlinable @inline(__always) public mutating func addition(negated: Bool) -> Line<C> { take() }
+    @inlinable @inline(__always) public mutating func frobeniusLines() -> (Line<C>, Line<C>) { (take(), take()) }
+}

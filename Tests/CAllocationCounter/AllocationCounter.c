@@ -1,0 +1,34 @@
+#define _GNU_SOURCE
+#include "AllocationCounter.h"
+#include <errno.h>
+#include <stddef.h>
+
+// glibc's implementations, which the wrappers below forward to.
+extern void *__libc_malloc(size_t size);
+extern void *__libc_calloc(size_t count, size_t size);
+extern void *__libc_realloc(void *pointer, size_t size);
+extern void *__libc_memalign(size_t alignment, size_t size);
+extern void __libc_free(void *pointer);
+
+// Per thread: tests in other threads keep allocating while one test counts.
+static _Thread_local int counting;
+static _Thread_local long allocations;
+
+void zkpin_allocation_counter_start(void) { allocations = 0; counting = 1; }
+long zkpin_allocation_counter_stop(void) { counting = 0; return allocations; }
+
+static inline void note(void) { if (counting) allocations += 1; }
+
+void *malloc(size_t size) { note(); return __libc_malloc(size); }
+void *calloc(size_t count, size_t size) { note(); return __libc_calloc(count, size); }
+void *realloc(void *pointer, size_t size) { note(); return __libc_realloc(pointer, size); }
+void free(void *pointer) { __libc_free(pointer); }
+void *memalign(size_t alignment, size_t size) { note(); return __libc_memalign(alignment, size); }
+void *aligned_alloc(size_t alignment, size_t size) { note(); return __libc_memalign(alignment, size); }
+int posix_memalign(void **result, size_t alignment, size_t size) {
+    note();
+    void *pointer = __libc_memalign(alignment, size);
+    if (pointer == NULL) return ENOMEM;
+    *result = pointer;
+    return 0;
+}

@@ -1,0 +1,101 @@
+import Testing
+import ZKPinMath
+
+/// The shortcuts of the fast pairing against the plain definitions they replace.
+struct FastPairingTests {
+    static func randomFp12<C: PairingCurve>(_: C.Type) -> Fp12<C.Field> {
+        func fp2() -> Fp2<C.Field> {
+            Fp2(Fp(BigInt.random(in: .zero, C.Field.modulusBig)), Fp(BigInt.random(in: .zero, C.Field.modulusBig)))
+        }
+        return Fp12(Fp4(fp2(), fp2()), Fp4(fp2(), fp2()), Fp4(fp2(), fp2()))
+    }
+
+    /// f^((p^6 - 1)(p^2 + 1)): an element of the cyclotomic subgroup.
+    static func randomCyclotomic<C: PairingCurve>(_ c: C.Type) -> Fp12<C.Field> {
+        let f = randomFp12(c)
+        let easy1 = f.conjugate * f.inverse
+        return easy1.frobenius.frobenius * easy1
+    }
+
+    func checkCyclotomic<C: PairingCurve>(_ c: C.Type) {
+        for _ in 0..<20 {
+            let x = Self.randomCyclotomic(c)
+            #expect(x.cyclotomicSquared == x.squared)
+            let e = UInt64.random(in: 0...UInt64.max)
+            #expect(x.cyclotomicPower(word: e) == x.power(limbs: [e]))
+            let limbs = (0..<3).map { _ in UInt64.random(in: 0...UInt64.max) }
+            #expect(x.cyclotomicPower(limbs: limbs) == x.power(limbs: limbs))
+        }
+        // Outside the subgroup the shortcut is wrong, so the test above is not vacuous.
+        let y = Self.randomFp12(c)
+        #expect(y.cyclotomicSquared != y.squared)
+        #expect(Self.randomCyclotomic(c).cyclotomicPower(word: 0).isOne)
+    }
+
+    @Test func cyclotomicSquaringBN() { checkCyclotomic(BN254CX.self) }
+    @Test func cyclotomicSquaringBLS() { checkCyclotomic(BLS12_381.self) }
+
+    func checkSparseLines<C: PairingCurve>(_ c: C.Type) {
+        for _ in 0..<20 {
+            let f = Self.randomFp12(c)
+            let g = Self.randomFp12(c)
+            let line = Line<C>(ly: g.c0.c0, lx: g.c0.c1, lc: g.c1.c0)
+            let p = (x: g.c2.c0.c0, y: g.c2.c1.c1)
+            let evaluated = EvaluatedLine(line, at: p)
+            #expect(f.multiplied(by: evaluated) == f * evaluated.dense)
+        }
+    }
+
+    @Test func sparseLineProductBN() { checkSparseLines(BN254CX.self) }
+    @Test func sparseLineProductBLS() { checkSparseLines(BLS12_381.self) }
+
+    @Test func windowedNAFDigitsReconstructTheExponent() {
+        for width in 2...6 {
+            for _ in 0..<50 {
+                let limbs = (0..<Int.random(in: 1...3)).map { _ in UInt64.random(in: 0...UInt64.max) }
+                let digits = WindowedNAF.digits(of: limbs, width: width)
+                var value = BigInt.zero
+                for digit in digits.reversed() { value = value * BigInt(2) + BigInt(Int(digit)) }
+                #expect(value == BigInt(limbs: limbs))
+                let bound = 1 << (width - 1)
+                for (index, digit) in digits.enumerated() where digit != 0 {
+                    #expect(digit % 2 != 0 && Int(digit.magnitude) < bound)
+                    // At least width-1 zeros follow every non-zero digit.
+                    for next in (index + 1)..<min(index + width, digits.count) { #expect(digits[next] == 0) }
+                }
+            }
+        }
+        #expect(WindowedNAF.digits(of: [0, 0], width: 5).isEmpty)
+    }
+
+    func checkCurveConstants<C: PairingCurve>(_: C.Type) {
+        #expect(C.uIsNegative == C.u.isNegative)
+        #expect(BigInt(limbs: [C.uMagnitude]) == (C.u.isNegative ? -C.u : C.u))
+        var loop = BigInt.zero
+        for digit in C.ateLoopNAF.reversed() { loop = loop * BigInt(2) + BigInt(Int(digit)) }
+        #expect(loop == C.ateLoopCount)
+    }
+
+    @Test func curveConstantsBN() { checkCurveConstants(BN254CX.self) }
+    @Test func curveConstantsBLS() { checkCurveConstants(BLS12_381.self) }
+
+    func checkPrepared<C: PairingCurve>(_: C.Type) {
+        let p1 = C.g1Generator.multiplied(byPublic: BigInt.random(in: .one, C.order))
+        let p2 = C.g1Generator.multiplied(byPublic: BigInt.random(in: .one, C.order))
+        let q = C.g2Generator.multiplied(byPublic: BigInt.random(in: .one, C.order))
+        let prepared = G2Prepared(q)
+        let e1 = Pairing<C>.pairing(p1, q)
+        #expect(Pairing<C>.pairing(p1, prepared) == e1)
+        #expect(Pairing<C>.pairing(p1, C.g2GeneratorPrepared) == Pairing<C>.pairing(p1, C.g2Generator))
+        let e2 = Pairing<C>.pairing(p2, C.g2Generator)
+        #expect(Pairing<C>.product(p1, q, p2, C.g2Generator) == e1 * e2)
+        #expect(Pairing<C>.product(p1, prepared, p2, C.g2GeneratorPrepared) == e1 * e2)
+        #expect(Pairing<C>.product([(p1, q), (p2, C.g2Generator), (p1, q)]) == e1 * e2 * e1)
+        // A point at infinity contributes 1.
+        #expect(Pairing<C>.product(.infinity, prepared, p2, C.g2GeneratorPrepared) == e2)
+        #expect(Pairing<C>.pairing(p1, G2Prepared<C>(.infinity)).isOne)
+    }
+
+    @Test func preparedLinesBN() { checkPrepared(BN254CX.self) }
+    @Test func preparedLinesBLS() { checkPrepared(BLS12_381.self) }
+}
