@@ -9,9 +9,11 @@ struct BenchCommand: ParsableCommand {
         abstract: "Time the field, curve, pairing and M-Pin operations (median per call, one thread).",
         discussion: """
         Operations: \(CurveBenchmarks<BN254CX>.operations.joined(separator: ", ")). \
-        client_login is pass 1 and pass 2 with A cached and fresh x and y; server_verify is \
-        decoding U and V with full validation, y·A + U, one product of two pairings with one \
-        final exponentiation, and the comparison. With --baseline it also times OpenSSL's \
+        pairing is one full pairing (G2 arithmetic included); pairing_prepared one with the \
+        Miller-loop lines of Q computed beforehand; client_login is pass 1 and pass 2 with A \
+        cached and fresh x and y; server_verify is decoding U and V with full validation, \
+        y·A + U, one product of two pairings with one final exponentiation (the lines of Q and \
+        SS prepared once, as the server does at start-up), and the comparison. With --baseline it also times OpenSSL's \
         P-256 ECDSA verification in the same process and prints each time as a ratio to it. \
         Build in release mode first (swift build -c release); debug timings are meaningless.
         """
