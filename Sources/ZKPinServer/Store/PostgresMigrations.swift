@@ -70,8 +70,8 @@ enum PostgresMigrations {
     }
 
     /// Brings the schema up to date; safe to run from several processes at once.
-    static func migrate(_ client: PostgresClient, logger: Logger) async throws {
-        try await client.withTransaction(logger: logger) { connection in
+    static func migrate(_ connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.withTransaction(logger: logger) { connection in
             // Held until this transaction ends: a second instance waits here, then sees the
             // versions the first one recorded.
             try await connection.query("SELECT pg_advisory_xact_lock(\(lockKey))", logger: logger)

@@ -20,25 +20,29 @@ public final class PostgresStore: Store {
     public static func open(_ location: PostgresLocation, maxConnections: Int = 20,
                             logger: Logger = Logger(label: "zkpin.postgres")) async throws -> PostgresStore {
         // One plain connection first: the pool would keep retrying an unreachable server
-        // quietly, while a single attempt fails at once with the reason.
+        // quietly, while a single attempt fails at once with the reason. The schema is
+        // brought up to date on it too, before the pool serves anything.
+        let probe: PostgresConnection
         do {
             var config = PostgresConnection.Configuration(host: location.host, port: location.port, username: location.user,
                                                           password: location.password, database: location.database, tls: .disable)
             config.options.connectTimeout = .seconds(10)
-            let probe = try await PostgresConnection.connect(configuration: config, id: 0, logger: logger)
-            try await probe.close()
+            probe = try await PostgresConnection.connect(configuration: config, id: 0, logger: logger)
         } catch {
             throw SetupError("cannot use the database \(location.display): \(describe(error))")
+        }
+        do {
+            try await PostgresMigrations.migrate(probe, logger: logger)
+            try await probe.close()
+        } catch {
+            try? await probe.close()
+            throw SetupError("cannot prepare the schema of \(location.display): \(describe(error))")
         }
         var config = PostgresClient.Configuration(host: location.host, port: location.port, username: location.user,
                                                   password: location.password, database: location.database, tls: .disable)
         config.options.maximumConnections = maxConnections
         config.options.connectTimeout = .seconds(10)
-        let store = PostgresStore(client: PostgresClient(configuration: config, backgroundLogger: logger), location: location, logger: logger)
-        do { try await PostgresMigrations.migrate(store.client, logger: logger) } catch {
-            throw SetupError("cannot prepare the schema of \(location.display): \(describe(error))")
-        }
-        return store
+        return PostgresStore(client: PostgresClient(configuration: config, backgroundLogger: logger), location: location, logger: logger)
     }
 
     private init(client: PostgresClient, location: PostgresLocation, logger: Logger) {
@@ -55,7 +59,11 @@ public final class PostgresStore: Store {
     static func describe(_ error: any Error) -> String {
         if let sql = error as? PSQLError {
             if let message = sql.serverInfo?[.message] { return "PostgreSQL says: \(message)" }
-            if let underlying = sql.underlying { return "\(underlying)" }
+            if let underlying = sql.underlying {
+                let text = "\(underlying)"
+                if text.contains("Connection refused") { return "connection refused (is PostgreSQL running and listening there?)" }
+                return text
+            }
             return "\(sql.code)"
         }
         return "\(error)"
