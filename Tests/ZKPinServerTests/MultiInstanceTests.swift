@@ -61,6 +61,20 @@ struct MultiInstanceTests {
         let again = try await SplitLogin.signIn(page: c.tb, client: c.tb, user: user)
         #expect(try await SplitLogin.isSignedIn(c.tb, cookie: again, as: "kill@example.com"))
     }
+
+    @Test func anInstanceWithOtherKeysIsRefusedAtStart() async throws {
+        let c = try await Cluster()
+        defer { c.stop() }
+        let port = ServerProcess.freePort()
+        let errors = Pipe()
+        let other = try ServerProcess(["serve", "--port", "\(port)", "--data", c.dir + "/other", "--curve", "bn254cx",
+                                       "--database", c.database, "--dta2", c.dta.base, "--dta2-key-file", c.keyFile],
+                                      port: port, errors: errors)
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        other.process.waitUntilExit()
+        #expect(other.process.terminationStatus != 0)
+        #expect(message.contains("differ from those of the instances that already use this database"), "\(message)")
+    }
 }
 
 /// Restarts PostgreSQL under running instances: on the second throwaway server, so nothing
