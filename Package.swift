@@ -96,6 +96,8 @@ let package = Package(
         .testTarget(name: "ZKPinServerTests", dependencies: [
             "ZKPinServer", "ZKPinWire", "ZKPinProtocol",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
+            // The PostgreSQL tests create a database of their own per test.
+            .product(name: "PostgresNIO", package: "postgres-nio"),
         ]),
         .testTarget(name: "ZKPinClientTests", dependencies: ["ZKPinClient", "ZKPinServer", "ZKPinWire", "ZKPinProtocol"]),
     ]

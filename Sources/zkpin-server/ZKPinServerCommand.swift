@@ -23,6 +23,14 @@ func announce(_ text: String) {
     FileHandle.standardOutput.write(Data((text + "\n").utf8))
 }
 
+/// Where the relying party keeps its state: SQLite in the data folder, or PostgreSQL.
+struct DatabaseOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("postgres://USER@HOST:PORT/DATABASE, shared by several instances (default: SQLite in the data folder). Password from PGPASSWORD or --database-password-file.", valueName: "URL"))
+    var database: String?
+    @Option(name: .customLong("database-password-file"), help: "0600 file holding the PostgreSQL password.")
+    var databasePasswordFile: String?
+}
+
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Run the relying party and D-TA 1 (and D-TA 2 unless --dta2).")
 
@@ -41,10 +49,16 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("max-attempts")) var maxAttempts = 3
     @Option(name: .customLong("access-code-ttl")) var accessCodeTTL = 120
     @Option(name: .customLong("trusted-proxy"), help: "Address of a proxy whose X-Forwarded-For is believed.") var trustedProxy: String?
+    @Option(name: .customLong("registrations-per-address"), help: "Registrations per client address and hour (raise it to register many load-test identities).")
+    var registrationsPerAddress = 30
+    @OptionGroup var storage: DatabaseOptions
 
     func options() throws -> ServeOptions {
         var o = ServeOptions()
         o.host = host; o.port = port; o.dataDirectory = data
+        o.database = storage.database; o.databasePasswordFile = storage.databasePasswordFile
+        guard registrationsPerAddress >= 1 else { throw ValidationError("--registrations-per-address is at least 1") }
+        o.registrationsPerAddress = registrationsPerAddress
         o.curve = try curve.map(parseCurve)
         o.publicURL = publicURL; o.outbox = outbox; o.smtp = smtp; o.smtpPasswordFile = smtpPasswordFile
         o.smtpCAFile = smtpCAFile; o.dta2URL = dta2; o.dta2KeyFile = dta2KeyFile
@@ -124,8 +138,9 @@ struct Admin: AsyncParsableCommand {
 
     struct Users: AsyncParsableCommand {
         @Option var data = "./zkpin-data"
+        @OptionGroup var storage: DatabaseOptions
         func run() async throws {
-            let store = try openStore(data)
+            let store = try await openStore(data, storage)
             for i in try await store.identities() {
                 print("\(i.userId)\t\(i.state.rawValue)\tfailed=\(i.failedAttempts)\tdevice=\(i.device)\t\(i.mpinId.prefix(16))…")
             }
@@ -135,8 +150,9 @@ struct Admin: AsyncParsableCommand {
     struct Revoke: AsyncParsableCommand {
         @Argument var email: String
         @Option var data = "./zkpin-data"
+        @OptionGroup var storage: DatabaseOptions
         func run() async throws {
-            let store = try openStore(data)
+            let store = try await openStore(data, storage)
             let n = try await store.revoke(userId: email)
             try await store.appendAudit(AuditEvent(time: Int(Date().timeIntervalSince1970), kind: "revoke", userId: email, detail: "admin, \(n) identities"))
             print("revoked \(n) identities of \(email)")
@@ -147,8 +163,9 @@ struct Admin: AsyncParsableCommand {
     struct Audit: AsyncParsableCommand {
         @Option var data = "./zkpin-data"
         @Option var limit = 100
+        @OptionGroup var storage: DatabaseOptions
         func run() async throws {
-            let store = try openStore(data)
+            let store = try await openStore(data, storage)
             let f = ISO8601DateFormatter()
             for e in try await store.auditLog(limit: limit) {
                 print("\(f.string(from: Date(timeIntervalSince1970: TimeInterval(e.time))))\t\(e.kind)\t\(e.userId ?? "-")\t\(e.address ?? "-")\t\(e.detail)")
@@ -157,8 +174,10 @@ struct Admin: AsyncParsableCommand {
     }
 }
 
-func openStore(_ data: String) throws -> SQLiteStore {
-    let path = (data as NSString).appendingPathComponent("zkpin.sqlite")
-    guard FileManager.default.fileExists(atPath: path) else { throw ValidationError("no database at \(path)") }
-    return try SQLiteStore(path: path)
+func openStore(_ data: String, _ storage: DatabaseOptions) async throws -> any Store {
+    do {
+        return try await ZKPinServerApp.openStore(dataDirectory: data, database: storage.database,
+                                                  passwordFile: storage.databasePasswordFile, mustExist: true,
+                                                  logger: Logger(label: "zkpin.admin"))
+    } catch let error as SetupError { throw ValidationError(error.description) }
 }

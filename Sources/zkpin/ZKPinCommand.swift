@@ -19,12 +19,13 @@ struct ZKPinCommand: AsyncParsableCommand {
           zkpin vectors check FILE...         check M-Pin test-vector files
           zkpin vectors generate ...          write the project's own known-answer vectors
           zkpin bench                         time the crypto operations (release build)
+          zkpin load --server URL --outbox DIR  load-test servers (N identities logging in)
 
         Exit status: 0 success, 1 authentication refused or vectors failed, 2 bad input,
         3 network or server trouble.
         """,
         subcommands: [ScanCommand.self, RegisterCommand.self, ConfirmCommand.self, LoginCommand.self,
-                      UsersCommand.self, DeleteCommand.self, VectorsCommand.self, BenchCommand.self]
+                      UsersCommand.self, DeleteCommand.self, VectorsCommand.self, BenchCommand.self, LoadCommand.self]
     )
 
     /// Like ArgumentParser's default, except that bad command-line input exits with 2 (the

@@ -2,17 +2,24 @@ import Foundation
 import Testing
 @testable import ZKPinServer
 
-/// The conformance suite every `Store` passes. A PostgreSQL store adds a case to `StoreKind`
-/// (skipped when no database is configured) and runs the same tests.
+/// The conformance suite every `Store` passes, once per `StoreKind`. The PostgreSQL case runs
+/// when ZKPIN_TEST_POSTGRES_URL names a server (tools/test starts one); each test gets a
+/// database of its own.
 enum StoreKind: String, CaseIterable, CustomStringConvertible {
     case sqlite
+    case postgres
     var description: String { rawValue }
 
-    func make() throws -> any Store {
+    /// The kinds this run can test; `postgresConformanceRan` reports a skipped PostgreSQL.
+    static var available: [StoreKind] { TestPostgres.isConfigured ? allCases : [.sqlite] }
+
+    func make() async throws -> any Store {
         switch self {
         case .sqlite:
             let dir = try TempDir.make()
             return try SQLiteStore(path: dir + "/store.sqlite")
+        case .postgres:
+            return try await TestPostgres.freshStore()
         }
     }
 }
@@ -31,14 +38,19 @@ func pending(_ mpinId: String, user: String = "a@example.com", now: Int = 1000, 
 }
 
 @Suite struct StoreConformanceTests {
-    @Test(arguments: StoreKind.allCases) func settingIsFixedOnce(kind: StoreKind) async throws {
-        let store = try kind.make()
+    /// Shows up as skipped, with the reason, when the PostgreSQL cases did not run.
+    @Test(.enabled(if: TestPostgres.isConfigured, TestPostgres.skipReason)) func postgresConformanceRan() {
+        #expect(StoreKind.available.contains(.postgres))
+    }
+
+    @Test(arguments: StoreKind.available) func settingIsFixedOnce(kind: StoreKind) async throws {
+        let store = try await kind.make()
         #expect(try await store.fixSetting("curve", value: "bn254cx") == "bn254cx")
         #expect(try await store.fixSetting("curve", value: "bls12-381") == "bn254cx")
     }
 
-    @Test(arguments: StoreKind.allCases) func activationIsOnceAndOnlyWhileLive(kind: StoreKind) async throws {
-        let store = try kind.make()
+    @Test(arguments: StoreKind.available) func activationIsOnceAndOnlyWhileLive(kind: StoreKind) async throws {
+        let store = try await kind.make()
         try await store.insertRegistration(pending("aa"))
         #expect(try await store.identity(mpinId: "aa") == nil)
         #expect(try await store.activate(mpinId: "aa", now: 1001))
@@ -54,8 +66,8 @@ func pending(_ mpinId: String, user: String = "a@example.com", now: Int = 1000, 
         #expect(try await store.registration(mpinId: "bb") == nil)
     }
 
-    @Test(arguments: StoreKind.allCases) func concurrentActivationActivatesOnce(kind: StoreKind) async throws {
-        let store = try kind.make()
+    @Test(arguments: StoreKind.available) func concurrentActivationActivatesOnce(kind: StoreKind) async throws {
+        let store = try await kind.make()
         try await store.insertRegistration(pending("cc"))
         let wins = try await withThrowingTaskGroup(of: Bool.self) { group in
             for _ in 0..<10 { group.addTask { try await store.activate(mpinId: "cc", now: 1001) } }
@@ -64,8 +76,8 @@ func pending(_ mpinId: String, user: String = "a@example.com", now: Int = 1000, 
         #expect(wins == 1)
     }
 
-    @Test(arguments: StoreKind.allCases) func attemptsReserveThenSettle(kind: StoreKind) async throws {
-        let store = try kind.make()
+    @Test(arguments: StoreKind.available) func attemptsReserveThenSettle(kind: StoreKind) async throws {
+        let store = try await kind.make()
         try await store.insertRegistration(pending("dd"))
         _ = try await store.activate(mpinId: "dd", now: 1000)
         #expect(try await store.reserveAttempt(mpinId: "nope", maxAttempts: 3, now: 1000, hold: 30) == .unknown)
@@ -86,8 +98,8 @@ func pending(_ mpinId: String, user: String = "a@example.com", now: Int = 1000, 
         #expect(try await store.reserveAttempt(mpinId: "dd", maxAttempts: 3, now: 1007, hold: 30) == .blocked)
     }
 
-    @Test(arguments: StoreKind.allCases) func staleReservationsStopCounting(kind: StoreKind) async throws {
-        let store = try kind.make()
+    @Test(arguments: StoreKind.available) func staleReservationsStopCounting(kind: StoreKind) async throws {
+        let store = try await kind.make()
         try await store.insertRegistration(pending("ee"))
         _ = try await store.activate(mpinId: "ee", now: 1000)
         for _ in 0..<3 { _ = try await store.reserveAttempt(mpinId: "ee", maxAttempts: 3, now: 1000, hold: 30) }
@@ -96,8 +108,8 @@ func pending(_ mpinId: String, user: String = "a@example.com", now: Int = 1000, 
         #expect(try await store.reserveAttempt(mpinId: "ee", maxAttempts: 3, now: 1031, hold: 30) == .reserved)
     }
 
-    @Test(arguments: StoreKind.allCases) func concurrentReservationsNeverExceedTheBudget(kind: StoreKind) async throws {
-        let store = try kind.make()
+    @Test(arguments: StoreKind.available) func concurrentReservationsNeverExceedTheBudget(kind: StoreKind) async throws {
+        let store = try await kind.make()
         try await store.insertRegistration(pending("ff"))
         _ = try await store.activate(mpinId: "ff", now: 1000)
         let reserved = try await withThrowingTaskGroup(of: Bool.self) { group in
@@ -109,8 +121,8 @@ func pending(_ mpinId: String, user: String = "a@example.com", now: Int = 1000, 
         #expect(reserved == 3)
     }
 
-    @Test(arguments: StoreKind.allCases) func revokeAndStates(kind: StoreKind) async throws {
-        let store = try kind.make()
+    @Test(arguments: StoreKind.available) func revokeAndStates(kind: StoreKind) async throws {
+        let store = try await kind.make()
         try await store.insertRegistration(pending("g1", user: "g@example.com"))
         try await store.insertRegistration(pending("g2", user: "g@example.com"))
         _ = try await store.activate(mpinId: "g1", now: 1000)
@@ -122,8 +134,8 @@ func pending(_ mpinId: String, user: String = "a@example.com", now: Int = 1000, 
         #expect(try await store.identities().count == 2)
     }
 
-    @Test(arguments: StoreKind.allCases) func challengesAreSingleUse(kind: StoreKind) async throws {
-        let store = try kind.make()
+    @Test(arguments: StoreKind.available) func challengesAreSingleUse(kind: StoreKind) async throws {
+        let store = try await kind.make()
         func c(_ id: String, created: Int) -> Challenge {
             Challenge(id: id, mpinId: "m", u: [1, 2], ut: nil, y: [3], date: 0, created: created, expires: created + 15)
         }
@@ -142,8 +154,8 @@ func pending(_ mpinId: String, user: String = "a@example.com", now: Int = 1000, 
         #expect(try await store.consumeChallenge(id: "c4", mpinId: "m", now: 115) == nil)
     }
 
-    @Test(arguments: StoreKind.allCases) func concurrentChallengeConsumptionYieldsOne(kind: StoreKind) async throws {
-        let store = try kind.make()
+    @Test(arguments: StoreKind.available) func concurrentChallengeConsumptionYieldsOne(kind: StoreKind) async throws {
+        let store = try await kind.make()
         try await store.insertChallenge(Challenge(id: "x", mpinId: "m", u: [1], ut: nil, y: [2], date: 0, created: 1, expires: 100))
         let got = try await withThrowingTaskGroup(of: Bool.self) { group in
             for i in 0..<10 { group.addTask { try await store.consumeChallenge(id: i % 2 == 0 ? "x" : nil, mpinId: "m", now: 2) != nil } }
@@ -152,8 +164,8 @@ func pending(_ mpinId: String, user: String = "a@example.com", now: Int = 1000, 
         #expect(got == 1)
     }
 
-    @Test(arguments: StoreKind.allCases) func accessSessionLifecycle(kind: StoreKind) async throws {
-        let store = try kind.make()
+    @Test(arguments: StoreKind.available) func accessSessionLifecycle(kind: StoreKind) async throws {
+        let store = try await kind.make()
         #expect(try await store.insertAccessSession(AccessSession(webOTTHash: "w1", code: "1234560", created: 100, expires: 220)))
         // A live code is not handed out twice.
         #expect(!(try await store.insertAccessSession(AccessSession(webOTTHash: "w2", code: "1234560", created: 110, expires: 230))))
@@ -181,16 +193,16 @@ func pending(_ mpinId: String, user: String = "a@example.com", now: Int = 1000, 
         #expect(try await store.insertAccessSession(AccessSession(webOTTHash: "w3", code: "1234560", created: 106, expires: 226)))
     }
 
-    @Test(arguments: StoreKind.allCases) func expiredCodesAreRefused(kind: StoreKind) async throws {
-        let store = try kind.make()
+    @Test(arguments: StoreKind.available) func expiredCodesAreRefused(kind: StoreKind) async throws {
+        let store = try await kind.make()
         _ = try await store.insertAccessSession(AccessSession(webOTTHash: "w", code: "0000019", created: 100, expires: 220))
         #expect(try await store.presentCode("0000019", now: 220) == nil)
         #expect(!(try await store.markWrongPIN(code: "0000019", now: 220)))
         #expect(try await store.insertAccessSession(AccessSession(webOTTHash: "w2", code: "0000019", created: 221, expires: 341)))
     }
 
-    @Test(arguments: StoreKind.allCases) func authTokensAreSingleUse(kind: StoreKind) async throws {
-        let store = try kind.make()
+    @Test(arguments: StoreKind.available) func authTokensAreSingleUse(kind: StoreKind) async throws {
+        let store = try await kind.make()
         let t = AuthToken(hash: "t", mpinId: "m", userId: "u", outcome: .wrongPIN, attemptsLeft: 2, accessCode: nil, expires: 160)
         try await store.insertAuthToken(t)
         #expect(try await store.consumeAuthToken(hash: "t", now: 100) == t)
@@ -199,8 +211,8 @@ func pending(_ mpinId: String, user: String = "a@example.com", now: Int = 1000, 
         #expect(try await store.consumeAuthToken(hash: "t2", now: 160) == nil)
     }
 
-    @Test(arguments: StoreKind.allCases) func webSessionsAndAudit(kind: StoreKind) async throws {
-        let store = try kind.make()
+    @Test(arguments: StoreKind.available) func webSessionsAndAudit(kind: StoreKind) async throws {
+        let store = try await kind.make()
         try await store.insertWebSession(WebSession(hash: "s", mpinId: "m", userId: "u", created: 1, expires: 100))
         #expect(try await store.webSession(hash: "s", now: 50)?.userId == "u")
         #expect(try await store.webSession(hash: "s", now: 100) == nil)
@@ -212,5 +224,31 @@ func pending(_ mpinId: String, user: String = "a@example.com", now: Int = 1000, 
         #expect(log.map(\.kind) == ["register", "login"])
         #expect(try await store.auditLog(limit: 1).map(\.kind) == ["login"])
         try await store.purgeExpired(now: 1000)
+    }
+
+    @Test(arguments: StoreKind.available) func rateLimitWindows(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        #expect(try await store.eventCount(key: "k", now: 100) == 0)
+        #expect(try await store.countEvent(key: "k", window: 60, now: 100) == 1)
+        #expect(try await store.countEvent(key: "k", window: 60, now: 159) == 2)
+        #expect(try await store.eventCount(key: "k", now: 159) == 2)
+        #expect(try await store.countEvent(key: "other", window: 60, now: 159) == 1)
+        // The window opened at 100 ends at 160; the next event opens a new one.
+        #expect(try await store.eventCount(key: "k", now: 160) == 0)
+        #expect(try await store.countEvent(key: "k", window: 60, now: 160) == 1)
+        #expect(try await store.countEvent(key: "k", window: 60, now: 219) == 2)
+        try await store.purgeExpired(now: 220)
+        #expect(try await store.eventCount(key: "k", now: 200) == 0)
+    }
+
+    @Test(arguments: StoreKind.available) func concurrentEventsAreAllCounted(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<20 { group.addTask { try await store.countEvent(key: "shared", window: 60, now: 100) } }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        // Each event saw a different count: none was lost or counted twice.
+        #expect(counts.sorted() == Array(1...20))
+        #expect(try await store.eventCount(key: "shared", now: 100) == 20)
     }
 }

@@ -7,6 +7,13 @@ public struct ServeOptions: Sendable {
     /// `publicURL`, since the default public URL would name port 0.
     public var port = 8080
     public var dataDirectory = "./zkpin-data"
+    /// nil: SQLite in the data folder; `postgres://user@host:port/db` for several instances
+    /// (their data folders must hold the same keys: share or copy the folder).
+    public var database: String?
+    /// 0600 file with the PostgreSQL password (else PGPASSWORD).
+    public var databasePasswordFile: String?
+    /// Registrations (and re-sent mails) per client address and hour.
+    public var registrationsPerAddress = 30
     /// nil: the curve stored in the data folder, or bls12-381 on first start.
     public var curve: CurveID?
     /// nil: http://host:port (refused when port is 0).

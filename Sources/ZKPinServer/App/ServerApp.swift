@@ -19,7 +19,7 @@ public enum ZKPinServerApp {
         let dir = o.dataDirectory
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         func path(_ name: String) -> String { (dir as NSString).appendingPathComponent(name) }
-        let store = try SQLiteStore(path: path("zkpin.sqlite"))
+        let store = try await openStore(dataDirectory: dir, database: o.database, passwordFile: o.databasePasswordFile, logger: logger)
 
         let stored = try await store.fixSetting("curve", value: (o.curve ?? .bls12_381).rawValue)
         guard let curve = CurveID(name: stored) else { throw SetupError("the data folder names an unknown curve \(stored)") }
@@ -57,11 +57,19 @@ public enum ZKPinServerApp {
             share2 = try dta2.authority.serverSecretShare()
         }
         let serverSecret = try suite.addG2(try dta1.serverSecretShare(), share2)
+        // Instances sharing a database must hold the same keys (one data folder, shared or
+        // copied): a folder with other keys would fail every login and activation link of the
+        // others, so it is refused at start. The fingerprint is a hash; no key is stored.
+        let fingerprint = Tokens.hmac(key: linkKey, "zkpin-keys\n" + Hex.encode(serverSecret))
+        if try await store.fixSetting("keys", value: fingerprint) != fingerprint {
+            throw SetupError("the keys in \(dir) differ from those of the instances that already use this database: give every instance a copy of the same data folder (dta1.master, rps.key, dta2.key)")
+        }
 
         let publicURL = o.publicURL ?? "http://\(o.host):\(o.port)"
         var config = ServerConfig(publicURL: publicURL, curve: curve, usePermits: o.permits, maxAttempts: o.maxAttempts,
                                   accessCodeTTL: o.accessCodeTTL, serviceName: o.serviceName)
         config.trustedProxy = o.trustedProxy
+        config.limits.registrationsPerAddress.limit = o.registrationsPerAddress
         let mailer: any Mailer
         if let smtp = o.smtp {
             mailer = try SMTPMailer(url: smtp, passwordFile: o.smtpPasswordFile, caFile: o.smtpCAFile, logger: logger)

@@ -17,7 +17,8 @@ public final class RelyingParty: Sendable {
     let linkKey: [UInt8]
     let mailer: any Mailer
     let clock: ServerClock
-    let limiter = RateLimiter()
+    /// Rate limits counted in the store, shared by every instance on it.
+    let limiter: StoreRateLimiter
     let logger: Logger
     public let metrics: ServerMetrics
 
@@ -36,6 +37,7 @@ public final class RelyingParty: Sendable {
         self.clock = clock
         self.logger = logger
         self.metrics = metrics
+        self.limiter = StoreRateLimiter(store: store, logger: logger)
     }
 
     var now: Int { clock.now }

@@ -35,6 +35,10 @@ enum SQLiteMigrations {
                     user_id TEXT, mpin_id TEXT, address TEXT, detail TEXT NOT NULL);
                 """)
         }
+        // v2: rate-limit windows live in the store, so that instances sharing it share limits.
+        m.registerMigration("v2") { db in
+            try db.execute(sql: "CREATE TABLE rate_limits(key TEXT PRIMARY KEY, count INTEGER NOT NULL, expires INTEGER NOT NULL)")
+        }
         return m
     }
 }

@@ -296,8 +296,30 @@ public final class SQLiteStore: Store {
         }
     }
 
+    // MARK: Rate limits
+
+    public func countEvent(key: String, window: Int, now: Int) async throws -> Int {
+        try await pool.write { db in
+            // A window that has run out restarts at this event; both CASEs read the old row.
+            try Int.fetchOne(db, sql: """
+                INSERT INTO rate_limits(key, count, expires) VALUES (?1, 1, ?2 + ?3)
+                ON CONFLICT(key) DO UPDATE SET
+                    count = CASE WHEN expires <= ?2 THEN 1 ELSE count + 1 END,
+                    expires = CASE WHEN expires <= ?2 THEN excluded.expires ELSE expires END
+                RETURNING count
+                """, arguments: [key, now, window]) ?? 1
+        }
+    }
+
+    public func eventCount(key: String, now: Int) async throws -> Int {
+        try await pool.read { db in
+            try Int.fetchOne(db, sql: "SELECT count FROM rate_limits WHERE key = ? AND expires > ?", arguments: [key, now]) ?? 0
+        }
+    }
+
     public func purgeExpired(now: Int) async throws {
         try await pool.write { db in
+            try db.execute(sql: "DELETE FROM rate_limits WHERE expires <= ?", arguments: [now])
             try db.execute(sql: "DELETE FROM challenges WHERE expires <= ?", arguments: [now])
             try db.execute(sql: "DELETE FROM auth_tokens WHERE expires <= ?", arguments: [now])
             try db.execute(sql: "DELETE FROM web_sessions WHERE expires <= ?", arguments: [now])

@@ -1,6 +1,6 @@
 // The storage protocol of DESIGN.md ("Storage"). Two implementations share one conformance
-// test suite (Tests/ZKPinServerTests/StoreConformanceTests.swift): SQLite (GRDB) now, and
-// PostgreSQL later. Every method that consumes a one-time value or moves an attempt counter
+// test suite (Tests/ZKPinServerTests/StoreConformanceTests.swift): SQLite (GRDB) and PostgreSQL
+// (postgres-nio, for several instances on one database). Every method that consumes a one-time value or moves an attempt counter
 // must do it in ONE atomic statement (single-row UPDATE/DELETE ... RETURNING), so that two
 // server instances sharing a PostgreSQL database cannot both consume the same value.
 
@@ -66,6 +66,14 @@ public protocol Store: Sendable {
     func appendAudit(_ event: AuditEvent) async throws
     func auditLog(limit: Int) async throws -> [AuditEvent]
 
-    /// Deletes expired one-time rows (challenges, access sessions, tokens, web sessions).
+    // MARK: Rate limits (shared by every instance on the store)
+    /// Counts one event of `key` in its current fixed window (which starts at the first event
+    /// and lasts `window` seconds) and returns the count so far, this event included. One
+    /// atomic upsert, so two instances counting the same key never lose an event.
+    func countEvent(key: String, window: Int, now: Int) async throws -> Int
+    /// The count of the key's current window, without counting an event (0 when none is open).
+    func eventCount(key: String, now: Int) async throws -> Int
+
+    /// Deletes expired one-time rows (challenges, access sessions, tokens, web sessions, rate-limit windows).
     func purgeExpired(now: Int) async throws
 }

@@ -1,5 +1,6 @@
-/// Fixed-window counters in memory, per key (an address, an e-mail, an identity). With several
-/// instances each limits on its own; the limits are a brake on guessing, not an accounting.
+/// Fixed-window counters in memory, per key. D-TA 2 (which has no store) limits with it; the
+/// relying party counts in its store instead (`StoreRateLimiter`) so that its instances share
+/// the windows.
 public actor RateLimiter {
     public struct Rule: Sendable {
         public var limit: Int

@@ -24,12 +24,13 @@ final class ServerProcess: @unchecked Sendable {
 
     struct StartFailure: Error, CustomStringConvertible { var description: String }
 
-    init(_ arguments: [String], port: Int) throws {
+    /// With `errors`, standard error goes there (to read why a start failed).
+    init(_ arguments: [String], port: Int, errors: Pipe? = nil) throws {
         self.port = port
         process.executableURL = Self.binary
         process.arguments = arguments
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        process.standardError = errors ?? FileHandle.nullDevice
         try process.run()
     }
 

@@ -1,0 +1,146 @@
+import Foundation
+import ZKPinProtocol
+import ZKPinWire
+
+/// `zkpin load`: N registered identities log in concurrently through the HTTP API (pass 1,
+/// pass 2 without an access code, authenticate) for a fixed time; each client starts its next
+/// login as soon as the last one ended. The clients' own crypto runs in this process, so on
+/// one machine the driver competes with the server for the cores, as real clients would not.
+public struct LoadDriver: Sendable {
+    public struct Options: Sendable {
+        /// Servers to log in through (clients are spread over them in turn); registration
+        /// goes through the first.
+        public var servers: [String]
+        /// The first server's outbox folder, where the activation mails land.
+        public var outbox: String
+        public var clients: Int = 10
+        public var duration: Double = 10
+        public var pin: Int = 1234
+        public init(servers: [String], outbox: String) { self.servers = servers; self.outbox = outbox }
+    }
+
+    public let options: Options
+    let transport: PooledHTTPTransport
+
+    public init(options: Options) {
+        self.options = options
+        transport = PooledHTTPTransport(connections: options.clients)
+    }
+
+    /// Registers `clients` identities; `progress` gets the number done so far.
+    public func registerIdentities(progress: @Sendable (Int) -> Void = { _ in }) async throws(ClientError) -> [LoadIdentity] {
+        let connection = RPSConnection(transport: transport)
+        let service = try await Discovery(connection: connection).discover(server: options.servers[0])
+        let registrar = LoadRegistrar(connection: connection, service: service, outbox: OutboxReader(directory: options.outbox))
+        // Unique per run: the server limits registrations per e-mail address.
+        let run = String(UInt32.random(in: 0...UInt32.max), radix: 36)
+        let pin = options.pin
+        var identities: [LoadIdentity] = []
+        do {
+            try await withThrowingTaskGroup(of: LoadIdentity.self) { group in
+                var next = 0
+                // A few at a time: registration is a setup step, not what is measured.
+                func add() {
+                    let i = next
+                    next += 1
+                    group.addTask { try await registrar.register(email: "load-\(run)-\(i)@example.com", pin: pin) }
+                }
+                for _ in 0..<min(8, options.clients) { add() }
+                while let identity = try await group.next() {
+                    identities.append(identity)
+                    progress(identities.count)
+                    if next < options.clients { add() }
+                }
+            }
+        } catch let error as ClientError { throw error } catch {
+            throw .cancelled("registration stopped: \(error)")
+        }
+        return identities
+    }
+
+    /// Runs the logins for `options.duration` seconds.
+    public func run(_ identities: [LoadIdentity]) async throws(ClientError) -> LoadReport {
+        let connection = RPSConnection(transport: transport)
+        var services: [Service] = []
+        for server in options.servers { services.append(try await Discovery(connection: connection).discover(server: server)) }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let deadline = start + .milliseconds(Int(options.duration * 1000))
+        let samples = await withTaskGroup(of: [LoadSample].self) { group in
+            for (index, identity) in identities.enumerated() {
+                let service = services[index % services.count]
+                group.addTask {
+                    var mine: [LoadSample] = []
+                    while clock.now < deadline {
+                        let began = clock.now
+                        let outcome = await Self.login(identity, service: service, connection: connection)
+                        mine.append(LoadSample(seconds: Self.seconds(clock.now - began), outcome: outcome))
+                    }
+                    return mine
+                }
+            }
+            return await group.reduce(into: [LoadSample]()) { $0 += $1 }
+        }
+        return LoadReport(samples: samples, elapsed: Self.seconds(clock.now - start), clients: identities.count,
+                          servers: options.servers.count)
+    }
+
+    public func shutdown() async { await transport.shutdown() }
+
+    static func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+
+    /// One login; nil on success, else the kind of failure (status and error code, or the
+    /// network trouble).
+    static func login(_ identity: LoadIdentity, service: Service, connection: RPSConnection) async -> String? {
+        do {
+            let suite = service.curve.suite
+            var permit: (date: Int, point: [UInt8])? = nil
+            if service.settings.usePermits {
+                let share1 = try await connection.get(service.timePermitURL(mpinId: identity.mpinId))
+                if let failure = kind(share1) { return "timePermit " + failure }
+                let p1 = try share1.decode(TimePermitResponse.self)
+                let share2 = try await connection.get(service.dta2URL("timePermit", params: p1.params ?? ""))
+                if let failure = kind(share2) { return "dta2 timePermit " + failure }
+                let p2 = try share2.decode(TimePermitResponse.self)
+                guard let a = Hex.decode(p1.timePermit), let b = Hex.decode(p2.timePermit),
+                      let point = try? suite.addG1(a, b) else { return "bad time permit" }
+                permit = (p1.date, point)
+            }
+            guard let state = try? suite.clientPass1(id: identity.id, token: identity.token, pin: identity.pin,
+                                                     timePermit: permit?.point, date: permit?.date ?? 0)
+            else { return "client pass 1 failed" }
+            defer { state.wipe() }
+            let pass1 = try await connection.send(.post, service.pass1URL, Pass1Request(
+                mpinId: identity.mpinId, u: Hex.encode(state.u), ut: state.ut.map { Hex.encode($0) }))
+            if let failure = kind(pass1) { return "pass1 " + failure }
+            let challenge = try pass1.decode(Pass1Response.self)
+            guard let y = Hex.decode(challenge.y), let v = try? suite.clientPass2(state, y: y) else { return "bad y from pass1" }
+            let pass2 = try await connection.send(.post, service.pass2URL, Pass2Request(
+                mpinId: identity.mpinId, v: Hex.encode(v), wid: "0", challenge: challenge.challenge))
+            if let failure = kind(pass2) { return "pass2 " + failure }
+            let ott = try pass2.decode(Pass2Response.self)
+            let done = try await connection.send(.post, service.authenticateURL, AuthenticateRequest(authOTT: ott.authOTT))
+            if let failure = kind(done) { return "authenticate " + failure }
+            return nil
+        } catch {
+            switch error {
+            case .networkError: return "network error"
+            case .timeout: return "timeout"
+            default: return "unexpected answer"
+            }
+        }
+    }
+
+    static func kind(_ answer: RPSConnection.Answer) -> String? {
+        guard !answer.isSuccess else { return nil }
+        return "HTTP \(answer.status)" + (answer.error.map { " \($0.error)" } ?? "")
+    }
+}
+
+struct LoadSample: Sendable {
+    var seconds: Double
+    /// nil: the login succeeded.
+    var outcome: String?
+}

@@ -1,0 +1,21 @@
+import Foundation
+import Logging
+
+extension ZKPinServerApp {
+    /// The store of a relying party: SQLite in the data folder by default, PostgreSQL when
+    /// `database` is a `postgres://` URL (several instances share it). `mustExist` refuses to
+    /// create a missing SQLite file (admin commands look at an existing one).
+    public static func openStore(dataDirectory: String, database: String?, passwordFile: String?,
+                                 mustExist: Bool = false, logger: Logger) async throws -> any Store {
+        guard let database else {
+            if passwordFile != nil { throw SetupError("--database-password-file needs --database postgres://...") }
+            let path = (dataDirectory as NSString).appendingPathComponent("zkpin.sqlite")
+            if mustExist && !FileManager.default.fileExists(atPath: path) { throw SetupError("no database at \(path)") }
+            return try SQLiteStore(path: path)
+        }
+        let location: PostgresLocation
+        do { location = try PostgresLocation(url: database, passwordFile: passwordFile) }
+        catch let error as PostgresLocation.Invalid { throw SetupError(error.description) }
+        return try await PostgresStore.open(location, logger: logger)
+    }
+}

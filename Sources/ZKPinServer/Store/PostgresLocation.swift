@@ -1,0 +1,72 @@
+import Foundation
+
+/// Where the PostgreSQL store lives: `postgres://user@host:port/database` (also `postgresql://`).
+/// The password never comes from the URL (it would show in `ps` and shell history): it comes
+/// from `PGPASSWORD`, like libpq, or from a file of mode 0600 (`--database-password-file`).
+public struct PostgresLocation: Sendable, Equatable {
+    public var host: String
+    public var port: Int
+    public var user: String
+    public var database: String
+    public var password: String?
+
+    public struct Invalid: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Whether `text` names a PostgreSQL database rather than something else.
+    public static func isPostgresURL(_ text: String) -> Bool {
+        let lower = text.lowercased()
+        return lower.hasPrefix("postgres://") || lower.hasPrefix("postgresql://")
+    }
+
+    /// Parses the URL; the password comes from `passwordFile` when given, else `environment["PGPASSWORD"]`.
+    public init(url text: String, passwordFile: String? = nil,
+                environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        let usage = "use --database postgres://USER@HOST:PORT/DATABASE"
+        guard Self.isPostgresURL(text), let url = URLComponents(string: text) else {
+            throw Invalid(description: "\(text.prefix(100)) is not a PostgreSQL URL; \(usage)")
+        }
+        guard url.password == nil else {
+            throw Invalid(description: "the database URL holds a password; put it in PGPASSWORD or a 0600 file given with --database-password-file instead")
+        }
+        guard let user = url.user, !user.isEmpty else { throw Invalid(description: "the database URL names no user; \(usage)") }
+        guard let host = url.host, !host.isEmpty else { throw Invalid(description: "the database URL names no host; \(usage)") }
+        let port = url.port ?? 5432
+        guard (1...65535).contains(port) else { throw Invalid(description: "the database URL names port \(port)") }
+        var database = url.path
+        while database.hasPrefix("/") { database.removeFirst() }
+        guard !database.contains("/") else { throw Invalid(description: "the database name \(database) holds a slash; \(usage)") }
+        guard url.query == nil else {
+            throw Invalid(description: "the database URL has query options, which are not supported (the connection is plain TCP, meant for a private network or loopback)")
+        }
+        self.host = host
+        self.port = port
+        self.user = user.removingPercentEncoding ?? user
+        self.database = database.isEmpty ? self.user : (database.removingPercentEncoding ?? database)
+        if let passwordFile {
+            password = try Self.readPasswordFile(passwordFile)
+        } else if let fromEnvironment = environment["PGPASSWORD"], !fromEnvironment.isEmpty {
+            password = fromEnvironment
+        } else {
+            password = nil
+        }
+    }
+
+    /// The first line of a file that only its owner can read.
+    static func readPasswordFile(_ path: String) throws -> String {
+        var st = stat()
+        guard stat(path, &st) == 0 else { throw Invalid(description: "cannot read the database password file \(path)") }
+        let mode = Int(st.st_mode) & 0o777
+        guard mode & 0o077 == 0 else {
+            throw Invalid(description: "\(path) has mode \(String(mode, radix: 8)); a password file must be readable by its owner only (chmod 600 \(path))")
+        }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8),
+              let line = text.split(whereSeparator: \.isNewline).first, !line.isEmpty
+        else { throw Invalid(description: "the database password file \(path) is empty or not text") }
+        return String(line)
+    }
+
+    /// For messages: the URL without any secret.
+    public var display: String { "postgres://\(user)@\(host):\(port)/\(database)" }
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import ZKPinClient
+
+/// `zkpin load`: a load driver. Registers N throwaway identities (activating them from the
+/// server's outbox folder), then has each log in again and again for a fixed time.
+struct LoadCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "load",
+        abstract: "Load-test servers: N identities logging in concurrently for a fixed time.",
+        discussion: """
+        The identities are registered first through the first --server, which must mail to an
+        outbox folder on this machine (its default) and allow that many registrations from one
+        address: start it with --registrations-per-address N. Reports logins per second,
+        latency percentiles of the successful logins (p50, p99) and every error by kind; exits
+        with 1 when any login failed.
+        """)
+
+    @Option(name: .customLong("server"), help: ArgumentHelp("A server URL; repeat it to spread the clients over several instances.", valueName: "URL"))
+    var servers: [String] = []
+    @Option(help: ArgumentHelp("The first server's outbox folder (its --outbox, default DATA/outbox).", valueName: "DIR"))
+    var outbox: String
+    @Option(help: "Concurrent clients, each with its own identity.") var clients = 10
+    @Option(help: "Seconds of logins.") var duration: Double = 10
+    @Flag(name: .long, help: "Print the report as JSON on standard output.") var json = false
+
+    func validate() throws {
+        guard !servers.isEmpty else { throw ValidationError("give at least one --server URL") }
+        guard (1...10_000).contains(clients) else { throw ValidationError("--clients is 1...10000") }
+        guard duration > 0, duration <= 3600 else { throw ValidationError("--duration is more than 0 and at most 3600 seconds") }
+    }
+
+    func run() async throws {
+        var failed = false
+        try await ClientOutput.run(json: json) { () async throws(ClientError) in
+            var normalized: [String] = []
+            for server in servers { normalized.append(try ServerURL.normalize(server)) }
+            var options = LoadDriver.Options(servers: normalized, outbox: outbox)
+            options.clients = clients
+            options.duration = duration
+            let driver = LoadDriver(options: options)
+            let outcome: Result<LoadReport, ClientError>
+            do throws(ClientError) {
+                ClientOutput.note("registering \(clients) identities through \(normalized[0]) ...")
+                let identities = try await driver.registerIdentities()
+                ClientOutput.note(String(format: "logging in with %d clients for %.0f s ...", clients, duration))
+                outcome = .success(try await driver.run(identities))
+            } catch {
+                outcome = .failure(error)
+            }
+            await driver.shutdown()
+            let report = try outcome.get()
+            if json {
+                let data = (try? JSONEncoder().encode(report)) ?? Data("{}".utf8)
+                ClientOutput.info(String(decoding: data, as: UTF8.self))
+            } else {
+                ClientOutput.info(report.text)
+            }
+            failed = !report.errors.isEmpty || report.logins == 0
+        }
+        // The report is out; the exit status tells a script that some logins failed.
+        if failed { throw ExitCode(1) }
+    }
+}
+

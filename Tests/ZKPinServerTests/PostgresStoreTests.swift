@@ -1,0 +1,61 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Testing
+@testable import ZKPinServer
+
+/// What only the PostgreSQL store has: migrations shared by instances, connection errors,
+/// reconnecting after a server restart. Needs ZKPIN_TEST_POSTGRES_URL (tools/test sets it).
+@Suite(.enabled(if: TestPostgres.isConfigured, TestPostgres.skipReason))
+struct PostgresStoreTests {
+    @Test func migrationsAreIdempotentAndSafeWhenInstancesStartTogether() async throws {
+        let url = try await TestPostgres.freshDatabase()
+        let location = try PostgresLocation(url: url)
+        // Four "instances" migrate an empty database at once; all succeed, v1 is applied once.
+        let stores = try await withThrowingTaskGroup(of: PostgresStore.self) { group in
+            for _ in 0..<4 { group.addTask { try await PostgresStore.open(location, maxConnections: 2) } }
+            return try await group.reduce(into: [PostgresStore]()) { $0.append($1) }
+        }
+        let again = try await PostgresStore.open(location, maxConnections: 2)
+        let versions = try await again.rows("SELECT version FROM zkpin_schema_version ORDER BY version")
+            .map { try $0["version"].decode(Int.self) }
+        #expect(versions == Array(1...PostgresMigrations.versions.count))
+        #expect(try await stores[0].fixSetting("curve", value: "bn254cx") == "bn254cx")
+        #expect(try await stores[3].fixSetting("curve", value: "bls12-381") == "bn254cx")
+    }
+
+    @Test func unreachableDatabaseIsAClearError() async throws {
+        // A port bound but not listening: connections are refused, and no other test's server
+        // can take it meanwhile (a merely free port could be).
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
+        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
+        let port = Int(UInt16(bigEndian: addr.sin_port))
+        let error = await #expect(throws: SetupError.self) {
+            try await PostgresStore.open(try PostgresLocation(url: "postgres://zkpin@127.0.0.1:\(port)/x", environment: [:]))
+        }
+        let text = error?.description ?? ""
+        #expect(text.contains("cannot use the database postgres://zkpin@127.0.0.1:\(port)/x"), "\(text)")
+        #expect(text.contains("connection refused"), "\(text)")
+    }
+
+    @Test func wrongPasswordAndMissingDatabaseSayWhy() async throws {
+        let url = try #require(TestPostgres.url)
+        let wrong = await #expect(throws: SetupError.self) {
+            try await PostgresStore.open(try PostgresLocation(url: url, environment: ["PGPASSWORD": "not-the-password"]))
+        }
+        #expect(wrong?.description.contains("password authentication failed") == true, "\(String(describing: wrong))")
+        var missing = URLComponents(string: url)!
+        missing.path = "/no_such_database"
+        let noDB = await #expect(throws: SetupError.self) {
+            try await PostgresStore.open(try PostgresLocation(url: missing.string!))
+        }
+        #expect(noDB?.description.contains("does not exist") == true, "\(String(describing: noDB))")
+    }
+
+}
