@@ -1,0 +1,44 @@
+"""Runs `zkpin bench --ops OP` under callgrind and prints the inclusive instruction count per
+call of the function that does the operation (the benchmark's closure or the pairing)."""
+import re
+import subprocess
+import sys
+
+work, binary = sys.argv[1], sys.argv[2]
+
+# op -> regular expression of the function whose calls are counted
+TARGETS = {
+    "pairing": r"PairingO7pairingyAA4Fp12Vy5FieldQzGAA5PointVyAA2G1OyxGG_AKyAA2G2OyxGGtFZ ",
+    "server_verify": r"CurveBenchmarks.*fU.*_Tg5 ",
+    "client_login": r"CurveBenchmarks.*fU.*_Tg5 ",
+}
+
+
+def per_call(out, pattern):
+    tree = subprocess.run(["callgrind_annotate", "--tree=caller", "--inclusive=yes", out],
+                          capture_output=True, text=True, check=True).stdout.splitlines()
+    best = None
+    for i, line in enumerate(tree):
+        if "*  " not in line or not re.search(pattern, line):
+            continue
+        inclusive = int(line.split()[0].replace(",", ""))
+        calls, j = 0, i - 1
+        while j >= 0 and "<" in tree[j]:
+            match = re.search(r"\(([\d,]+)x\)", tree[j])
+            if match:
+                calls += int(match.group(1).replace(",", ""))
+            j -= 1
+        if calls and (best is None or inclusive > best[0]):
+            best = (inclusive, calls)
+    if best is None:
+        raise SystemExit(f"no calls matching {pattern} in {out}")
+    return best[0] / best[1]
+
+
+print(f"{'curve':10} {'op':14} {'instructions per call':>22}")
+for curve in ["bn254cx", "bls12-381"]:
+    for op, pattern in TARGETS.items():
+        out = f"{work}/callgrind.{curve}.{op}"
+        subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", binary, "bench",
+                        "--curve", curve, "--ops", op], capture_output=True, check=True)
+        print(f"{curve:10} {op:14} {per_call(out, pattern):>22,.0f}", flush=True)
