@@ -142,13 +142,53 @@ struct UnrolledArithmeticTests {
         for _ in 0..<FieldPropertyTests.iterations {
             let a = P.Limbs(BigInt.random(in: .zero, P.modulusBig, using: &generator).limbs(count: P.Limbs.count))
             let b = P.Limbs(BigInt.random(in: .zero, P.modulusBig, using: &generator).limbs(count: P.Limbs.count))
-            #expect(P.Limbs.montgomeryProduct(a, b, modulus: P.modulus, negativeInverse: P.negativeInverse)
-                    == LimbArithmetic.montgomeryMultiplyLoop(a, b, modulus: P.modulus, negativeInverse: P.negativeInverse))
+            let expected = LimbArithmetic.montgomeryMultiplyLoop(a, b, modulus: P.modulus, negativeInverse: P.negativeInverse)
+            #expect(P.Limbs.montgomeryProduct(a, b, modulus: P.modulus, negativeInverse: P.negativeInverse) == expected)
+            // The field's own product: the assembly on x86-64 builds.
+            #expect(P.montgomeryProduct(a, b) == expected)
             #expect(P.Limbs.modularSum(a, b, modulus: P.modulus) == LimbArithmetic.modAddLoop(a, b, modulus: P.modulus))
             #expect(P.Limbs.modularDifference(a, b, modulus: P.modulus) == LimbArithmetic.modSubtractLoop(a, b, modulus: P.modulus))
+            #expect(P.modularSum(a, b) == LimbArithmetic.modAddLoop(a, b, modulus: P.modulus))
+            #expect(P.modularDifference(a, b) == LimbArithmetic.modSubtractLoop(a, b, modulus: P.modulus))
         }
     }
 
     @Test func bn254cx() { check(BN254CXField.self) }
     @Test func bls12381() { check(BLS12_381Field.self) }
+
+    /// Inputs that push every carry chain of the product, sum and difference to its limit: all limbs of p - 1,
+    /// products of the largest values, and limbs of all ones below p.
+    func checkEdges<P: PrimeFieldParameters>(_: P.Type) {
+        let p = P.modulusBig
+        let values = [BigInt.zero, .one, BigInt(2), p - BigInt(2), p - .one, p.shiftedRight(1),
+                      BigInt.one.shiftedLeft(64 * P.Limbs.count - 4) - .one, BigInt.one.shiftedLeft(64) - .one]
+        for x in values {
+            for y in values {
+                let a = P.Limbs(x.limbs(count: P.Limbs.count)), b = P.Limbs(y.limbs(count: P.Limbs.count))
+                #expect(P.montgomeryProduct(a, b)
+                        == LimbArithmetic.montgomeryMultiplyLoop(a, b, modulus: P.modulus, negativeInverse: P.negativeInverse),
+                        "\(x.string(base: 16)) * \(y.string(base: 16))")
+                #expect(P.modularSum(a, b) == LimbArithmetic.modAddLoop(a, b, modulus: P.modulus))
+                #expect(P.modularDifference(a, b) == LimbArithmetic.modSubtractLoop(a, b, modulus: P.modulus))
+            }
+        }
+        // The lazily reduced Fp2 product (its borrow and carry cases: a0·b0 below and above
+        // a1·b1, sums of the largest values) against Karatsuba on the reference loops.
+        func product(_ a: P.Limbs, _ b: P.Limbs) -> P.Limbs {
+            LimbArithmetic.montgomeryMultiplyLoop(a, b, modulus: P.modulus, negativeInverse: P.negativeInverse)
+        }
+        func sum(_ a: P.Limbs, _ b: P.Limbs) -> P.Limbs { LimbArithmetic.modAddLoop(a, b, modulus: P.modulus) }
+        func difference(_ a: P.Limbs, _ b: P.Limbs) -> P.Limbs { LimbArithmetic.modSubtractLoop(a, b, modulus: P.modulus) }
+        let limbs = values.map { P.Limbs($0.limbs(count: P.Limbs.count)) }
+        var failures = 0
+        for a0 in limbs { for a1 in limbs { for b0 in limbs { for b1 in limbs {
+            let t0 = product(a0, b0), t1 = product(a1, b1), cross = product(sum(a0, a1), sum(b0, b1))
+            let (c0, c1) = P.fp2Product(a0, a1, b0, b1)
+            if c0 != difference(t0, t1) || c1 != difference(difference(cross, t0), t1) { failures += 1 }
+        } } } }
+        #expect(failures == 0, "Fp2 products of edge values")
+    }
+
+    @Test func edgesBN254CX() { checkEdges(BN254CXField.self) }
+    @Test func edgesBLS12381() { checkEdges(BLS12_381Field.self) }
 }

@@ -35,14 +35,13 @@ public struct Fp2<P: PrimeFieldParameters>: FieldElement, Hashable, CustomString
     @inlinable @inline(__always)
     public static prefix func - (a: Fp2) -> Fp2 { Fp2(-a.c0, -a.c1) }
 
-    /// Karatsuba: three base-field products. Kept out of line, like the larger tower
+    /// Karatsuba (`P.fp2Product`: three base-field products, or two reductions of
+    /// double-width products on the assembly fields). Kept out of line, like the larger tower
     /// operations: fully inlined towers grow into functions larger than the instruction cache.
     @inlinable @inline(never)
     public static func * (a: Fp2, b: Fp2) -> Fp2 {
-        let t0 = a.c0 * b.c0
-        let t1 = a.c1 * b.c1
-        let cross = (a.c0 + a.c1) * (b.c0 + b.c1)
-        return Fp2(t0 - t1, cross - t0 - t1)
+        let (c0, c1) = P.fp2Product(a.c0.montgomery, a.c1.montgomery, b.c0.montgomery, b.c1.montgomery)
+        return Fp2(Fp(montgomery: c0), Fp(montgomery: c1))
     }
 
     /// (a0 + a1)(a0 - a1) + 2·a0·a1·i: two base-field products.

@@ -20,6 +20,35 @@ public protocol PrimeFieldParameters: Sendable {
     static var inverseExponent: [UInt64] { get }
     /// (p + 1) / 4 (square roots; p = 3 mod 4), little-endian limbs.
     static var squareRootExponent: [UInt64] { get }
+    /// a·b·R^-1 mod p. The default is the straight-line Swift product of `Limbs`; the two
+    /// curves' fields use assembly on x86-64 (see CFieldArithmetic).
+    static func montgomeryProduct(_ a: Limbs, _ b: Limbs) -> Limbs
+    /// (a + b) mod p and (a - b) mod p for a, b < p; likewise overridden by the two fields.
+    static func modularSum(_ a: Limbs, _ b: Limbs) -> Limbs
+    static func modularDifference(_ a: Limbs, _ b: Limbs) -> Limbs
+    /// (a0 + a1·i)(b0 + b1·i) in Fp[i]/(i^2 + 1), Montgomery form; the two fields reduce lazily.
+    static func fp2Product(_ a0: Limbs, _ a1: Limbs, _ b0: Limbs, _ b1: Limbs) -> (Limbs, Limbs)
+}
+
+extension PrimeFieldParameters {
+    @inlinable @inline(__always)
+    public static func montgomeryProduct(_ a: Limbs, _ b: Limbs) -> Limbs {
+        Limbs.montgomeryProduct(a, b, modulus: modulus, negativeInverse: negativeInverse)
+    }
+
+    @inlinable @inline(__always)
+    public static func modularSum(_ a: Limbs, _ b: Limbs) -> Limbs { Limbs.modularSum(a, b, modulus: modulus) }
+
+    @inlinable @inline(__always)
+    public static func modularDifference(_ a: Limbs, _ b: Limbs) -> Limbs { Limbs.modularDifference(a, b, modulus: modulus) }
+
+    /// Karatsuba: three products.
+    @inlinable @inline(__always)
+    public static func fp2Product(_ a0: Limbs, _ a1: Limbs, _ b0: Limbs, _ b1: Limbs) -> (Limbs, Limbs) {
+        let t0 = montgomeryProduct(a0, b0), t1 = montgomeryProduct(a1, b1)
+        let cross = montgomeryProduct(modularSum(a0, a1), modularSum(b0, b1))
+        return (modularDifference(t0, t1), modularDifference(modularDifference(cross, t0), t1))
+    }
 }
 
 /// Multi-precision primitives on fixed limb arrays. Every function here runs in time that
@@ -56,19 +85,19 @@ public enum LimbArithmetic {
     /// (a + b) mod p for a, b < p.
     @inlinable @inline(__always)
     public static func modAdd<P: PrimeFieldParameters>(_ a: P.Limbs, _ b: P.Limbs, _: P.Type) -> P.Limbs {
-        P.Limbs.modularSum(a, b, modulus: P.modulus)
+        P.modularSum(a, b)
     }
 
     /// (a - b) mod p for a, b < p.
     @inlinable @inline(__always)
     public static func modSubtract<P: PrimeFieldParameters>(_ a: P.Limbs, _ b: P.Limbs, _: P.Type) -> P.Limbs {
-        P.Limbs.modularDifference(a, b, modulus: P.modulus)
+        P.modularDifference(a, b)
     }
 
     /// Montgomery product a·b·R^-1 mod p.
     @inlinable @inline(__always)
     public static func montgomeryMultiply<P: PrimeFieldParameters>(_ a: P.Limbs, _ b: P.Limbs, _: P.Type) -> P.Limbs {
-        P.Limbs.montgomeryProduct(a, b, modulus: P.modulus, negativeInverse: P.negativeInverse)
+        P.montgomeryProduct(a, b)
     }
 
     /// (a + b) mod p for a, b < p, for any limb count (the reference for the unrolled code).

@@ -1,0 +1,82 @@
+#if ZKPIN_ADX
+import CFieldArithmetic
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// The two curves' Montgomery products, sums, differences and Fp2 products in the x86-64
+// assembly of CFieldArithmetic (built with ZKPIN_ADX: x86-64 unless ZKPIN_PORTABLE=1, see
+// Package.swift): mulx with the adcx/adox carry chains, about half the instructions of the
+// Swift product; branchless add/adc/cmov chains (the Swift sums compile to branches on the
+// carries); the Fp2 product reduces lazily (Karatsuba on double-width products, one Montgomery
+// reduction per coefficient). Without ZKPIN_ADX the protocol's defaults, in Swift, apply.
+
+extension BN254CXField {
+    @inlinable @inline(__always)
+    public static func montgomeryProduct(_ a: Limbs4, _ b: Limbs4) -> Limbs4 {
+        Limbs4(storage: zk_bn254cx_montgomery_product(zk_limbs4(limb: a.storage), zk_limbs4(limb: b.storage)).limb)
+    }
+
+    @inlinable @inline(__always)
+    public static func modularSum(_ a: Limbs4, _ b: Limbs4) -> Limbs4 {
+        Limbs4(storage: zk_bn254cx_modular_sum(zk_limbs4(limb: a.storage), zk_limbs4(limb: b.storage)).limb)
+    }
+
+    @inlinable @inline(__always)
+    public static func modularDifference(_ a: Limbs4, _ b: Limbs4) -> Limbs4 {
+        Limbs4(storage: zk_bn254cx_modular_difference(zk_limbs4(limb: a.storage), zk_limbs4(limb: b.storage)).limb)
+    }
+
+    @inlinable @inline(__always)
+    public static func fp2Product(_ a0: Limbs4, _ a1: Limbs4, _ b0: Limbs4, _ b1: Limbs4) -> (Limbs4, Limbs4) {
+        var c0 = zk_limbs4(), c1 = zk_limbs4()
+        zk_bn254cx_fp2_product(zk_limbs4(limb: a0.storage), zk_limbs4(limb: a1.storage), zk_limbs4(limb: b0.storage), zk_limbs4(limb: b1.storage),
+                            &c0, &c1)
+        return (Limbs4(storage: c0.limb), Limbs4(storage: c1.limb))
+    }
+}
+
+extension BLS12_381Field {
+    @inlinable @inline(__always)
+    public static func montgomeryProduct(_ a: Limbs6, _ b: Limbs6) -> Limbs6 {
+        Limbs6(storage: zk_bls12_381_montgomery_product(zk_limbs6(limb: a.storage), zk_limbs6(limb: b.storage)).limb)
+    }
+
+    @inlinable @inline(__always)
+    public static func modularSum(_ a: Limbs6, _ b: Limbs6) -> Limbs6 {
+        Limbs6(storage: zk_bls12_381_modular_sum(zk_limbs6(limb: a.storage), zk_limbs6(limb: b.storage)).limb)
+    }
+
+    @inlinable @inline(__always)
+    public static func modularDifference(_ a: Limbs6, _ b: Limbs6) -> Limbs6 {
+        Limbs6(storage: zk_bls12_381_modular_difference(zk_limbs6(limb: a.storage), zk_limbs6(limb: b.storage)).limb)
+    }
+
+    @inlinable @inline(__always)
+    public static func fp2Product(_ a0: Limbs6, _ a1: Limbs6, _ b0: Limbs6, _ b1: Limbs6) -> (Limbs6, Limbs6) {
+        var c0 = zk_limbs6(), c1 = zk_limbs6()
+        zk_bls12_381_fp2_product(zk_limbs6(limb: a0.storage), zk_limbs6(limb: a1.storage), zk_limbs6(limb: b0.storage), zk_limbs6(limb: b1.storage),
+                            &c0, &c1)
+        return (Limbs6(storage: c0.limb), Limbs6(storage: c1.limb))
+    }
+}
+#endif
+
+/// Whether this CPU can run this build's field arithmetic.
+public enum FieldArithmeticSupport {
+    /// Nil when it can; otherwise the message to print before exiting (the assembly would stop
+    /// the process with SIGILL at the first multiplication).
+    /// ZKPIN_SKIP_CPU_CHECK=1 skips the check: valgrind's virtual CPU runs ADX instructions
+    /// but hides them from CPUID (tools/bench-instructions sets it).
+    public static var unsupportedCPUMessage: String? {
+        #if ZKPIN_ADX
+        if zk_cpu_has_bmi2_adx() == 0 && getenv("ZKPIN_SKIP_CPU_CHECK").map({ String(cString: $0) }) != "1" {
+            return "this build of ZKPin needs an x86-64 CPU with BMI2 and ADX (Intel Broadwell or AMD Zen, 2014 and later); "
+                + "rebuild with ZKPIN_PORTABLE=1 swift build -c release for older CPUs"
+        }
+        #endif
+        return nil
+    }
+}

@@ -1,0 +1,340 @@
+#!/usr/bin/env python3
+"""Writes Sources/CFieldArithmetic/field_arithmetic.h: Montgomery products, sums and differences
+of the two curves' prime fields in x86-64 assembly (BMI2 mulx with the two carry chains of ADX,
+adcx and adox; add/adc chains and cmov for the sums, so no branch depends on a value).
+
+Swift has no access to the ADX instructions, and the product written with UInt128 in
+MontgomeryUnrolled.swift compiles to about twice the instructions: one carry chain, and the
+tuple limbs shuttled through memory. The functions are `static inline`, so the Swift compiler
+inlines them like its own code. The algorithm is the CIOS product with the "no-carry"
+shortcut (top limb of p below 2^63 - 1, true for both fields), exactly as the Swift version,
+and is checked against GMP by the same property tests. Run this after changing the template."""
+import os
+
+FIELDS = [
+    # name, limbs (little-endian), -p^-1 mod 2^64
+    ("bn254cx", [0xbe6623ef5c1b55b3, 0x243fd6ee18093ee1, 0xb0bddf647a6366d3, 0x2400000008702a0d],
+     0xef4e205bf9789e85),
+    ("bls12_381", [0xb9feffffffffaaab, 0x1eabfffeb153ffff, 0x6730d2a0f6b0f624,
+                   0x64774b84f38512bf, 0x4b1ba7b6434bacd7, 0x1a0111ea397fe69a],
+     0x89f3fffcfffcfffd),
+]
+
+
+def asm_lines(n):
+    """The CIOS loop; leaves t (< 2p) in the registers t0..t{n-1}."""
+    out = []
+    w = out.append
+    t = [f"%[t{j}]" for j in range(n)]
+    a = [f"{8 * j}(%[a])" for j in range(n)]
+    b = [f"{8 * i}(%[b])" for i in range(n)]
+    p = [f"{8 * j}(%[p])" for j in range(n)]
+    for i in range(n):
+        w(f"/* t += a * b[{i}]: low halves on the OF chain, high halves on the CF chain */")
+        w(f"movq {b[i]}, %%rdx")
+        w("xorq %[lo], %[lo]")
+        if i == 0:
+            w(f"mulxq {a[0]}, {t[0]}, {t[1]}")
+            for j in range(1, n - 1):
+                w(f"mulxq {a[j]}, %[lo], {t[j + 1]}")
+                w(f"adoxq %[lo], {t[j]}")
+        else:
+            for j in range(n - 1):
+                w(f"mulxq {a[j]}, %[lo], %[hi]")
+                w(f"adoxq %[lo], {t[j]}")
+                w(f"adcxq %[hi], {t[j + 1]}")
+        w(f"mulxq {a[n - 1]}, %[lo], %[top]")
+        w(f"adoxq %[lo], {t[n - 1]}")
+        w("movq $0, %[lo]")
+        if i != 0:
+            w("adcxq %[lo], %[top]")
+        w("adoxq %[lo], %[top]")
+        out += reduction_step(n, "%[top]")
+    return out
+
+
+def reduction_step(n, top):
+    """t = (t + m * p) / 2^64 + top * 2^(64(n-1)) with m = t0 * (-p^-1) mod 2^64; `top` is a
+    register holding the word above t, or None when there is none."""
+    out = []
+    w = out.append
+    t = [f"%[t{j}]" for j in range(n)]
+    p = [f"{8 * j}(%[p])" for j in range(n)]
+    w("/* t = (t + m * p) / 2^64 with m = t0 * (-p^-1) mod 2^64 */")
+    w(f"movq {t[0]}, %%rdx")
+    w("imulq %[inv], %%rdx")
+    w("xorq %[lo], %[lo]")
+    w(f"mulxq {p[0]}, %[lo], %[hi]")
+    w(f"adcxq {t[0]}, %[lo]")
+    w(f"movq %[hi], {t[0]}")
+    for j in range(1, n):
+        w(f"adcxq {t[j]}, {t[j - 1]}")
+        w(f"mulxq {p[j]}, %[lo], {t[j]}")
+        w(f"adoxq %[lo], {t[j - 1]}")
+    w("movq $0, %[lo]")
+    w(f"adcxq %[lo], {t[n - 1]}")
+    w(f"adoxq {top or '%[lo]'}, {t[n - 1]}")
+    return out
+
+
+def wide_product(n):
+    """r (2n limbs) = a * b (n limbs each), row by row; the n + 1 accumulators form a ring, so
+    the register that held the limb just stored takes the new top limb."""
+    out = []
+    w = out.append
+    acc = [f"%[r{k}]" for k in range(n + 1)]
+    a = [f"{8 * j}(%[a])" for j in range(n)]
+    for i in range(n):
+        limb = lambda k: acc[(i + k) % (n + 1)]  # register of result limb i + k
+        w(f"/* row {i}: limbs {i}..{i + n} += a * b[{i}] */")
+        w(f"movq {8 * i}(%[b]), %%rdx")
+        w("xorq %[lo], %[lo]")
+        if i == 0:
+            w(f"mulxq {a[0]}, {limb(0)}, {limb(1)}")
+            for j in range(1, n - 1):
+                w(f"mulxq {a[j]}, %[lo], {limb(j + 1)}")
+                w(f"adoxq %[lo], {limb(j)}")
+        else:
+            for j in range(n - 1):
+                w(f"mulxq {a[j]}, %[lo], %[hi]")
+                w(f"adoxq %[lo], {limb(j)}")
+                w(f"adcxq %[hi], {limb(j + 1)}")
+        w(f"mulxq {a[n - 1]}, %[lo], {limb(n)}")
+        w(f"adoxq %[lo], {limb(n - 1)}")
+        w("movq $0, %[lo]")
+        if i != 0:
+            w(f"adcxq %[lo], {limb(n)}")
+        w(f"adoxq %[lo], {limb(n)}")
+        w(f"movq {limb(0)}, {8 * i}(%[r])")
+    for k in range(1, n + 1):
+        w(f"movq {acc[(n + k - 1) % (n + 1)]}, {8 * (n + k - 1)}(%[r])")
+    return out
+
+
+def lazy_fp2_product(name, n):
+    """Fp2 product with one Montgomery reduction per coefficient instead of three products."""
+    L = f"zk_limbs{n}"
+    out = []
+    w = out.append
+    ring = ", ".join(f"r{k}" for k in range(n + 1))
+    w(f"/* r (2*{n} limbs) = a * b, not reduced. */")
+    w(f"static inline __attribute__((always_inline)) void zk_wide_product{n}(uint64_t *r, const uint64_t *a, const uint64_t *b) {{")
+    w(f"    uint64_t {ring}, lo, hi, rdx;")
+    w("    __asm__(")
+    for line in wide_product(n):
+        w(f'        "{line}\\n\\t"')
+    outputs = ", ".join([f'[r{k}] "=&r"(r{k})' for k in range(n + 1)] + ['[lo] "=&r"(lo)', '[hi] "=&r"(hi)', '"=&d"(rdx)'])
+    w(f"        : {outputs}, \"=m\"(*(uint64_t (*)[{2 * n}])r)")
+    w(f'        : [r] "r"(r), [a] "r"(a), [b] "r"(b), "m"(*(const uint64_t (*)[{n}])a), "m"(*(const uint64_t (*)[{n}])b)')
+    w('        : "cc");')
+    w("}")
+    w("")
+    w(f"/* x*2^(-{64 * n}) mod p for x < p*2^{64 * n} ({2 * n} limbs): reduces the low half to u <= p (its m")
+    w(" * values do not depend on the high half), then adds the high half (< p): u + high < 2p. */")
+    w(f"static inline __attribute__((always_inline)) {L} zk_{name}_montgomery_reduction(const uint64_t *x) {{")
+    w(f"    const uint64_t *pp = zk_{name}_modulus;")
+    w(f"    uint64_t {', '.join(f't{j} = x[{j}]' for j in range(n))}, lo, hi, rdx;")
+    w("    __asm__(")
+    for _ in range(n):
+        for line in reduction_step(n, None):
+            w(f'        "{line}\\n\\t"')
+    outputs = ", ".join([f'[t{j}] "+&r"(t{j})' for j in range(n)] + ['[lo] "=&r"(lo)', '[hi] "=&r"(hi)', '"=&d"(rdx)'])
+    w(f"        : {outputs}")
+    w(f'        : [p] "r"(pp), [inv] "m"(zk_{name}_negative_inverse), "m"(*(const uint64_t (*)[{n}])pp)')
+    w('        : "cc");')
+    w(f"    {L} low = {{{{{', '.join(f't{j}' for j in range(n))}}}}}, high = {{{{{', '.join(f'x[{n + j}]' for j in range(n))}}}}};")
+    w("    (void)rdx;")
+    w(f"    return zk_{name}_modular_sum(low, high);")
+    w("}")
+    w("")
+    w(f"/* a + b without reduction (callers ensure no carry out of the top limb). */")
+    w(f"static inline __attribute__((always_inline)) {L} zk_plain_sum{n}({L} a, {L} b) {{")
+    w(f"    uint64_t {', '.join(f's{j} = a.limb[{j}]' for j in range(n))};")
+    w("    __asm__(")
+    w('        "addq %[b0], %[s0]\\n\\t"')
+    for j in range(1, n):
+        w(f'        "adcq %[b{j}], %[s{j}]\\n\\t"')
+    sums = ", ".join(f'[s{j}] "+r"(s{j})' for j in range(n))
+    w(f"        : {sums}")
+    addends = ", ".join(f'[b{j}] "rm"(b.limb[{j}])' for j in range(n))
+    w(f"        : {addends}")
+    w('        : "cc");')
+    w(f"    {L} r = {{{{{', '.join(f's{j}' for j in range(n))}}}}};")
+    w("    return r;")
+    w("}")
+    w("")
+    w(f"/* The Karatsuba combination on {2 * n}-limb values: t2 -= t0 + t1 (never negative), t0 -= t1, plus")
+    w(" * p*2^(64n) when that borrows (p masked by the borrow, no branch on the value). */")
+    w(f"static inline __attribute__((always_inline)) void zk_fp2_combine{n}(uint64_t *t0, const uint64_t *t1, uint64_t *t2, const uint64_t *p) {{")
+    w(f"    uint64_t tmp, mask, {', '.join(f'q{j}' for j in range(n))};")
+    w("    __asm__(")
+    for (src, dst) in [("t0", "t2"), ("t1", "t2"), ("t1", "t0")]:
+        w(f'        "/* {dst} -= {src} */\\n\\t"')
+        for j in range(2 * n):
+            w(f'        "movq {8 * j}(%[{src}]), %[tmp]\\n\\t"')
+            w(f'        "{"subq" if j == 0 else "sbbq"} %[tmp], {8 * j}(%[{dst}])\\n\\t"')
+    w('        "sbbq %[mask], %[mask]\\n\\t"')
+    for j in range(n):
+        w(f'        "movq {8 * j}(%[p]), %[q{j}]\\n\\t"')
+        w(f'        "andq %[mask], %[q{j}]\\n\\t"')
+    for j in range(n):
+        w(f'        "{"addq" if j == 0 else "adcq"} %[q{j}], {8 * (n + j)}(%[t0])\\n\\t"')
+    masked = ", ".join(f'[q{j}] "=&r"(q{j})' for j in range(n))
+    w(f'        : [tmp] "=&r"(tmp), [mask] "=&r"(mask), {masked},')
+    w(f'          "+m"(*(uint64_t (*)[{2 * n}])t0), "+m"(*(uint64_t (*)[{2 * n}])t2)')
+    w(f'        : [t0] "r"(t0), [t1] "r"(t1), [t2] "r"(t2), [p] "r"(p), "m"(*(const uint64_t (*)[{2 * n}])t1),')
+    w(f'          "m"(*(const uint64_t (*)[{n}])p)')
+    w('        : "cc");')
+    w("}")
+    w("")
+    w("/* (a0 + a1*i)(b0 + b1*i) in Fp[i]/(i^2 + 1), Karatsuba on unreduced double-width products:")
+    w(" * c0 = a0*b0 - a1*b1 (plus p*R when negative), c1 = (a0 + a1)(b0 + b1) - a0*b0 - a1*b1, both")
+    w(" * below p*R (p < R/4), then one Montgomery reduction each. */")
+    w(f"static inline __attribute__((always_inline)) void zk_{name}_fp2_product({L} a0, {L} a1, {L} b0, {L} b1, {L} *c0, {L} *c1) {{")
+    w(f"    uint64_t t0[{2 * n}], t1[{2 * n}], t2[{2 * n}];")
+    w("    zk_wide_product%d(t0, a0.limb, b0.limb);" % n)
+    w("    zk_wide_product%d(t1, a1.limb, b1.limb);" % n)
+    w(f"    {L} sa = zk_plain_sum{n}(a0, a1), sb = zk_plain_sum{n}(b0, b1); /* < 2p: no carry out */")
+    w("    zk_wide_product%d(t2, sa.limb, sb.limb);" % n)
+    w(f"    zk_fp2_combine{n}(t0, t1, t2, zk_{name}_modulus);")
+    w(f"    *c0 = zk_{name}_montgomery_reduction(t0);")
+    w(f"    *c1 = zk_{name}_montgomery_reduction(t2);")
+    w("}")
+    return out
+
+
+def function(name, modulus, inv):
+    n = len(modulus)
+    L = f"zk_limbs{n}"
+    out = []
+    w = out.append
+    w(f"static const uint64_t zk_{name}_modulus[{n}] = {{")
+    w("    " + ", ".join(f"0x{x:016x}u" for x in modulus) + ",")
+    w("};")
+    w(f"static const uint64_t zk_{name}_negative_inverse = 0x{inv:016x}u;")
+    w("")
+    w(f"/* a*b*2^(-{64 * n}) mod p for a, b < p (Montgomery form), constant time. */")
+    w(f"static inline __attribute__((always_inline)) {L} zk_{name}_montgomery_product({L} a, {L} b) {{")
+    w(f"    const uint64_t *pa = a.limb, *pb = b.limb, *pp = zk_{name}_modulus;")
+    w(f"    uint64_t {', '.join(f't{j}' for j in range(n))}, lo, hi, top, rdx;")
+    w("    __asm__(")
+    for line in asm_lines(n):
+        w(f'        "{line}\\n\\t"')
+    outputs = ", ".join([f'[t{j}] "=&r"(t{j})' for j in range(n)]
+                        + ['[lo] "=&r"(lo)', '[hi] "=&r"(hi)', '[top] "=&r"(top)', '"=&d"(rdx)'])
+    w(f"        : {outputs}")
+    w(f'        : [a] "r"(pa), [b] "r"(pb), [p] "r"(pp), [inv] "m"(zk_{name}_negative_inverse),')
+    w(f'          "m"(*(const uint64_t (*)[{n}])pa), "m"(*(const uint64_t (*)[{n}])pb),')
+    w(f'          "m"(*(const uint64_t (*)[{n}])pp)')
+    w('        : "cc");')
+    w("    /* t < 2p: subtract p unless that borrows, selecting by mask (no branch on the value). */")
+    w(f"    {L} r;")
+    w("    unsigned long long borrow = 0;")
+    w(f"    uint64_t {', '.join(f'd{j}' for j in range(n))};")
+    for j in range(n):
+        w(f"    d{j} = __builtin_subcll(t{j}, pp[{j}], borrow, &borrow);")
+    w("    uint64_t keep = 0 - (uint64_t)borrow; /* all ones: t < p, keep t */")
+    for j in range(n):
+        w(f"    r.limb[{j}] = (t{j} & keep) | (d{j} & ~keep);")
+    w("    (void)rdx;")
+    w("    return r;")
+    w("}")
+    return out
+
+
+def sum_and_difference(name, n):
+    """(a + b) mod p and (a - b) mod p for a, b < p: carry chains without a branch on the value."""
+    L = f"zk_limbs{n}"
+    out = []
+    w = out.append
+    limbs = range(n)
+    w(f"/* (a + b) mod p for a, b < p: a + b (no overflow: p < 2^{64 * n - 2}), then a + b - p unless that borrows. */")
+    w(f"static inline __attribute__((always_inline)) {L} zk_{name}_modular_sum({L} a, {L} b) {{")
+    w(f"    uint64_t {', '.join(f's{j} = a.limb[{j}]' for j in limbs)};")
+    w(f"    uint64_t {', '.join(f'd{j}' for j in limbs)};")
+    w("    __asm__(")
+    w(f'        "addq %[b0], %[s0]\\n\\t"')
+    for j in range(1, n):
+        w(f'        "adcq %[b{j}], %[s{j}]\\n\\t"')
+    for j in limbs:
+        w(f'        "movq %[s{j}], %[d{j}]\\n\\t"')
+    w(f'        "subq %[p0], %[d0]\\n\\t"')
+    for j in range(1, n):
+        w(f'        "sbbq %[p{j}], %[d{j}]\\n\\t"')
+    for j in limbs:
+        w(f'        "cmovcq %[s{j}], %[d{j}]\\n\\t"')
+    outs = ", ".join([f'[s{j}] "+&r"(s{j})' for j in limbs] + [f'[d{j}] "=&r"(d{j})' for j in limbs])
+    ins = ", ".join([f'[b{j}] "rm"(b.limb[{j}])' for j in limbs] + [f'[p{j}] "m"(zk_{name}_modulus[{j}])' for j in limbs])
+    w(f"        : {outs}")
+    w(f"        : {ins}")
+    w('        : "cc");')
+    w(f"    {L} r = {{{{{', '.join(f'd{j}' for j in limbs)}}}}};")
+    w("    return r;")
+    w("}")
+    w("")
+    w("/* (a - b) mod p for a, b < p: a - b, plus p when that borrowed (p masked by the borrow). */")
+    w(f"static inline __attribute__((always_inline)) {L} zk_{name}_modular_difference({L} a, {L} b) {{")
+    w(f"    uint64_t {', '.join(f'd{j} = a.limb[{j}]' for j in limbs)};")
+    w(f"    uint64_t {', '.join(f'q{j}' for j in limbs)}, mask;")
+    w("    __asm__(")
+    w(f'        "subq %[b0], %[d0]\\n\\t"')
+    for j in range(1, n):
+        w(f'        "sbbq %[b{j}], %[d{j}]\\n\\t"')
+    w('        "sbbq %[mask], %[mask]\\n\\t"')
+    for j in limbs:
+        w(f'        "movq %[p{j}], %[q{j}]\\n\\t"')
+        w(f'        "andq %[mask], %[q{j}]\\n\\t"')
+    w(f'        "addq %[q0], %[d0]\\n\\t"')
+    for j in range(1, n):
+        w(f'        "adcq %[q{j}], %[d{j}]\\n\\t"')
+    outs = ", ".join([f'[d{j}] "+&r"(d{j})' for j in limbs] + [f'[q{j}] "=&r"(q{j})' for j in limbs] + ['[mask] "=&r"(mask)'])
+    w(f"        : {outs}")
+    w(f"        : {ins}")
+    w('        : "cc");')
+    w(f"    {L} r = {{{{{', '.join(f'd{j}' for j in limbs)}}}}};")
+    w("    return r;")
+    w("}")
+    return out
+
+
+def main():
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    lines = [
+        "/* Generated by tools/gen-montgomery-asm.py; edit the generator, not this file. */",
+        "/* Montgomery products for x86-64 CPUs with BMI2 and ADX (Broadwell, 2014, and later). */",
+        "#ifndef ZKPIN_FIELD_ARITHMETIC_H",
+        "#define ZKPIN_FIELD_ARITHMETIC_H",
+        "#include <stdint.h>",
+        "",
+        "typedef struct { uint64_t limb[4]; } zk_limbs4;",
+        "typedef struct { uint64_t limb[6]; } zk_limbs6;",
+        "",
+        "#if defined(__x86_64__)",
+        "#include <cpuid.h>",
+        "",
+        "/* Whether this CPU runs the functions below (CPUID leaf 7: BMI2 is bit 8, ADX bit 19 of EBX). */",
+        "static inline int zk_cpu_has_bmi2_adx(void) {",
+        "    unsigned int eax, ebx, ecx, edx;",
+        "    if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return 0;",
+        "    return (ebx & (1u << 8)) && (ebx & (1u << 19));",
+        "}",
+        "",
+    ]
+    for name, modulus, inv in FIELDS:
+        lines += function(name, modulus, inv)
+        lines.append("")
+        lines += sum_and_difference(name, len(modulus))
+        lines.append("")
+        lines += lazy_fp2_product(name, len(modulus))
+        lines.append("")
+    lines += ["#endif /* __x86_64__ */", "#endif", ""]
+    path = os.path.join(root, "Sources", "CFieldArithmetic", "field_arithmetic.h")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write("\n".join(lines))
+    # The build does not track this header (a system-library module): touch its Swift user.
+    os.utime(os.path.join(root, "Sources", "ZKPinMath", "Field", "AssemblyProducts.swift"))
+
+
+if __name__ == "__main__":
+    main()
