@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import ZKPinMath
 import ZKPinProtocol
 import ZKPinServer
 
@@ -10,6 +11,24 @@ struct ZKPinServerCommand: AsyncParsableCommand {
         commandName: "zkpin-server",
         abstract: "ZKPin relying party and trusted authorities (M-Pin zero-knowledge PIN login).",
         subcommands: [Serve.self, DTA.self, Demo.self, Admin.self])
+
+    /// ArgumentParser's default, after checking that this CPU runs the build's field arithmetic.
+    static func main() async {
+        if let message = FieldArithmeticSupport.unsupportedCPUMessage {
+            FileHandle.standardError.write(Data(("zkpin-server: " + message + "\n").utf8))
+            Foundation.exit(1)
+        }
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 func parseCurve(_ text: String) throws -> CurveID {
