@@ -203,6 +203,105 @@ def lazy_fp2_product(name, n):
     return out
 
 
+def tower(name, n):
+    """Fp2, Fp4 and cyclotomic Fp12 operations on contiguous limbs (Fp2: 2 elements, Fp4: 4,
+    Fp12: 12), built from the primitives above. In C they keep the limbs in place: the same
+    code in Swift moves each 12- or 24-word value through the stack several times."""
+    L = f"zk_limbs{n}"
+    F = f"zk_{name}"
+    N = n
+    code = f"""
+static inline __attribute__((always_inline)) {L} {F}_load(const uint64_t *x) {{
+    {L} r;
+    for (int j = 0; j < {N}; j++) r.limb[j] = x[j];
+    return r;
+}}
+
+static inline __attribute__((always_inline)) void {F}_store(uint64_t *x, {L} v) {{
+    for (int j = 0; j < {N}; j++) x[j] = v.limb[j];
+}}
+
+/* Fp2 elements: c0 at x, c1 at x + {N}. r may be a or b. */
+static inline __attribute__((always_inline)) void {F}_fp2_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {{
+    {L} c0 = {F}_modular_sum({F}_load(a), {F}_load(b)), c1 = {F}_modular_sum({F}_load(a + {N}), {F}_load(b + {N}));
+    {F}_store(r, c0); {F}_store(r + {N}, c1);
+}}
+
+static inline __attribute__((always_inline)) void {F}_fp2_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {{
+    {L} c0 = {F}_modular_difference({F}_load(a), {F}_load(b)), c1 = {F}_modular_difference({F}_load(a + {N}), {F}_load(b + {N}));
+    {F}_store(r, c0); {F}_store(r + {N}, c1);
+}}
+
+/* a * xi, xi = 1 + i: (a0 - a1) + (a0 + a1) i. */
+static inline __attribute__((always_inline)) void {F}_fp2_times_xi(uint64_t *r, const uint64_t *a) {{
+    {L} a0 = {F}_load(a), a1 = {F}_load(a + {N});
+    {F}_store(r, {F}_modular_difference(a0, a1)); {F}_store(r + {N}, {F}_modular_sum(a0, a1));
+}}
+
+static inline __attribute__((always_inline)) void {F}_fp2_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {{
+    {L} c0, c1;
+    {F}_fp2_product({F}_load(a), {F}_load(a + {N}), {F}_load(b), {F}_load(b + {N}), &c0, &c1);
+    {F}_store(r, c0); {F}_store(r + {N}, c1);
+}}
+
+/* Fp4 elements (Fp2[j]/(j^2 - xi)): c0 at x, c1 at x + {2 * N}. r may be a or b. */
+static inline __attribute__((always_inline)) void {F}_fp4_square(uint64_t *r, const uint64_t *a) {{
+    /* (a0 + a1 j)^2 = (a0 + a1)(a0 + xi a1) - a0 a1 - xi a0 a1 + 2 a0 a1 j */
+    uint64_t product[{2 * N}], s1[{2 * N}], s2[{2 * N}], t[{2 * N}];
+    {F}_fp2_mul(product, a, a + {2 * N});
+    {F}_fp2_sum(s1, a, a + {2 * N});
+    {F}_fp2_times_xi(t, a + {2 * N});
+    {F}_fp2_sum(s2, a, t);
+    {F}_fp2_mul(s1, s1, s2);
+    {F}_fp2_difference(s1, s1, product);
+    {F}_fp2_times_xi(t, product);
+    {F}_fp2_difference(r, s1, t);
+    {F}_fp2_sum(r + {2 * N}, product, product);
+}}
+
+static inline __attribute__((always_inline)) void {F}_fp4_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {{
+    /* Karatsuba: a0 b0 + xi a1 b1 + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) j */
+    uint64_t t0[{2 * N}], t1[{2 * N}], sa[{2 * N}], sb[{2 * N}];
+    {F}_fp2_mul(t0, a, b);
+    {F}_fp2_mul(t1, a + {2 * N}, b + {2 * N});
+    {F}_fp2_sum(sa, a, a + {2 * N});
+    {F}_fp2_sum(sb, b, b + {2 * N});
+    {F}_fp2_mul(sa, sa, sb);
+    {F}_fp2_difference(sa, sa, t0);
+    {F}_fp2_difference(r + {2 * N}, sa, t1);
+    {F}_fp2_times_xi(t1, t1);
+    {F}_fp2_sum(r, t0, t1);
+}}
+
+/* 3x - 2y as x + 2(x - y) (minus = 1) or x + 2(x + y) (minus = 0), on one Fp2 coefficient. */
+static inline __attribute__((always_inline)) void {F}_fp2_granger_scott(uint64_t *r, const uint64_t *x, const uint64_t *y, int minus) {{
+    uint64_t t[{2 * N}];
+    if (minus) {F}_fp2_difference(t, x, y); else {F}_fp2_sum(t, x, y);
+    {F}_fp2_sum(t, t, t);
+    {F}_fp2_sum(r, t, x);
+}}
+
+/* Granger-Scott squaring in the cyclotomic subgroup of Fp12 = Fp4[k]/(k^3 - j), x = a + b k + c k^2:
+ * x^2 = (3a^2 - 2 conj(a)) + (3 j c^2 + 2 conj(b)) k + (3 b^2 - 2 conj(c)) k^2, conj(u + v j) = u - v j.
+ * r must not overlap a. */
+static inline __attribute__((always_inline)) void {F}_fp12_cyclotomic_square(uint64_t *r, const uint64_t *x) {{
+    uint64_t a2[{4 * N}], b2[{4 * N}], c2[{4 * N}], c2j[{4 * N}];
+    const uint64_t *a = x, *b = x + {4 * N}, *c = x + {8 * N};
+    {F}_fp4_square(a2, a);
+    {F}_fp4_square(b2, b);
+    {F}_fp4_square(c2, c);
+    {F}_fp2_times_xi(c2j, c2 + {2 * N});             /* j * (u + v j) = xi v + u j */
+    for (int k = 0; k < {2 * N}; k++) c2j[{2 * N} + k] = c2[k];
+    {F}_fp2_granger_scott(r, a2, a, 1);
+    {F}_fp2_granger_scott(r + {2 * N}, a2 + {2 * N}, a + {2 * N}, 0);
+    {F}_fp2_granger_scott(r + {4 * N}, c2j, b, 0);
+    {F}_fp2_granger_scott(r + {6 * N}, c2j + {2 * N}, b + {2 * N}, 1);
+    {F}_fp2_granger_scott(r + {8 * N}, b2, c, 1);
+    {F}_fp2_granger_scott(r + {10 * N}, b2 + {2 * N}, c + {2 * N}, 0);
+}}"""
+    return code.split("\n")
+
+
 def function(name, modulus, inv):
     n = len(modulus)
     L = f"zk_limbs{n}"
@@ -326,6 +425,8 @@ def main():
         lines += sum_and_difference(name, len(modulus))
         lines.append("")
         lines += lazy_fp2_product(name, len(modulus))
+        lines += tower(name, len(modulus))
+        lines.append("")
         lines.append("")
     lines += ["#endif /* __x86_64__ */", "#endif", ""]
     path = os.path.join(root, "Sources", "CFieldArithmetic", "field_arithmetic.h")

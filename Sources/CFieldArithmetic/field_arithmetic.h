@@ -520,6 +520,96 @@ static inline __attribute__((always_inline)) void zk_bn254cx_fp2_product(zk_limb
     *c1 = zk_bn254cx_montgomery_reduction(t2);
 }
 
+static inline __attribute__((always_inline)) zk_limbs4 zk_bn254cx_load(const uint64_t *x) {
+    zk_limbs4 r;
+    for (int j = 0; j < 4; j++) r.limb[j] = x[j];
+    return r;
+}
+
+static inline __attribute__((always_inline)) void zk_bn254cx_store(uint64_t *x, zk_limbs4 v) {
+    for (int j = 0; j < 4; j++) x[j] = v.limb[j];
+}
+
+/* Fp2 elements: c0 at x, c1 at x + 4. r may be a or b. */
+static inline __attribute__((always_inline)) void zk_bn254cx_fp2_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    zk_limbs4 c0 = zk_bn254cx_modular_sum(zk_bn254cx_load(a), zk_bn254cx_load(b)), c1 = zk_bn254cx_modular_sum(zk_bn254cx_load(a + 4), zk_bn254cx_load(b + 4));
+    zk_bn254cx_store(r, c0); zk_bn254cx_store(r + 4, c1);
+}
+
+static inline __attribute__((always_inline)) void zk_bn254cx_fp2_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    zk_limbs4 c0 = zk_bn254cx_modular_difference(zk_bn254cx_load(a), zk_bn254cx_load(b)), c1 = zk_bn254cx_modular_difference(zk_bn254cx_load(a + 4), zk_bn254cx_load(b + 4));
+    zk_bn254cx_store(r, c0); zk_bn254cx_store(r + 4, c1);
+}
+
+/* a * xi, xi = 1 + i: (a0 - a1) + (a0 + a1) i. */
+static inline __attribute__((always_inline)) void zk_bn254cx_fp2_times_xi(uint64_t *r, const uint64_t *a) {
+    zk_limbs4 a0 = zk_bn254cx_load(a), a1 = zk_bn254cx_load(a + 4);
+    zk_bn254cx_store(r, zk_bn254cx_modular_difference(a0, a1)); zk_bn254cx_store(r + 4, zk_bn254cx_modular_sum(a0, a1));
+}
+
+static inline __attribute__((always_inline)) void zk_bn254cx_fp2_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    zk_limbs4 c0, c1;
+    zk_bn254cx_fp2_product(zk_bn254cx_load(a), zk_bn254cx_load(a + 4), zk_bn254cx_load(b), zk_bn254cx_load(b + 4), &c0, &c1);
+    zk_bn254cx_store(r, c0); zk_bn254cx_store(r + 4, c1);
+}
+
+/* Fp4 elements (Fp2[j]/(j^2 - xi)): c0 at x, c1 at x + 8. r may be a or b. */
+static inline __attribute__((always_inline)) void zk_bn254cx_fp4_square(uint64_t *r, const uint64_t *a) {
+    /* (a0 + a1 j)^2 = (a0 + a1)(a0 + xi a1) - a0 a1 - xi a0 a1 + 2 a0 a1 j */
+    uint64_t product[8], s1[8], s2[8], t[8];
+    zk_bn254cx_fp2_mul(product, a, a + 8);
+    zk_bn254cx_fp2_sum(s1, a, a + 8);
+    zk_bn254cx_fp2_times_xi(t, a + 8);
+    zk_bn254cx_fp2_sum(s2, a, t);
+    zk_bn254cx_fp2_mul(s1, s1, s2);
+    zk_bn254cx_fp2_difference(s1, s1, product);
+    zk_bn254cx_fp2_times_xi(t, product);
+    zk_bn254cx_fp2_difference(r, s1, t);
+    zk_bn254cx_fp2_sum(r + 8, product, product);
+}
+
+static inline __attribute__((always_inline)) void zk_bn254cx_fp4_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    /* Karatsuba: a0 b0 + xi a1 b1 + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) j */
+    uint64_t t0[8], t1[8], sa[8], sb[8];
+    zk_bn254cx_fp2_mul(t0, a, b);
+    zk_bn254cx_fp2_mul(t1, a + 8, b + 8);
+    zk_bn254cx_fp2_sum(sa, a, a + 8);
+    zk_bn254cx_fp2_sum(sb, b, b + 8);
+    zk_bn254cx_fp2_mul(sa, sa, sb);
+    zk_bn254cx_fp2_difference(sa, sa, t0);
+    zk_bn254cx_fp2_difference(r + 8, sa, t1);
+    zk_bn254cx_fp2_times_xi(t1, t1);
+    zk_bn254cx_fp2_sum(r, t0, t1);
+}
+
+/* 3x - 2y as x + 2(x - y) (minus = 1) or x + 2(x + y) (minus = 0), on one Fp2 coefficient. */
+static inline __attribute__((always_inline)) void zk_bn254cx_fp2_granger_scott(uint64_t *r, const uint64_t *x, const uint64_t *y, int minus) {
+    uint64_t t[8];
+    if (minus) zk_bn254cx_fp2_difference(t, x, y); else zk_bn254cx_fp2_sum(t, x, y);
+    zk_bn254cx_fp2_sum(t, t, t);
+    zk_bn254cx_fp2_sum(r, t, x);
+}
+
+/* Granger-Scott squaring in the cyclotomic subgroup of Fp12 = Fp4[k]/(k^3 - j), x = a + b k + c k^2:
+ * x^2 = (3a^2 - 2 conj(a)) + (3 j c^2 + 2 conj(b)) k + (3 b^2 - 2 conj(c)) k^2, conj(u + v j) = u - v j.
+ * r must not overlap a. */
+static inline __attribute__((always_inline)) void zk_bn254cx_fp12_cyclotomic_square(uint64_t *r, const uint64_t *x) {
+    uint64_t a2[16], b2[16], c2[16], c2j[16];
+    const uint64_t *a = x, *b = x + 16, *c = x + 32;
+    zk_bn254cx_fp4_square(a2, a);
+    zk_bn254cx_fp4_square(b2, b);
+    zk_bn254cx_fp4_square(c2, c);
+    zk_bn254cx_fp2_times_xi(c2j, c2 + 8);             /* j * (u + v j) = xi v + u j */
+    for (int k = 0; k < 8; k++) c2j[8 + k] = c2[k];
+    zk_bn254cx_fp2_granger_scott(r, a2, a, 1);
+    zk_bn254cx_fp2_granger_scott(r + 8, a2 + 8, a + 8, 0);
+    zk_bn254cx_fp2_granger_scott(r + 16, c2j, b, 0);
+    zk_bn254cx_fp2_granger_scott(r + 24, c2j + 8, b + 8, 1);
+    zk_bn254cx_fp2_granger_scott(r + 32, b2, c, 1);
+    zk_bn254cx_fp2_granger_scott(r + 40, b2 + 8, c + 8, 0);
+}
+
+
 static const uint64_t zk_bls12_381_modulus[6] = {
     0xb9feffffffffaaabu, 0x1eabfffeb153ffffu, 0x6730d2a0f6b0f624u, 0x64774b84f38512bfu, 0x4b1ba7b6434bacd7u, 0x1a0111ea397fe69au,
 };
@@ -1362,6 +1452,96 @@ static inline __attribute__((always_inline)) void zk_bls12_381_fp2_product(zk_li
     *c0 = zk_bls12_381_montgomery_reduction(t0);
     *c1 = zk_bls12_381_montgomery_reduction(t2);
 }
+
+static inline __attribute__((always_inline)) zk_limbs6 zk_bls12_381_load(const uint64_t *x) {
+    zk_limbs6 r;
+    for (int j = 0; j < 6; j++) r.limb[j] = x[j];
+    return r;
+}
+
+static inline __attribute__((always_inline)) void zk_bls12_381_store(uint64_t *x, zk_limbs6 v) {
+    for (int j = 0; j < 6; j++) x[j] = v.limb[j];
+}
+
+/* Fp2 elements: c0 at x, c1 at x + 6. r may be a or b. */
+static inline __attribute__((always_inline)) void zk_bls12_381_fp2_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    zk_limbs6 c0 = zk_bls12_381_modular_sum(zk_bls12_381_load(a), zk_bls12_381_load(b)), c1 = zk_bls12_381_modular_sum(zk_bls12_381_load(a + 6), zk_bls12_381_load(b + 6));
+    zk_bls12_381_store(r, c0); zk_bls12_381_store(r + 6, c1);
+}
+
+static inline __attribute__((always_inline)) void zk_bls12_381_fp2_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    zk_limbs6 c0 = zk_bls12_381_modular_difference(zk_bls12_381_load(a), zk_bls12_381_load(b)), c1 = zk_bls12_381_modular_difference(zk_bls12_381_load(a + 6), zk_bls12_381_load(b + 6));
+    zk_bls12_381_store(r, c0); zk_bls12_381_store(r + 6, c1);
+}
+
+/* a * xi, xi = 1 + i: (a0 - a1) + (a0 + a1) i. */
+static inline __attribute__((always_inline)) void zk_bls12_381_fp2_times_xi(uint64_t *r, const uint64_t *a) {
+    zk_limbs6 a0 = zk_bls12_381_load(a), a1 = zk_bls12_381_load(a + 6);
+    zk_bls12_381_store(r, zk_bls12_381_modular_difference(a0, a1)); zk_bls12_381_store(r + 6, zk_bls12_381_modular_sum(a0, a1));
+}
+
+static inline __attribute__((always_inline)) void zk_bls12_381_fp2_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    zk_limbs6 c0, c1;
+    zk_bls12_381_fp2_product(zk_bls12_381_load(a), zk_bls12_381_load(a + 6), zk_bls12_381_load(b), zk_bls12_381_load(b + 6), &c0, &c1);
+    zk_bls12_381_store(r, c0); zk_bls12_381_store(r + 6, c1);
+}
+
+/* Fp4 elements (Fp2[j]/(j^2 - xi)): c0 at x, c1 at x + 12. r may be a or b. */
+static inline __attribute__((always_inline)) void zk_bls12_381_fp4_square(uint64_t *r, const uint64_t *a) {
+    /* (a0 + a1 j)^2 = (a0 + a1)(a0 + xi a1) - a0 a1 - xi a0 a1 + 2 a0 a1 j */
+    uint64_t product[12], s1[12], s2[12], t[12];
+    zk_bls12_381_fp2_mul(product, a, a + 12);
+    zk_bls12_381_fp2_sum(s1, a, a + 12);
+    zk_bls12_381_fp2_times_xi(t, a + 12);
+    zk_bls12_381_fp2_sum(s2, a, t);
+    zk_bls12_381_fp2_mul(s1, s1, s2);
+    zk_bls12_381_fp2_difference(s1, s1, product);
+    zk_bls12_381_fp2_times_xi(t, product);
+    zk_bls12_381_fp2_difference(r, s1, t);
+    zk_bls12_381_fp2_sum(r + 12, product, product);
+}
+
+static inline __attribute__((always_inline)) void zk_bls12_381_fp4_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    /* Karatsuba: a0 b0 + xi a1 b1 + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) j */
+    uint64_t t0[12], t1[12], sa[12], sb[12];
+    zk_bls12_381_fp2_mul(t0, a, b);
+    zk_bls12_381_fp2_mul(t1, a + 12, b + 12);
+    zk_bls12_381_fp2_sum(sa, a, a + 12);
+    zk_bls12_381_fp2_sum(sb, b, b + 12);
+    zk_bls12_381_fp2_mul(sa, sa, sb);
+    zk_bls12_381_fp2_difference(sa, sa, t0);
+    zk_bls12_381_fp2_difference(r + 12, sa, t1);
+    zk_bls12_381_fp2_times_xi(t1, t1);
+    zk_bls12_381_fp2_sum(r, t0, t1);
+}
+
+/* 3x - 2y as x + 2(x - y) (minus = 1) or x + 2(x + y) (minus = 0), on one Fp2 coefficient. */
+static inline __attribute__((always_inline)) void zk_bls12_381_fp2_granger_scott(uint64_t *r, const uint64_t *x, const uint64_t *y, int minus) {
+    uint64_t t[12];
+    if (minus) zk_bls12_381_fp2_difference(t, x, y); else zk_bls12_381_fp2_sum(t, x, y);
+    zk_bls12_381_fp2_sum(t, t, t);
+    zk_bls12_381_fp2_sum(r, t, x);
+}
+
+/* Granger-Scott squaring in the cyclotomic subgroup of Fp12 = Fp4[k]/(k^3 - j), x = a + b k + c k^2:
+ * x^2 = (3a^2 - 2 conj(a)) + (3 j c^2 + 2 conj(b)) k + (3 b^2 - 2 conj(c)) k^2, conj(u + v j) = u - v j.
+ * r must not overlap a. */
+static inline __attribute__((always_inline)) void zk_bls12_381_fp12_cyclotomic_square(uint64_t *r, const uint64_t *x) {
+    uint64_t a2[24], b2[24], c2[24], c2j[24];
+    const uint64_t *a = x, *b = x + 24, *c = x + 48;
+    zk_bls12_381_fp4_square(a2, a);
+    zk_bls12_381_fp4_square(b2, b);
+    zk_bls12_381_fp4_square(c2, c);
+    zk_bls12_381_fp2_times_xi(c2j, c2 + 12);             /* j * (u + v j) = xi v + u j */
+    for (int k = 0; k < 12; k++) c2j[12 + k] = c2[k];
+    zk_bls12_381_fp2_granger_scott(r, a2, a, 1);
+    zk_bls12_381_fp2_granger_scott(r + 12, a2 + 12, a + 12, 0);
+    zk_bls12_381_fp2_granger_scott(r + 24, c2j, b, 0);
+    zk_bls12_381_fp2_granger_scott(r + 36, c2j + 12, b + 12, 1);
+    zk_bls12_381_fp2_granger_scott(r + 48, b2, c, 1);
+    zk_bls12_381_fp2_granger_scott(r + 60, b2 + 12, c + 12, 0);
+}
+
 
 #endif /* __x86_64__ */
 #endif

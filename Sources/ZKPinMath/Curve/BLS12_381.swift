@@ -35,7 +35,9 @@ public enum BLS12_381: PairingCurve {
     public static var scalarByteCount: Int { 48 }
     public static let g1Cofactor = constant("396c8c005555e1568c00aaab0000aaab")
     public static var g1CofactorIsOne: Bool { false }
-    public static let g1EndomorphismBeta: Fp<Field>? = findG1EndomorphismBeta()
+    public static let g1EndomorphismBeta: Fp<Field>? = g1Endomorphism.beta
+    /// λ = -u^2 (r = u^4 - u^2 + 1).
+    public static let g1Endomorphism = G1Endomorphism<BLS12_381>(lambda: -(u * u))
     public static let g1B = Fp<Field>(4)
     public static let g1B3 = Fp<Field>(12)
     public static let g2B = Fp2<Field>(Fp(4), Fp(4))

@@ -32,6 +32,9 @@ public enum BN254CX: PairingCurve {
     public static let g1Cofactor = BigInt(1)
     public static var g1CofactorIsOne: Bool { true }
     public static let g1EndomorphismBeta: Fp<Field>? = nil
+    /// λ = 36u^3 + 18u^2 + 6u + 1, a cube root of unity mod r = 36u^4 + 36u^3 + 18u^2 + 6u + 1.
+    public static let g1Endomorphism = G1Endomorphism<BN254CX>(
+        lambda: BigInt(36) * u * u * u + BigInt(18) * u * u + BigInt(6) * u + BigInt(1))
     public static let g1B = Fp<Field>(2)
     public static let g1B3 = Fp<Field>(6)
     public static let g2B = Fp2<Field>(Fp(1), Fp(-1))

@@ -35,6 +35,8 @@ public protocol PairingCurve: Sendable {
     /// The cube root of unity β with (β·x, y) = -u^2·(x, y) on G1, for the fast subgroup
     /// check; nil when G1 needs none (cofactor 1).
     static var g1EndomorphismBeta: Fp<Field>? { get }
+    /// φ(x, y) = (β·x, y) on G1 with its eigenvalue λ, for GLV scalar multiplication.
+    static var g1Endomorphism: G1Endomorphism<Self> { get }
     static var g1B: Fp<Field> { get }
     static var g1B3: Fp<Field> { get }
     static var g2B: Fp2<Field> { get }
@@ -75,6 +77,12 @@ extension PairingCurve {
     /// The primitive cube root of unity β in Fp for which φ(x, y) = (β·x, y) acts on G1 as
     /// multiplication by -u^2 (the other root acts as u^2 - 1).
     public static func findG1EndomorphismBeta() -> Fp<Field> {
+        findG1EndomorphismBeta(lambda: (-(u * u)).mod(order))
+    }
+
+    /// The primitive cube root of unity β in Fp for which φ(x, y) = (β·x, y) acts on G1 as
+    /// multiplication by `lambda` (a root of λ^2 + λ + 1 mod r).
+    public static func findG1EndomorphismBeta(lambda: BigInt) -> Fp<Field> {
         let exponent = (Field.modulusBig - BigInt(1)) / BigInt(3)
         var base = 2
         var root = Fp<Field>(base).power(exponent)
@@ -83,11 +91,11 @@ extension PairingCurve {
             root = Fp<Field>(base).power(exponent)
         }
         let g = g1Generator
-        let target = -g.multiplied(byPublic: (u * u).mod(order))
+        let target = g.multiplied(byPublic: lambda.mod(order))
         for beta in [root, root.squared] where Point(projectiveX: beta * g.x, y: g.y, z: g.z) == target {
             return beta
         }
-        preconditionFailure("no cube root of unity acts as -u^2 on G1")
+        preconditionFailure("no cube root of unity acts as λ on G1")
     }
 
     /// Parses a spec constant; a typo here is a programming error.

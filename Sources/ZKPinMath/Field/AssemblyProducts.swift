@@ -11,7 +11,8 @@ import Darwin
 // Package.swift): mulx with the adcx/adox carry chains, about half the instructions of the
 // Swift product; branchless add/adc/cmov chains (the Swift sums compile to branches on the
 // carries); the Fp2 product reduces lazily (Karatsuba on double-width products, one Montgomery
-// reduction per coefficient). Without ZKPIN_ADX the protocol's defaults, in Swift, apply.
+// reduction per coefficient); Fp4 products and squares and the cyclotomic squaring of Fp12 are
+// C on those primitives. Without ZKPIN_ADX the protocol's defaults, in Swift, apply.
 
 extension BN254CXField {
     @inlinable @inline(__always)
@@ -35,6 +36,27 @@ extension BN254CXField {
         zk_bn254cx_fp2_product(zk_limbs4(limb: a0.storage), zk_limbs4(limb: a1.storage), zk_limbs4(limb: b0.storage), zk_limbs4(limb: b1.storage),
                             &c0, &c1)
         return (Limbs4(storage: c0.limb), Limbs4(storage: c1.limb))
+    }
+
+    @inlinable @inline(__always)
+    public static func fp4Product(_ a: Fp4<Self>, _ b: Fp4<Self>) -> Fp4<Self> {
+        var r = Fp4<Self>.zero
+        withLimbs(of: a) { a in withLimbs(of: b) { b in withMutableLimbs(of: &r) { zk_bn254cx_fp4_mul($0, a, b) } } }
+        return r
+    }
+
+    @inlinable @inline(__always)
+    public static func fp4Squared(_ a: Fp4<Self>) -> Fp4<Self> {
+        var r = Fp4<Self>.zero
+        withLimbs(of: a) { a in withMutableLimbs(of: &r) { zk_bn254cx_fp4_square($0, a) } }
+        return r
+    }
+
+    @inlinable @inline(__always)
+    public static func fp12CyclotomicSquared(_ a: Fp12<Self>) -> Fp12<Self> {
+        var r = Fp12<Self>.zero
+        withLimbs(of: a) { a in withMutableLimbs(of: &r) { zk_bn254cx_fp12_cyclotomic_square($0, a) } }
+        return r
     }
 }
 
@@ -61,6 +83,38 @@ extension BLS12_381Field {
                             &c0, &c1)
         return (Limbs6(storage: c0.limb), Limbs6(storage: c1.limb))
     }
+
+    @inlinable @inline(__always)
+    public static func fp4Product(_ a: Fp4<Self>, _ b: Fp4<Self>) -> Fp4<Self> {
+        var r = Fp4<Self>.zero
+        withLimbs(of: a) { a in withLimbs(of: b) { b in withMutableLimbs(of: &r) { zk_bls12_381_fp4_mul($0, a, b) } } }
+        return r
+    }
+
+    @inlinable @inline(__always)
+    public static func fp4Squared(_ a: Fp4<Self>) -> Fp4<Self> {
+        var r = Fp4<Self>.zero
+        withLimbs(of: a) { a in withMutableLimbs(of: &r) { zk_bls12_381_fp4_square($0, a) } }
+        return r
+    }
+
+    @inlinable @inline(__always)
+    public static func fp12CyclotomicSquared(_ a: Fp12<Self>) -> Fp12<Self> {
+        var r = Fp12<Self>.zero
+        withLimbs(of: a) { a in withMutableLimbs(of: &r) { zk_bls12_381_fp12_cyclotomic_square($0, a) } }
+        return r
+    }
+}
+/// The limbs of a tower element (a frozen struct of `Fp`s, each an inline tuple of UInt64: one
+/// contiguous run of words), as the C functions take them.
+@inlinable @inline(__always)
+func withLimbs<T, R>(of value: T, _ body: (UnsafePointer<UInt64>) -> R) -> R {
+    withUnsafeBytes(of: value) { body($0.baseAddress!.assumingMemoryBound(to: UInt64.self)) }
+}
+
+@inlinable @inline(__always)
+func withMutableLimbs<T, R>(of value: inout T, _ body: (UnsafeMutablePointer<UInt64>) -> R) -> R {
+    withUnsafeMutableBytes(of: &value) { body($0.baseAddress!.assumingMemoryBound(to: UInt64.self)) }
 }
 #endif
 

@@ -8,7 +8,11 @@ extension Fp12 {
     public var cyclotomicSquared: Fp12 { cyclotomicSquare() }
 
     @inlinable @inline(never)
-    func cyclotomicSquare() -> Fp12 {
+    func cyclotomicSquare() -> Fp12 { P.fp12CyclotomicSquared(self) }
+
+    /// The Granger–Scott squaring in Swift (the reference, and the squaring of other fields).
+    @inlinable
+    public var grangerScottSquared: Fp12 {
         let a2 = c0.squared
         let b2 = c1.squared
         let c2j = c2.squared.timesJ

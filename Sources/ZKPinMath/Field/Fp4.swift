@@ -22,9 +22,13 @@ public struct Fp4<P: PrimeFieldParameters>: Sendable, Hashable {
     @inlinable @inline(__always)
     public static prefix func - (a: Fp4) -> Fp4 { Fp4(-a.c0, -a.c1) }
 
-    /// Karatsuba over Fp2: three Fp2 products.
+    /// `P.fp4Product`: Karatsuba over Fp2 (in C on the assembly fields).
     @inlinable @inline(never)
-    public static func * (a: Fp4, b: Fp4) -> Fp4 {
+    public static func * (a: Fp4, b: Fp4) -> Fp4 { P.fp4Product(a, b) }
+
+    /// Karatsuba over Fp2: three Fp2 products (the reference, and the product of other fields).
+    @inlinable
+    public static func karatsubaProduct(_ a: Fp4, _ b: Fp4) -> Fp4 {
         let t0 = a.c0 * b.c0
         let t1 = a.c1 * b.c1
         let cross = (a.c0 + a.c1) * (b.c0 + b.c1)
@@ -35,7 +39,11 @@ public struct Fp4<P: PrimeFieldParameters>: Sendable, Hashable {
     public var squared: Fp4 { square() }
 
     @inlinable @inline(never)
-    func square() -> Fp4 {
+    func square() -> Fp4 { P.fp4Squared(self) }
+
+    /// (c0 + c1)(c0 + ξc1) - (1 + ξ)c0c1 + 2c0c1·j: two Fp2 products (the reference).
+    @inlinable
+    public var karatsubaSquared: Fp4 {
         let product = c0 * c1
         let sum = (c0 + c1) * (c0 + c1.timesXi)
         return Fp4(sum - product - product.timesXi, product.doubled)

@@ -28,6 +28,9 @@ public protocol PrimeFieldParameters: Sendable {
     static func modularDifference(_ a: Limbs, _ b: Limbs) -> Limbs
     /// (a0 + a1·i)(b0 + b1·i) in Fp[i]/(i^2 + 1), Montgomery form; the two fields reduce lazily.
     static func fp2Product(_ a0: Limbs, _ a1: Limbs, _ b0: Limbs, _ b1: Limbs) -> (Limbs, Limbs)
+    /// Fp4 product and square (`Fp4.karatsubaProduct`, `karatsubaSquared`; C on the two fields).
+    static func fp4Product(_ a: Fp4<Self>, _ b: Fp4<Self>) -> Fp4<Self>
+    static func fp4Squared(_ a: Fp4<Self>) -> Fp4<Self>
 }
 
 extension PrimeFieldParameters {
@@ -41,6 +44,12 @@ extension PrimeFieldParameters {
 
     @inlinable @inline(__always)
     public static func modularDifference(_ a: Limbs, _ b: Limbs) -> Limbs { Limbs.modularDifference(a, b, modulus: modulus) }
+
+    @inlinable @inline(__always)
+    public static func fp4Product(_ a: Fp4<Self>, _ b: Fp4<Self>) -> Fp4<Self> { Fp4.karatsubaProduct(a, b) }
+
+    @inlinable @inline(__always)
+    public static func fp4Squared(_ a: Fp4<Self>) -> Fp4<Self> { a.karatsubaSquared }
 
     /// Karatsuba: three products.
     @inlinable @inline(__always)

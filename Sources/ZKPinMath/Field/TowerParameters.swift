@@ -8,6 +8,13 @@ public protocol TowerParameters: PrimeFieldParameters {
     static var frobeniusDeltaSquared: Fp2<Self> { get }
     /// δ^3 = ξ^((p-1)/2).
     static var frobeniusDeltaCubed: Fp2<Self> { get }
+    /// The cyclotomic squaring (`Fp12.grangerScottSquared`; C on the two fields).
+    static func fp12CyclotomicSquared(_ a: Fp12<Self>) -> Fp12<Self>
+}
+
+extension TowerParameters {
+    @inlinable @inline(__always)
+    public static func fp12CyclotomicSquared(_ a: Fp12<Self>) -> Fp12<Self> { a.grangerScottSquared }
 }
 
 extension TowerParameters {

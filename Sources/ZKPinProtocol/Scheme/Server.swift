@@ -18,13 +18,13 @@ extension MPin {
     /// The same with the server secret's Miller-loop lines prepared once (the relying party).
     public static func verify(hid: G1, htid: G1? = nil, y: BigInt, u: G1, ut: G1? = nil, v: G1,
                               serverSecret: G2Prepared<C>) -> Verification {
-        let p = (htid ?? hid).multiplied(byPublic: y.mod(C.order)) + (ut ?? u)
+        let p = (htid ?? hid).multipliedInG1(byPublic: y) + (ut ?? u)
         let e = Pairing<C>.product(v, C.g2GeneratorPrepared, p, serverSecret)
         return Verification(accepted: e.isOne, e: e)
     }
 
     /// F = e(y·HID + U, Q), the base of the PIN-error search.
     public static func pinErrorBase(hid: G1, y: BigInt, u: G1) -> GT {
-        Pairing<C>.pairing(hid.multiplied(byPublic: y.mod(C.order)) + u, C.g2GeneratorPrepared)
+        Pairing<C>.pairing(hid.multipliedInG1(byPublic: y) + u, C.g2GeneratorPrepared)
     }
 }
