@@ -12,12 +12,12 @@ and is checked against GMP by the same property tests. Run this after changing t
 import os
 
 FIELDS = [
-    # name, limbs (little-endian), -p^-1 mod 2^64
+    # name, limbs (little-endian), -p^-1 mod 2^64, twist (D-type: True)
     ("bn254cx", [0xbe6623ef5c1b55b3, 0x243fd6ee18093ee1, 0xb0bddf647a6366d3, 0x2400000008702a0d],
-     0xef4e205bf9789e85),
+     0xef4e205bf9789e85, True),
     ("bls12_381", [0xb9feffffffffaaab, 0x1eabfffeb153ffff, 0x6730d2a0f6b0f624,
                    0x64774b84f38512bf, 0x4b1ba7b6434bacd7, 0x1a0111ea397fe69a],
-     0x89f3fffcfffcfffd),
+     0x89f3fffcfffcfffd, False),
 ]
 
 
@@ -302,6 +302,132 @@ static inline __attribute__((always_inline)) void {F}_fp12_cyclotomic_square(uin
     return code.split("\n")
 
 
+def tower12(name, n, divisive):
+    """Fp12 products, squares and products by Miller-loop lines, on the Fp4 kernels; the same
+    formulas as Fp12.swift and Line.swift (their Swift versions are the tests' reference)."""
+    F = f"zk_{name}"
+    N = n
+    if divisive:
+        line = f"""    /* D-type: (f0 + f1 k + f2 k^2)(a + b k), k^3 = j */
+    {F}_fp4_mul(t0, f, a);
+    {F}_fp4_times_fp2(t1, f + {4 * N}, b);
+    {F}_fp4_times_fp2(s, f + {8 * N}, b);
+    {F}_fp4_times_j(s, s);
+    {F}_fp4_sum(out, t0, s);
+    {F}_fp4_sum(s, f, f + {4 * N});
+    {F}_fp4_mul(s, s, a_plus_b);
+    {F}_fp4_difference(s, s, t0);
+    {F}_fp4_difference(out + {4 * N}, s, t1);
+    {F}_fp4_mul(s, f + {8 * N}, a);
+    {F}_fp4_sum(out + {8 * N}, t1, s);"""
+    else:
+        line = f"""    /* M-type: (f0 + f1 k + f2 k^2)(a + b k^2), k^3 = j */
+    {F}_fp4_mul(t0, f, a);
+    {F}_fp4_times_fp2(t1, f + {8 * N}, b);
+    {F}_fp4_times_fp2(s, f + {4 * N}, b);
+    {F}_fp4_times_j(s, s);
+    {F}_fp4_sum(out, t0, s);
+    {F}_fp4_mul(s, f + {4 * N}, a);
+    {F}_fp4_times_j(out + {8 * N}, t1);
+    {F}_fp4_sum(out + {4 * N}, s, out + {8 * N});
+    {F}_fp4_sum(s, f, f + {8 * N});
+    {F}_fp4_mul(s, s, a_plus_b);
+    {F}_fp4_difference(s, s, t0);
+    {F}_fp4_difference(out + {8 * N}, s, t1);"""
+    code = f"""
+/* Fp4 sums and differences, coefficient-wise; r may be a or b. */
+static inline __attribute__((always_inline)) void {F}_fp4_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {{
+    {F}_fp2_sum(r, a, b); {F}_fp2_sum(r + {2 * N}, a + {2 * N}, b + {2 * N});
+}}
+
+static inline __attribute__((always_inline)) void {F}_fp4_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {{
+    {F}_fp2_difference(r, a, b); {F}_fp2_difference(r + {2 * N}, a + {2 * N}, b + {2 * N});
+}}
+
+/* (a0 + a1 j) j = xi a1 + a0 j; r may be a. */
+static inline __attribute__((always_inline)) void {F}_fp4_times_j(uint64_t *r, const uint64_t *a) {{
+    uint64_t t[{2 * N}];
+    {F}_fp2_times_xi(t, a + {2 * N});
+    for (int k = 0; k < {2 * N}; k++) r[{2 * N} + k] = a[k];
+    for (int k = 0; k < {2 * N}; k++) r[k] = t[k];
+}}
+
+/* (a0 + a1 j) b for b in Fp2; r may be a. */
+static inline __attribute__((always_inline)) void {F}_fp4_times_fp2(uint64_t *r, const uint64_t *a, const uint64_t *b) {{
+    {F}_fp2_mul(r, a, b); {F}_fp2_mul(r + {2 * N}, a + {2 * N}, b);
+}}
+
+/* Fp12 = Fp4[k]/(k^3 - j): c0 at x, c1 at x + {4 * N}, c2 at x + {8 * N}. Karatsuba: six Fp4 products.
+ * r may overlap a or b (the result is assembled apart). */
+static void {F}_fp12_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {{
+    uint64_t v0[{4 * N}], v1[{4 * N}], v2[{4 * N}], s[{4 * N}], t[{4 * N}], out[{12 * N}];
+    {F}_fp4_mul(v0, a, b);
+    {F}_fp4_mul(v1, a + {4 * N}, b + {4 * N});
+    {F}_fp4_mul(v2, a + {8 * N}, b + {8 * N});
+    /* c0 = v0 + ((a1 + a2)(b1 + b2) - v1 - v2) j */
+    {F}_fp4_sum(s, a + {4 * N}, a + {8 * N});
+    {F}_fp4_sum(t, b + {4 * N}, b + {8 * N});
+    {F}_fp4_mul(s, s, t);
+    {F}_fp4_difference(s, s, v1);
+    {F}_fp4_difference(s, s, v2);
+    {F}_fp4_times_j(s, s);
+    {F}_fp4_sum(out, v0, s);
+    /* c1 = (a0 + a1)(b0 + b1) - v0 - v1 + v2 j */
+    {F}_fp4_sum(s, a, a + {4 * N});
+    {F}_fp4_sum(t, b, b + {4 * N});
+    {F}_fp4_mul(s, s, t);
+    {F}_fp4_difference(s, s, v0);
+    {F}_fp4_difference(s, s, v1);
+    {F}_fp4_times_j(t, v2);
+    {F}_fp4_sum(out + {4 * N}, s, t);
+    /* c2 = (a0 + a2)(b0 + b2) - v0 - v2 + v1 */
+    {F}_fp4_sum(s, a, a + {8 * N});
+    {F}_fp4_sum(t, b, b + {8 * N});
+    {F}_fp4_mul(s, s, t);
+    {F}_fp4_difference(s, s, v0);
+    {F}_fp4_difference(s, s, v2);
+    {F}_fp4_sum(out + {8 * N}, s, v1);
+    for (int k = 0; k < {12 * N}; k++) r[k] = out[k];
+}}
+
+/* Chung-Hasan SQR2: s0 = c0^2, s1 = 2 c0 c1, s2 = (c0 - c1 + c2)^2, s3 = 2 c1 c2, s4 = c2^2;
+ * x^2 = (s0 + s3 j) + (s1 + s4 j) k + (s1 + s2 + s3 - s0 - s4) k^2. r may be x. */
+static void {F}_fp12_square(uint64_t *r, const uint64_t *x) {{
+    uint64_t s0[{4 * N}], s1[{4 * N}], s2[{4 * N}], s3[{4 * N}], s4[{4 * N}], t[{4 * N}], out[{12 * N}];
+    const uint64_t *c0 = x, *c1 = x + {4 * N}, *c2 = x + {8 * N};
+    {F}_fp4_square(s0, c0);
+    {F}_fp4_mul(s1, c0, c1);
+    {F}_fp4_sum(s1, s1, s1);
+    {F}_fp4_difference(s2, c0, c1);
+    {F}_fp4_sum(s2, s2, c2);
+    {F}_fp4_square(s2, s2);
+    {F}_fp4_mul(s3, c1, c2);
+    {F}_fp4_sum(s3, s3, s3);
+    {F}_fp4_square(s4, c2);
+    {F}_fp4_times_j(t, s3);
+    {F}_fp4_sum(out, s0, t);
+    {F}_fp4_times_j(t, s4);
+    {F}_fp4_sum(out + {4 * N}, s1, t);
+    {F}_fp4_sum(t, s1, s2);
+    {F}_fp4_sum(t, t, s3);
+    {F}_fp4_difference(t, t, s0);
+    {F}_fp4_difference(out + {8 * N}, t, s4);
+    for (int k = 0; k < {12 * N}; k++) r[k] = out[k];
+}}
+
+/* f times an evaluated line a + b k (D-type) or a + b k^2 (M-type), a in Fp4, b in Fp2 at
+ * line + {4 * N}: 13 Fp2 products instead of 18. r may be f. */
+static void {F}_fp12_mul_by_line(uint64_t *r, const uint64_t *f, const uint64_t *line) {{
+    uint64_t t0[{4 * N}], t1[{4 * N}], s[{4 * N}], a_plus_b[{4 * N}], out[{12 * N}];
+    const uint64_t *a = line, *b = line + {4 * N};
+    {F}_fp2_sum(a_plus_b, a, b);
+    for (int k = 0; k < {2 * N}; k++) a_plus_b[{2 * N} + k] = a[{2 * N} + k];
+{line}
+    for (int k = 0; k < {12 * N}; k++) r[k] = out[k];
+}}"""
+    return code.split("\n")
+
+
 def function(name, modulus, inv):
     n = len(modulus)
     L = f"zk_limbs{n}"
@@ -419,13 +545,14 @@ def main():
         "}",
         "",
     ]
-    for name, modulus, inv in FIELDS:
+    for name, modulus, inv, divisive in FIELDS:
         lines += function(name, modulus, inv)
         lines.append("")
         lines += sum_and_difference(name, len(modulus))
         lines.append("")
         lines += lazy_fp2_product(name, len(modulus))
         lines += tower(name, len(modulus))
+        lines += tower12(name, len(modulus), divisive)
         lines.append("")
         lines.append("")
     lines += ["#endif /* __x86_64__ */", "#endif", ""]

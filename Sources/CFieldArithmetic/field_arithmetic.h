@@ -609,6 +609,108 @@ static inline __attribute__((always_inline)) void zk_bn254cx_fp12_cyclotomic_squ
     zk_bn254cx_fp2_granger_scott(r + 40, b2 + 8, c + 8, 0);
 }
 
+/* Fp4 sums and differences, coefficient-wise; r may be a or b. */
+static inline __attribute__((always_inline)) void zk_bn254cx_fp4_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    zk_bn254cx_fp2_sum(r, a, b); zk_bn254cx_fp2_sum(r + 8, a + 8, b + 8);
+}
+
+static inline __attribute__((always_inline)) void zk_bn254cx_fp4_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    zk_bn254cx_fp2_difference(r, a, b); zk_bn254cx_fp2_difference(r + 8, a + 8, b + 8);
+}
+
+/* (a0 + a1 j) j = xi a1 + a0 j; r may be a. */
+static inline __attribute__((always_inline)) void zk_bn254cx_fp4_times_j(uint64_t *r, const uint64_t *a) {
+    uint64_t t[8];
+    zk_bn254cx_fp2_times_xi(t, a + 8);
+    for (int k = 0; k < 8; k++) r[8 + k] = a[k];
+    for (int k = 0; k < 8; k++) r[k] = t[k];
+}
+
+/* (a0 + a1 j) b for b in Fp2; r may be a. */
+static inline __attribute__((always_inline)) void zk_bn254cx_fp4_times_fp2(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    zk_bn254cx_fp2_mul(r, a, b); zk_bn254cx_fp2_mul(r + 8, a + 8, b);
+}
+
+/* Fp12 = Fp4[k]/(k^3 - j): c0 at x, c1 at x + 16, c2 at x + 32. Karatsuba: six Fp4 products.
+ * r may overlap a or b (the result is assembled apart). */
+static void zk_bn254cx_fp12_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    uint64_t v0[16], v1[16], v2[16], s[16], t[16], out[48];
+    zk_bn254cx_fp4_mul(v0, a, b);
+    zk_bn254cx_fp4_mul(v1, a + 16, b + 16);
+    zk_bn254cx_fp4_mul(v2, a + 32, b + 32);
+    /* c0 = v0 + ((a1 + a2)(b1 + b2) - v1 - v2) j */
+    zk_bn254cx_fp4_sum(s, a + 16, a + 32);
+    zk_bn254cx_fp4_sum(t, b + 16, b + 32);
+    zk_bn254cx_fp4_mul(s, s, t);
+    zk_bn254cx_fp4_difference(s, s, v1);
+    zk_bn254cx_fp4_difference(s, s, v2);
+    zk_bn254cx_fp4_times_j(s, s);
+    zk_bn254cx_fp4_sum(out, v0, s);
+    /* c1 = (a0 + a1)(b0 + b1) - v0 - v1 + v2 j */
+    zk_bn254cx_fp4_sum(s, a, a + 16);
+    zk_bn254cx_fp4_sum(t, b, b + 16);
+    zk_bn254cx_fp4_mul(s, s, t);
+    zk_bn254cx_fp4_difference(s, s, v0);
+    zk_bn254cx_fp4_difference(s, s, v1);
+    zk_bn254cx_fp4_times_j(t, v2);
+    zk_bn254cx_fp4_sum(out + 16, s, t);
+    /* c2 = (a0 + a2)(b0 + b2) - v0 - v2 + v1 */
+    zk_bn254cx_fp4_sum(s, a, a + 32);
+    zk_bn254cx_fp4_sum(t, b, b + 32);
+    zk_bn254cx_fp4_mul(s, s, t);
+    zk_bn254cx_fp4_difference(s, s, v0);
+    zk_bn254cx_fp4_difference(s, s, v2);
+    zk_bn254cx_fp4_sum(out + 32, s, v1);
+    for (int k = 0; k < 48; k++) r[k] = out[k];
+}
+
+/* Chung-Hasan SQR2: s0 = c0^2, s1 = 2 c0 c1, s2 = (c0 - c1 + c2)^2, s3 = 2 c1 c2, s4 = c2^2;
+ * x^2 = (s0 + s3 j) + (s1 + s4 j) k + (s1 + s2 + s3 - s0 - s4) k^2. r may be x. */
+static void zk_bn254cx_fp12_square(uint64_t *r, const uint64_t *x) {
+    uint64_t s0[16], s1[16], s2[16], s3[16], s4[16], t[16], out[48];
+    const uint64_t *c0 = x, *c1 = x + 16, *c2 = x + 32;
+    zk_bn254cx_fp4_square(s0, c0);
+    zk_bn254cx_fp4_mul(s1, c0, c1);
+    zk_bn254cx_fp4_sum(s1, s1, s1);
+    zk_bn254cx_fp4_difference(s2, c0, c1);
+    zk_bn254cx_fp4_sum(s2, s2, c2);
+    zk_bn254cx_fp4_square(s2, s2);
+    zk_bn254cx_fp4_mul(s3, c1, c2);
+    zk_bn254cx_fp4_sum(s3, s3, s3);
+    zk_bn254cx_fp4_square(s4, c2);
+    zk_bn254cx_fp4_times_j(t, s3);
+    zk_bn254cx_fp4_sum(out, s0, t);
+    zk_bn254cx_fp4_times_j(t, s4);
+    zk_bn254cx_fp4_sum(out + 16, s1, t);
+    zk_bn254cx_fp4_sum(t, s1, s2);
+    zk_bn254cx_fp4_sum(t, t, s3);
+    zk_bn254cx_fp4_difference(t, t, s0);
+    zk_bn254cx_fp4_difference(out + 32, t, s4);
+    for (int k = 0; k < 48; k++) r[k] = out[k];
+}
+
+/* f times an evaluated line a + b k (D-type) or a + b k^2 (M-type), a in Fp4, b in Fp2 at
+ * line + 16: 13 Fp2 products instead of 18. r may be f. */
+static void zk_bn254cx_fp12_mul_by_line(uint64_t *r, const uint64_t *f, const uint64_t *line) {
+    uint64_t t0[16], t1[16], s[16], a_plus_b[16], out[48];
+    const uint64_t *a = line, *b = line + 16;
+    zk_bn254cx_fp2_sum(a_plus_b, a, b);
+    for (int k = 0; k < 8; k++) a_plus_b[8 + k] = a[8 + k];
+    /* D-type: (f0 + f1 k + f2 k^2)(a + b k), k^3 = j */
+    zk_bn254cx_fp4_mul(t0, f, a);
+    zk_bn254cx_fp4_times_fp2(t1, f + 16, b);
+    zk_bn254cx_fp4_times_fp2(s, f + 32, b);
+    zk_bn254cx_fp4_times_j(s, s);
+    zk_bn254cx_fp4_sum(out, t0, s);
+    zk_bn254cx_fp4_sum(s, f, f + 16);
+    zk_bn254cx_fp4_mul(s, s, a_plus_b);
+    zk_bn254cx_fp4_difference(s, s, t0);
+    zk_bn254cx_fp4_difference(out + 16, s, t1);
+    zk_bn254cx_fp4_mul(s, f + 32, a);
+    zk_bn254cx_fp4_sum(out + 32, t1, s);
+    for (int k = 0; k < 48; k++) r[k] = out[k];
+}
+
 
 static const uint64_t zk_bls12_381_modulus[6] = {
     0xb9feffffffffaaabu, 0x1eabfffeb153ffffu, 0x6730d2a0f6b0f624u, 0x64774b84f38512bfu, 0x4b1ba7b6434bacd7u, 0x1a0111ea397fe69au,
@@ -1540,6 +1642,109 @@ static inline __attribute__((always_inline)) void zk_bls12_381_fp12_cyclotomic_s
     zk_bls12_381_fp2_granger_scott(r + 36, c2j + 12, b + 12, 1);
     zk_bls12_381_fp2_granger_scott(r + 48, b2, c, 1);
     zk_bls12_381_fp2_granger_scott(r + 60, b2 + 12, c + 12, 0);
+}
+
+/* Fp4 sums and differences, coefficient-wise; r may be a or b. */
+static inline __attribute__((always_inline)) void zk_bls12_381_fp4_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    zk_bls12_381_fp2_sum(r, a, b); zk_bls12_381_fp2_sum(r + 12, a + 12, b + 12);
+}
+
+static inline __attribute__((always_inline)) void zk_bls12_381_fp4_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    zk_bls12_381_fp2_difference(r, a, b); zk_bls12_381_fp2_difference(r + 12, a + 12, b + 12);
+}
+
+/* (a0 + a1 j) j = xi a1 + a0 j; r may be a. */
+static inline __attribute__((always_inline)) void zk_bls12_381_fp4_times_j(uint64_t *r, const uint64_t *a) {
+    uint64_t t[12];
+    zk_bls12_381_fp2_times_xi(t, a + 12);
+    for (int k = 0; k < 12; k++) r[12 + k] = a[k];
+    for (int k = 0; k < 12; k++) r[k] = t[k];
+}
+
+/* (a0 + a1 j) b for b in Fp2; r may be a. */
+static inline __attribute__((always_inline)) void zk_bls12_381_fp4_times_fp2(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    zk_bls12_381_fp2_mul(r, a, b); zk_bls12_381_fp2_mul(r + 12, a + 12, b);
+}
+
+/* Fp12 = Fp4[k]/(k^3 - j): c0 at x, c1 at x + 24, c2 at x + 48. Karatsuba: six Fp4 products.
+ * r may overlap a or b (the result is assembled apart). */
+static void zk_bls12_381_fp12_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    uint64_t v0[24], v1[24], v2[24], s[24], t[24], out[72];
+    zk_bls12_381_fp4_mul(v0, a, b);
+    zk_bls12_381_fp4_mul(v1, a + 24, b + 24);
+    zk_bls12_381_fp4_mul(v2, a + 48, b + 48);
+    /* c0 = v0 + ((a1 + a2)(b1 + b2) - v1 - v2) j */
+    zk_bls12_381_fp4_sum(s, a + 24, a + 48);
+    zk_bls12_381_fp4_sum(t, b + 24, b + 48);
+    zk_bls12_381_fp4_mul(s, s, t);
+    zk_bls12_381_fp4_difference(s, s, v1);
+    zk_bls12_381_fp4_difference(s, s, v2);
+    zk_bls12_381_fp4_times_j(s, s);
+    zk_bls12_381_fp4_sum(out, v0, s);
+    /* c1 = (a0 + a1)(b0 + b1) - v0 - v1 + v2 j */
+    zk_bls12_381_fp4_sum(s, a, a + 24);
+    zk_bls12_381_fp4_sum(t, b, b + 24);
+    zk_bls12_381_fp4_mul(s, s, t);
+    zk_bls12_381_fp4_difference(s, s, v0);
+    zk_bls12_381_fp4_difference(s, s, v1);
+    zk_bls12_381_fp4_times_j(t, v2);
+    zk_bls12_381_fp4_sum(out + 24, s, t);
+    /* c2 = (a0 + a2)(b0 + b2) - v0 - v2 + v1 */
+    zk_bls12_381_fp4_sum(s, a, a + 48);
+    zk_bls12_381_fp4_sum(t, b, b + 48);
+    zk_bls12_381_fp4_mul(s, s, t);
+    zk_bls12_381_fp4_difference(s, s, v0);
+    zk_bls12_381_fp4_difference(s, s, v2);
+    zk_bls12_381_fp4_sum(out + 48, s, v1);
+    for (int k = 0; k < 72; k++) r[k] = out[k];
+}
+
+/* Chung-Hasan SQR2: s0 = c0^2, s1 = 2 c0 c1, s2 = (c0 - c1 + c2)^2, s3 = 2 c1 c2, s4 = c2^2;
+ * x^2 = (s0 + s3 j) + (s1 + s4 j) k + (s1 + s2 + s3 - s0 - s4) k^2. r may be x. */
+static void zk_bls12_381_fp12_square(uint64_t *r, const uint64_t *x) {
+    uint64_t s0[24], s1[24], s2[24], s3[24], s4[24], t[24], out[72];
+    const uint64_t *c0 = x, *c1 = x + 24, *c2 = x + 48;
+    zk_bls12_381_fp4_square(s0, c0);
+    zk_bls12_381_fp4_mul(s1, c0, c1);
+    zk_bls12_381_fp4_sum(s1, s1, s1);
+    zk_bls12_381_fp4_difference(s2, c0, c1);
+    zk_bls12_381_fp4_sum(s2, s2, c2);
+    zk_bls12_381_fp4_square(s2, s2);
+    zk_bls12_381_fp4_mul(s3, c1, c2);
+    zk_bls12_381_fp4_sum(s3, s3, s3);
+    zk_bls12_381_fp4_square(s4, c2);
+    zk_bls12_381_fp4_times_j(t, s3);
+    zk_bls12_381_fp4_sum(out, s0, t);
+    zk_bls12_381_fp4_times_j(t, s4);
+    zk_bls12_381_fp4_sum(out + 24, s1, t);
+    zk_bls12_381_fp4_sum(t, s1, s2);
+    zk_bls12_381_fp4_sum(t, t, s3);
+    zk_bls12_381_fp4_difference(t, t, s0);
+    zk_bls12_381_fp4_difference(out + 48, t, s4);
+    for (int k = 0; k < 72; k++) r[k] = out[k];
+}
+
+/* f times an evaluated line a + b k (D-type) or a + b k^2 (M-type), a in Fp4, b in Fp2 at
+ * line + 24: 13 Fp2 products instead of 18. r may be f. */
+static void zk_bls12_381_fp12_mul_by_line(uint64_t *r, const uint64_t *f, const uint64_t *line) {
+    uint64_t t0[24], t1[24], s[24], a_plus_b[24], out[72];
+    const uint64_t *a = line, *b = line + 24;
+    zk_bls12_381_fp2_sum(a_plus_b, a, b);
+    for (int k = 0; k < 12; k++) a_plus_b[12 + k] = a[12 + k];
+    /* M-type: (f0 + f1 k + f2 k^2)(a + b k^2), k^3 = j */
+    zk_bls12_381_fp4_mul(t0, f, a);
+    zk_bls12_381_fp4_times_fp2(t1, f + 48, b);
+    zk_bls12_381_fp4_times_fp2(s, f + 24, b);
+    zk_bls12_381_fp4_times_j(s, s);
+    zk_bls12_381_fp4_sum(out, t0, s);
+    zk_bls12_381_fp4_mul(s, f + 24, a);
+    zk_bls12_381_fp4_times_j(out + 48, t1);
+    zk_bls12_381_fp4_sum(out + 24, s, out + 48);
+    zk_bls12_381_fp4_sum(s, f, f + 48);
+    zk_bls12_381_fp4_mul(s, s, a_plus_b);
+    zk_bls12_381_fp4_difference(s, s, t0);
+    zk_bls12_381_fp4_difference(out + 48, s, t1);
+    for (int k = 0; k < 72; k++) r[k] = out[k];
 }
 
 

@@ -193,7 +193,8 @@ struct UnrolledArithmeticTests {
     @Test func edgesBLS12381() { checkEdges(BLS12_381Field.self) }
 }
 
-/// The fields' Fp4 products and squares and cyclotomic squarings (C on x86-64 builds) against
+/// The fields' Fp4 and Fp12 products and squares, cyclotomic squarings and products by lines
+/// (C on x86-64 builds) against
 /// the Swift formulas they replace, on random elements (the formulas are the same polynomial
 /// maps inside or outside the cyclotomic subgroup).
 struct TowerKernelTests {
@@ -213,6 +214,15 @@ struct TowerKernelTests {
             if P.fp4Squared(a) != a.karatsubaSquared { failures += 1 }
             let x = Fp12(a, b, round == 0 ? Fp4(maximum, maximum) : Fp4(fp2(), fp2()))
             if P.fp12CyclotomicSquared(x) != x.grangerScottSquared { failures += 1 }
+            let y = Fp12(Fp4(fp2(), fp2()), round == 0 ? Fp4(maximum, maximum) : Fp4(fp2(), fp2()), Fp4(fp2(), fp2()))
+            if P.fp12Product(x, y) != Fp12.karatsubaProduct(x, y) { failures += 1 }
+            if P.fp12Squared(x) != x.chungHasanSquared { failures += 1 }
+            let lineB = round == 0 ? maximum : fp2()
+            for twist in [TwistType.divisive, .multiplicative] {
+                if P.fp12ProductByLine(x, a: a, b: lineB, twist: twist) != x.sparseProduct(a: a, b: lineB, twist: twist) {
+                    failures += 1
+                }
+            }
         }
         #expect(failures == 0)
     }

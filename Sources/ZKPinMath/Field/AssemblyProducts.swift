@@ -11,8 +11,8 @@ import Darwin
 // Package.swift): mulx with the adcx/adox carry chains, about half the instructions of the
 // Swift product; branchless add/adc/cmov chains (the Swift sums compile to branches on the
 // carries); the Fp2 product reduces lazily (Karatsuba on double-width products, one Montgomery
-// reduction per coefficient); Fp4 products and squares and the cyclotomic squaring of Fp12 are
-// C on those primitives. Without ZKPIN_ADX the protocol's defaults, in Swift, apply.
+// reduction per coefficient); the Fp4 and Fp12 products and squares, the cyclotomic squaring
+// and the product by a Miller-loop line are C on those primitives. Without ZKPIN_ADX the protocol's defaults, in Swift, apply.
 
 extension BN254CXField {
     @inlinable @inline(__always)
@@ -56,6 +56,30 @@ extension BN254CXField {
     public static func fp12CyclotomicSquared(_ a: Fp12<Self>) -> Fp12<Self> {
         var r = Fp12<Self>.zero
         withLimbs(of: a) { a in withMutableLimbs(of: &r) { zk_bn254cx_fp12_cyclotomic_square($0, a) } }
+        return r
+    }
+
+    @inlinable @inline(__always)
+    public static func fp12Product(_ a: Fp12<Self>, _ b: Fp12<Self>) -> Fp12<Self> {
+        var r = Fp12<Self>.zero
+        withLimbs(of: a) { a in withLimbs(of: b) { b in withMutableLimbs(of: &r) { zk_bn254cx_fp12_mul($0, a, b) } } }
+        return r
+    }
+
+    @inlinable @inline(__always)
+    public static func fp12Squared(_ a: Fp12<Self>) -> Fp12<Self> {
+        var r = Fp12<Self>.zero
+        withLimbs(of: a) { a in withMutableLimbs(of: &r) { zk_bn254cx_fp12_square($0, a) } }
+        return r
+    }
+
+    /// The C code is generated for this field's twist (divisive); the other shape takes the Swift path.
+    @inlinable @inline(__always)
+    public static func fp12ProductByLine(_ f: Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, twist: TwistType) -> Fp12<Self> {
+        guard twist == .divisive else { return f.sparseProduct(a: a, b: b, twist: twist) }
+        var r = Fp12<Self>.zero
+        let line = (a, b)
+        withLimbs(of: f) { f in withLimbs(of: line) { line in withMutableLimbs(of: &r) { zk_bn254cx_fp12_mul_by_line($0, f, line) } } }
         return r
     }
 }
@@ -102,6 +126,30 @@ extension BLS12_381Field {
     public static func fp12CyclotomicSquared(_ a: Fp12<Self>) -> Fp12<Self> {
         var r = Fp12<Self>.zero
         withLimbs(of: a) { a in withMutableLimbs(of: &r) { zk_bls12_381_fp12_cyclotomic_square($0, a) } }
+        return r
+    }
+
+    @inlinable @inline(__always)
+    public static func fp12Product(_ a: Fp12<Self>, _ b: Fp12<Self>) -> Fp12<Self> {
+        var r = Fp12<Self>.zero
+        withLimbs(of: a) { a in withLimbs(of: b) { b in withMutableLimbs(of: &r) { zk_bls12_381_fp12_mul($0, a, b) } } }
+        return r
+    }
+
+    @inlinable @inline(__always)
+    public static func fp12Squared(_ a: Fp12<Self>) -> Fp12<Self> {
+        var r = Fp12<Self>.zero
+        withLimbs(of: a) { a in withMutableLimbs(of: &r) { zk_bls12_381_fp12_square($0, a) } }
+        return r
+    }
+
+    /// The C code is generated for this field's twist (multiplicative); the other shape takes the Swift path.
+    @inlinable @inline(__always)
+    public static func fp12ProductByLine(_ f: Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, twist: TwistType) -> Fp12<Self> {
+        guard twist == .multiplicative else { return f.sparseProduct(a: a, b: b, twist: twist) }
+        var r = Fp12<Self>.zero
+        let line = (a, b)
+        withLimbs(of: f) { f in withLimbs(of: line) { line in withMutableLimbs(of: &r) { zk_bls12_381_fp12_mul_by_line($0, f, line) } } }
         return r
     }
 }

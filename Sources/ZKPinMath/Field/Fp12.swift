@@ -42,7 +42,11 @@ public struct Fp12<P: TowerParameters>: Sendable, Hashable, CustomStringConverti
     /// Karatsuba for a cubic extension with k^3 = j: six Fp4 products. Never inlined: the
     /// body is thousands of instructions, and inlining it everywhere makes the optimiser crawl.
     @inlinable @inline(never)
-    public static func * (a: Fp12, b: Fp12) -> Fp12 {
+    public static func * (a: Fp12, b: Fp12) -> Fp12 { P.fp12Product(a, b) }
+
+    /// The Karatsuba product in Swift (the reference, and the product of other fields).
+    @inlinable
+    public static func karatsubaProduct(_ a: Fp12, _ b: Fp12) -> Fp12 {
         let v0 = a.c0 * b.c0
         let v1 = a.c1 * b.c1
         let v2 = a.c2 * b.c2
@@ -59,7 +63,11 @@ public struct Fp12<P: TowerParameters>: Sendable, Hashable, CustomStringConverti
     public var squared: Fp12 { square() }
 
     @inlinable @inline(never)
-    func square() -> Fp12 {
+    func square() -> Fp12 { P.fp12Squared(self) }
+
+    /// SQR2 in Swift (the reference, and the squaring of other fields).
+    @inlinable
+    public var chungHasanSquared: Fp12 {
         let s0 = c0.squared
         let s1 = (c0 * c1).doubled
         let s2 = (c0 - c1 + c2).squared

@@ -10,11 +10,27 @@ public protocol TowerParameters: PrimeFieldParameters {
     static var frobeniusDeltaCubed: Fp2<Self> { get }
     /// The cyclotomic squaring (`Fp12.grangerScottSquared`; C on the two fields).
     static func fp12CyclotomicSquared(_ a: Fp12<Self>) -> Fp12<Self>
+    /// Fp12 product, square, and product by an evaluated Miller-loop line `a + b·k` (D-type
+    /// twist) or `a + b·k^2` (M-type); Swift by default, C on the two fields.
+    static func fp12Product(_ a: Fp12<Self>, _ b: Fp12<Self>) -> Fp12<Self>
+    static func fp12Squared(_ a: Fp12<Self>) -> Fp12<Self>
+    static func fp12ProductByLine(_ f: Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, twist: TwistType) -> Fp12<Self>
 }
 
 extension TowerParameters {
     @inlinable @inline(__always)
     public static func fp12CyclotomicSquared(_ a: Fp12<Self>) -> Fp12<Self> { a.grangerScottSquared }
+
+    @inlinable @inline(__always)
+    public static func fp12Product(_ a: Fp12<Self>, _ b: Fp12<Self>) -> Fp12<Self> { Fp12.karatsubaProduct(a, b) }
+
+    @inlinable @inline(__always)
+    public static func fp12Squared(_ a: Fp12<Self>) -> Fp12<Self> { a.chungHasanSquared }
+
+    @inlinable @inline(__always)
+    public static func fp12ProductByLine(_ f: Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, twist: TwistType) -> Fp12<Self> {
+        f.sparseProduct(a: a, b: b, twist: twist)
+    }
 }
 
 extension TowerParameters {

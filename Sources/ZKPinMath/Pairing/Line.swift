@@ -43,12 +43,18 @@ public struct EvaluatedLine<C: PairingCurve>: Sendable {
 }
 
 extension Fp12 {
-    /// self · line with the line's zero coefficients skipped: 13 Fp2 products instead of 18.
+    /// self · line with the line's zero coefficients skipped: 13 Fp2 products instead of 18
+    /// (`P.fp12ProductByLine`: C on the assembly fields).
     @inlinable @inline(never)
     public func multiplied<C: PairingCurve>(by line: EvaluatedLine<C>) -> Fp12 where C.Field == P {
-        let a = line.a, b = line.b
+        P.fp12ProductByLine(self, a: line.a, b: line.b, twist: C.twist)
+    }
+
+    /// The sparse product in Swift (the reference, and the product of other fields).
+    @inlinable
+    public func sparseProduct(a: Fp4<P>, b: Fp2<P>, twist: TwistType) -> Fp12 {
         let aPlusB = Fp4(a.c0 + b, a.c1)
-        switch C.twist {
+        switch twist {
         case .divisive:
             // (f0 + f1 k + f2 k^2)(a + b k), k^3 = j
             let t0 = c0 * a
