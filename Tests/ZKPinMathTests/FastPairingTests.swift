@@ -96,6 +96,30 @@ struct FastPairingTests {
         #expect(Pairing<C>.pairing(p1, G2Prepared<C>(.infinity)).isOne)
     }
 
+    /// The "is it 1" test of the server (3λ on BLS12) agrees with the exact final exponent on
+    /// products that are 1 (e(P, Q)·e(-P, Q), e(aP, bQ)·e(-abP, Q)) and on ones that are not.
+    func checkIsOne<C: PairingCurve>(_: C.Type) {
+        let p = C.g1Generator.multiplied(byPublic: BigInt(987_654_321))
+        let q = C.g2Generator.multiplied(byPublic: BigInt(123_456_789))
+        let (a, b) = (BigInt(1_000_003), BigInt(77_777))
+        let ones = [MillerLoop<C>.evaluate(p, q, -p, q),
+                    MillerLoop<C>.evaluate(p.multiplied(byPublic: a), q.multiplied(byPublic: b),
+                                           -p.multiplied(byPublic: a * b), q)]
+        for f in ones {
+            #expect(!f.isOne, "the Miller value itself is not 1")
+            #expect(Pairing<C>.finalExponentiation(f).isOne)
+            #expect(Pairing<C>.finalExponentiationIsOne(f))
+        }
+        let notOnes = [MillerLoop<C>.evaluate(p, q, p, q), MillerLoop<C>.evaluate(p, q), Self.randomFp12(C.self)]
+        for f in notOnes {
+            #expect(!Pairing<C>.finalExponentiation(f).isOne)
+            #expect(!Pairing<C>.finalExponentiationIsOne(f))
+        }
+    }
+
+    @Test func finalExponentiationIsOneBN() { checkIsOne(BN254CX.self) }
+    @Test func finalExponentiationIsOneBLS() { checkIsOne(BLS12_381.self) }
+
     @Test func preparedLinesBN() { checkPrepared(BN254CX.self) }
     @Test func preparedLinesBLS() { checkPrepared(BLS12_381.self) }
 }
