@@ -1,7 +1,8 @@
 import Testing
-import ZKPinMath
+@testable import ZKPinMath
 
-/// The width-5 NAF and GLV public multiplications against plain double-and-add.
+/// The width-5 NAF and GLV multiplications (public and constant-time secret) against plain
+/// double-and-add and the full-width constant-time method.
 struct ScalarMultiplicationTests {
     /// k·P by the textbook left-to-right binary method: the reference.
     static func doubleAndAdd<G: CurveGroup>(_ p: Point<G>, _ k: BigInt) -> Point<G> {
@@ -44,6 +45,60 @@ struct ScalarMultiplicationTests {
         #expect(G2Point<C>.infinity.multiplied(byPublic: BigInt(5)).isInfinity)
         let q = C.g2Generator
         #expect(q.multiplied(byPublic: BigInt(77)) == Self.doubleAndAdd(q, BigInt(77)))
+    }
+
+    /// The constant-time GLV: the fixed-width decomposition (signed k1 + k2·λ ≡ k, both within
+    /// the windows) and the product against the full-width constant-time multiplication.
+    func checkSecret<C: PairingCurve>(_: C.Type) {
+        let endomorphism = C.g1Endomorphism, glv = endomorphism.secret
+        let r = C.order
+        let p = C.g1Generator.multiplied(byPublic: BigInt(555_555))
+        var generator = FieldPropertyTests.Generator(state: 11)
+        let randomScalars = (0..<200).map { _ in BigInt.random(in: .zero, r, using: &generator) }
+        for k in Self.scalars(C.self) + randomScalars {
+            let reduced = k.mod(r)
+            let (m1, mask1, m2, mask2) = glv.decompose(reduced.limbs(count: SecretGLV<C>.width))
+            let k1 = BigInt(limbs: m1) * (mask1 == 0 ? .one : BigInt(-1))
+            let k2 = BigInt(limbs: m2) * (mask2 == 0 ? .one : BigInt(-1))
+            #expect((k1 + k2 * endomorphism.lambda - reduced).mod(r).isZero, "decomposition of \(k.string(base: 16))")
+            #expect(BigInt(limbs: m1).bitWidth <= 4 * glv.windows && BigInt(limbs: m2).bitWidth <= 4 * glv.windows)
+            #expect(mask1 == 0 || mask1 == .max)
+        }
+        for k in Self.scalars(C.self) + [BigInt(-5), -r - BigInt(3)] + randomScalars.prefix(6) {
+            #expect(p.multipliedInG1(bySecret: k) == p.multiplied(bySecret: k), "secret GLV \(k.string(base: 16))")
+        }
+        #expect(G1Point<C>.infinity.multipliedInG1(bySecret: BigInt(12345)).isInfinity)
+    }
+
+    @Test func secretBN254CX() { checkSecret(BN254CX.self) }
+    @Test func secretBLS12381() { checkSecret(BLS12_381.self) }
+
+    /// The bounded constant-time multiplication (PIN scalars) against the full-width one.
+    @Test func boundedSecret() {
+        let p = BLS12_381.g1Generator
+        for k in [0, 1, 9999, 4096, 16383].map({ BigInt($0) }) {
+            #expect(p.multiplied(bySecret: k, bitBound: 14) == p.multiplied(bySecret: k))
+        }
+    }
+
+    /// FixedWidth against BigInt on random operands (two's complement, wrapping).
+    @Test func fixedWidthArithmetic() {
+        var generator = FieldPropertyTests.Generator(state: 5)
+        let width = SecretGLV<BN254CX>.width
+        let modulus = BigInt.one.shiftedLeft(64 * width)
+        for _ in 0..<200 {
+            let a = BigInt.random(in: .zero, BigInt.one.shiftedLeft(300), using: &generator)
+            let b = BigInt.random(in: .zero, BigInt.one.shiftedLeft(300), using: &generator)
+            let la = a.limbs(count: width), lb = b.limbs(count: width)
+            #expect(BigInt(limbs: FixedWidth.product(la, lb)) == (a * b).mod(modulus))
+            #expect(BigInt(limbs: FixedWidth.sum(la, lb)) == (a + b).mod(modulus))
+            let difference = FixedWidth.difference(la, lb)
+            #expect(BigInt(limbs: difference) == (a - b).mod(modulus))
+            let mask = FixedWidth.negativeMask(difference)
+            #expect((mask != 0) == (a < b))
+            #expect(BigInt(limbs: FixedWidth.conditionallyNegated(difference, mask)) == (a < b ? b - a : a - b))
+            #expect(BigInt(limbs: FixedWidth.shiftedRight(la, by: 131)) == a.shiftedRight(131))
+        }
     }
 
     @Test func bn254cx() { checkCurve(BN254CX.self) }

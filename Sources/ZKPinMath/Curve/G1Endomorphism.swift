@@ -8,6 +8,8 @@ public struct G1Endomorphism<C: PairingCurve>: Sendable {
     public let lambda: BigInt
     /// Two short vectors (a, b) of the lattice {a + b·λ ≡ 0 mod r}.
     let a1, b1, a2, b2: BigInt
+    /// The same decomposition on fixed-width limbs, for secret scalars.
+    let secret: SecretGLV<C>
 
     /// For the root λ of λ^2 + λ + 1 ≡ 0 mod r; β is found by testing on the generator.
     public init(lambda: BigInt) {
@@ -34,6 +36,7 @@ public struct G1Endomorphism<C: PairingCurve>: Sendable {
         } else {
             (a2, b2) = (next, -tNext)
         }
+        secret = SecretGLV(a1: a1, b1: b1, a2: a2, b2: b2)
     }
 
     /// (k1, k2) with k1 + k2·λ ≡ k (mod r), both about √r in magnitude (Babai rounding).

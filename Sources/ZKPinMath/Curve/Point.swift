@@ -189,13 +189,22 @@ public struct Point<G: CurveGroup>: Sendable, Equatable, CustomStringConvertible
 
     /// k·P for a secret k, reduced mod r first. Constant time: a fixed 4-bit window over the
     /// full width of r, every table entry read for every window (masked selection).
+    public func multiplied(bySecret k: BigInt) -> Point {
+        multiplied(bySecret: k.mod(G.order), windows: (G.order.bitWidth + 3) / 4)
+    }
+
+    /// k·P for a secret k below 2^bitBound, a public bound (14 bits for a 4-digit PIN): the same
+    /// constant-time windows over bitBound bits instead of the width of r.
+    public func multiplied(bySecret k: BigInt, bitBound: Int) -> Point {
+        precondition(!k.isNegative && k.bitWidth <= bitBound, "secret scalar above its public bound")
+        return multiplied(bySecret: k, windows: (bitBound + 3) / 4)
+    }
+
     @_specialize(where G == G1<BN254CX>)
     @_specialize(where G == G1<BLS12_381>)
     @_specialize(where G == G2<BN254CX>)
     @_specialize(where G == G2<BLS12_381>)
-    public func multiplied(bySecret k: BigInt) -> Point {
-        let reduced = k.mod(G.order)
-        let windowCount = (G.order.bitWidth + 3) / 4
+    func multiplied(bySecret reduced: BigInt, windows windowCount: Int) -> Point {
         var limbs = reduced.limbs(count: (windowCount * 4 + 63) / 64)
         defer { for i in limbs.indices { limbs[i] = 0 } }
 
@@ -207,15 +216,7 @@ public struct Point<G: CurveGroup>: Sendable, Equatable, CustomStringConvertible
         for window in stride(from: windowCount - 1, through: 0, by: -1) {
             for _ in 0..<4 { result = result.doubled }
             let bitIndex = window * 4
-            let digit = (limbs[bitIndex / 64] >> UInt64(bitIndex % 64)) & 0xf
-            var chosen = Point.infinity
-            for entry in 0..<16 {
-                // mask is all ones exactly when entry == digit, computed without a branch.
-                let difference = UInt64(entry) ^ digit
-                let mask = ((difference | (0 &- difference)) >> 63) &- 1
-                chosen = Point.select(mask, table[entry], chosen)
-            }
-            result = result + chosen
+            result = result + .constantTimeEntry(table, (limbs[bitIndex / 64] >> UInt64(bitIndex % 64)) & 0xf)
         }
         return result
     }

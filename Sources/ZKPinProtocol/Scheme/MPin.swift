@@ -12,6 +12,9 @@ public enum MPin<C: PairingCurve> {
 
     /// The PIN as the scalar the scheme uses (pin mod 10000).
     static func pinScalar(_ pin: Int) -> BigInt { BigInt(((pin % 10000) + 10000) % 10000) }
+    /// PIN scalars are below 10000 < 2^14: their multiplications run over 14 bits (constant time
+    /// for that public bound) instead of the width of r.
+    static var pinBits: Int { 14 }
 }
 
 /// Result codes of the test vectors.

@@ -18,6 +18,6 @@ extension MPin {
 
     /// TOKEN = CS - (pin mod 10000)·A: what the client stores instead of its secret.
     public static func extractPIN(clientSecret: G1, pin: Int, hashedIDPoint a: G1) -> G1 {
-        clientSecret - a.multiplied(bySecret: pinScalar(pin))
+        clientSecret - a.multiplied(bySecret: pinScalar(pin), bitBound: pinBits)
     }
 }

@@ -1,0 +1,199 @@
+/// GLV multiplication of G1 points by secret scalars, in constant time: the decomposition runs on
+/// fixed-width limbs (GMP's integers trim and branch on their sizes) with Babai rounding by
+/// precomputed constants, and the two half-length scalars drive fixed 4-bit windows with masked
+/// table reads, as `Point.multiplied(bySecret:)` does over the full width of r.
+public struct SecretGLV<C: PairingCurve>: Sendable {
+    /// c_i = round(s_i·k / r) = (k·g_i + 2^(shift-1)) >> shift with g_i = round(|s_i|·2^shift / r),
+    /// s_1 = b2 and s_2 = -b1 (public signs).
+    let g1, g2: [UInt64]
+    let s1Negative, s2Negative: Bool
+    let shift: Int
+    /// |a1|, |b1|, |a2|, |b2| as limbs with their signs.
+    let a1, b1, a2, b2: (magnitude: [UInt64], negative: Bool)
+    /// Windows of the half-length scalars (|k1|, |k2| < 2^(4·windows)), with room for rounding.
+    let windows: Int
+    /// Width of the fixed-width arithmetic.
+    static var width: Int { 10 }
+
+    /// For the short basis (a1, b1), (a2, b2) of `G1Endomorphism`.
+    init(a1 a1Value: BigInt, b1 b1Value: BigInt, a2 a2Value: BigInt, b2 b2Value: BigInt) {
+        let r = C.order
+        let shiftBits = r.bitWidth + 64
+        g1 = Self.roundingConstant(b2Value, shift: shiftBits)
+        g2 = Self.roundingConstant(-b1Value, shift: shiftBits)
+        s1Negative = b2Value.isNegative
+        s2Negative = (-b1Value).isNegative
+        a1 = Self.signedLimbs(a1Value)
+        b1 = Self.signedLimbs(b1Value)
+        a2 = Self.signedLimbs(a2Value)
+        b2 = Self.signedLimbs(b2Value)
+        shift = shiftBits
+        // |k_i| <= |a1| + |a2| + |b1| + |b2| plus rounding slack: about half of r's bits.
+        windows = (r.bitWidth / 2 + 8 + 3) / 4
+    }
+
+    static func signedLimbs(_ x: BigInt) -> (magnitude: [UInt64], negative: Bool) {
+        ((x.isNegative ? -x : x).limbs(count: width), x.isNegative)
+    }
+
+    /// round(|s|·2^shift / r).
+    static func roundingConstant(_ s: BigInt, shift: Int) -> [UInt64] {
+        let r = C.order
+        let magnitude = s.isNegative ? -s : s
+        return ((magnitude.shiftedLeft(shift) + r / BigInt(2)) / r).limbs(count: width)
+    }
+
+    /// (|k1|, mask1, |k2|, mask2) with k1 + k2·λ ≡ k (mod r); a mask is all ones when its k_i
+    /// is negative. k must be reduced mod r.
+    func decompose(_ k: [UInt64]) -> ([UInt64], UInt64, [UInt64], UInt64) {
+        typealias W = FixedWidth
+        let half = W.powerOfTwo(shift - 1, count: Self.width)
+        let c1 = W.shiftedRight(W.sum(W.product(k, g1), half), by: shift)
+        let c2 = W.shiftedRight(W.sum(W.product(k, g2), half), by: shift)
+        // k1 = k - c1·a1 - c2·a2 and k2 = -c1·b1 - c2·b2 with c_i = ±|c_i| (public signs).
+        func accumulate(_ total: [UInt64], _ c: [UInt64], _ cNegative: Bool,
+                        _ v: (magnitude: [UInt64], negative: Bool)) -> [UInt64] {
+            let term = W.product(c, v.magnitude)
+            return cNegative != v.negative ? W.sum(total, term) : W.difference(total, term)
+        }
+        var k1 = accumulate(k, c1, s1Negative, a1)
+        k1 = accumulate(k1, c2, s2Negative, a2)
+        var k2 = accumulate([UInt64](repeating: 0, count: Self.width), c1, s1Negative, b1)
+        k2 = accumulate(k2, c2, s2Negative, b2)
+        let mask1 = W.negativeMask(k1), mask2 = W.negativeMask(k2)
+        return (W.conditionallyNegated(k1, mask1), mask1, W.conditionallyNegated(k2, mask2), mask2)
+    }
+}
+
+extension G1Endomorphism {
+    /// k·P for P in G1 and a secret k, in constant time: k1·P + k2·φ(P) with the two
+    /// half-length scalars in fixed 4-bit windows (half the doublings of the full-width method).
+    @_specialize(where C == BN254CX)
+    @_specialize(where C == BLS12_381)
+    public func multiplySecret(_ p: G1Point<C>, by k: BigInt) -> G1Point<C> {
+        let glv = secret
+        var reduced = k.mod(C.order).limbs(count: SecretGLV<C>.width)
+        var (k1, mask1, k2, mask2) = glv.decompose(reduced)
+        defer {
+            for i in 0..<SecretGLV<C>.width { reduced[i] = 0; k1[i] = 0; k2[i] = 0 }
+            mask1 = 0; mask2 = 0
+        }
+        var table1 = [G1Point<C>](repeating: .infinity, count: 16)
+        for i in 1..<16 { table1[i] = table1[i - 1] + p }
+        var table2 = table1.map { apply($0) }
+        // A negative k_i multiplies the negated point.
+        for i in 0..<16 {
+            table1[i] = .select(mask1, -table1[i], table1[i])
+            table2[i] = .select(mask2, -table2[i], table2[i])
+        }
+        defer { for i in 0..<16 { table1[i] = .infinity; table2[i] = .infinity } }
+        var result = G1Point<C>.infinity
+        for window in stride(from: glv.windows - 1, through: 0, by: -1) {
+            for _ in 0..<4 { result = result.doubled }
+            let bit = window * 4
+            result = result + .constantTimeEntry(table1, (k1[bit / 64] >> UInt64(bit % 64)) & 0xf)
+            result = result + .constantTimeEntry(table2, (k2[bit / 64] >> UInt64(bit % 64)) & 0xf)
+        }
+        return result
+    }
+}
+
+extension Point {
+    /// k·P for P in G1 (hashed or validated) and a secret k: constant-time GLV.
+    public func multipliedInG1<C: PairingCurve>(bySecret k: BigInt) -> Point where G == G1<C> {
+        C.g1Endomorphism.multiplySecret(self, by: k)
+    }
+
+    /// table[digit] for a secret digit: every entry is read, the match kept by a mask.
+    static func constantTimeEntry(_ table: [Point], _ digit: UInt64) -> Point {
+        var chosen = Point.infinity
+        for entry in 0..<table.count {
+            // mask is all ones exactly when entry == digit, computed without a branch.
+            let difference = UInt64(entry) ^ digit
+            let mask = ((difference | (0 &- difference)) >> 63) &- 1
+            chosen = Point.select(mask, table[entry], chosen)
+        }
+        return chosen
+    }
+}
+
+/// Two's-complement integers of a fixed number of 64-bit limbs (little-endian); every function
+/// runs in time that depends only on the limb count and on public shift amounts.
+enum FixedWidth {
+    static func powerOfTwo(_ exponent: Int, count: Int) -> [UInt64] {
+        var out = [UInt64](repeating: 0, count: count)
+        out[exponent / 64] = UInt64(1) << UInt64(exponent % 64)
+        return out
+    }
+
+    static func sum(_ a: [UInt64], _ b: [UInt64]) -> [UInt64] {
+        var out = a
+        var carry: UInt64 = 0
+        for i in 0..<a.count {
+            let (s1, c1) = a[i].addingReportingOverflow(b[i])
+            let (s2, c2) = s1.addingReportingOverflow(carry)
+            out[i] = s2
+            carry = (c1 ? 1 : 0) | (c2 ? 1 : 0)
+        }
+        return out
+    }
+
+    static func difference(_ a: [UInt64], _ b: [UInt64]) -> [UInt64] {
+        var out = a
+        var borrow: UInt64 = 0
+        for i in 0..<a.count {
+            let (d1, b1) = a[i].subtractingReportingOverflow(b[i])
+            let (d2, b2) = d1.subtractingReportingOverflow(borrow)
+            out[i] = d2
+            borrow = (b1 ? 1 : 0) | (b2 ? 1 : 0)
+        }
+        return out
+    }
+
+    /// The low a.count limbs of a·b (operands as unsigned).
+    static func product(_ a: [UInt64], _ b: [UInt64]) -> [UInt64] {
+        let n = a.count
+        var out = [UInt64](repeating: 0, count: n)
+        for i in 0..<n {
+            var carry: UInt64 = 0
+            for j in 0..<(n - i) {
+                let (high, low) = a[i].multipliedFullWidth(by: b[j])
+                let (s1, c1) = low.addingReportingOverflow(out[i + j])
+                let (s2, c2) = s1.addingReportingOverflow(carry)
+                out[i + j] = s2
+                carry = high &+ (c1 ? 1 : 0) &+ (c2 ? 1 : 0)
+            }
+        }
+        return out
+    }
+
+    /// a >> bits (logical), for a public bit count.
+    static func shiftedRight(_ a: [UInt64], by bits: Int) -> [UInt64] {
+        let n = a.count, limbShift = bits / 64, bitShift = UInt64(bits % 64)
+        var out = [UInt64](repeating: 0, count: n)
+        for i in 0..<n where i + limbShift < n {
+            let low = a[i + limbShift] >> bitShift
+            let high = (bitShift == 0 || i + limbShift + 1 >= n) ? 0 : a[i + limbShift + 1] << (64 - bitShift)
+            out[i] = low | high
+        }
+        return out
+    }
+
+    /// All ones when a is negative (top bit set).
+    static func negativeMask(_ a: [UInt64]) -> UInt64 { 0 &- (a[a.count - 1] >> 63) }
+
+    /// -a when mask is all ones, a when zero: (a XOR mask) - mask.
+    static func conditionallyNegated(_ a: [UInt64], _ mask: UInt64) -> [UInt64] {
+        var out = a
+        var borrow: UInt64 = 0
+        for i in 0..<a.count {
+            let flipped = a[i] ^ mask
+            // Subtract the mask as a whole number: all ones is -1, so this adds 1 when negating.
+            let (d1, b1) = flipped.subtractingReportingOverflow(mask)
+            let (d2, b2) = d1.subtractingReportingOverflow(borrow)
+            out[i] = d2
+            borrow = (b1 ? 1 : 0) | (b2 ? 1 : 0)
+        }
+        return out
+    }
+}
