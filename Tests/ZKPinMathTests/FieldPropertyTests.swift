@@ -230,3 +230,25 @@ struct TowerKernelTests {
     @Test func bn254cx() { check(BN254CXField.self) }
     @Test func bls12381() { check(BLS12_381Field.self) }
 }
+
+/// The sliding-window exponentiation against GMP's powm, for exponents of every shape: zero,
+/// one, single bits, runs of ones, sparse and dense random values, several limbs.
+struct FieldPowerTests {
+    func check<P: PrimeFieldParameters>(_: P.Type) {
+        var generator = FieldPropertyTests.Generator(state: 77)
+        let p = P.modulusBig
+        var exponents: [[UInt64]] = [[0], [1], [2], [3], [15], [16], [17], [31], [0x8000_0000_0000_0000],
+                                     [.max], [0, 1], [.max, .max], [0x1111_1111_1111_1111, 0x8421]]
+        exponents += (0..<40).map { _ in (0..<Int.random(in: 1...6, using: &generator)).map { _ in generator.next() } }
+        exponents.append(P.inverseExponent)
+        exponents.append(P.squareRootExponent)
+        for exponent in exponents {
+            let base = BigInt.random(in: .one, p, using: &generator)
+            let expected = base.power(BigInt(limbs: exponent), modulus: p)
+            #expect(Fp<P>(base).power(limbs: exponent).bigInt == expected, "exponent \(exponent)")
+        }
+    }
+
+    @Test func bn254cx() { check(BN254CXField.self) }
+    @Test func bls12381() { check(BLS12_381Field.self) }
+}

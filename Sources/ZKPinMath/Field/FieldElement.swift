@@ -22,19 +22,46 @@ extension FieldElement {
     @inlinable public static func -= (a: inout Self, b: Self) { a = a - b }
     @inlinable public static func *= (a: inout Self, b: Self) { a = a * b }
 
-    /// Square-and-multiply by a public exponent given as little-endian limbs.
+    /// x^e for a public exponent given as little-endian limbs: left-to-right sliding windows
+    /// of up to four bits over the odd powers x, x^3, ..., x^15 (about one multiplication per
+    /// five bits instead of one per two). The operations depend only on the exponent, so a
+    /// secret base is safe; the table lives in a tuple, off the heap.
     @inlinable
     public func power(limbs exponent: [UInt64]) -> Self {
+        func bit(_ index: Int) -> UInt64 { (exponent[index / 64] >> UInt64(index % 64)) & 1 }
+        var top = exponent.count * 64 - 1
+        while top >= 0 && bit(top) == 0 { top -= 1 }
+        guard top >= 0 else { return .one }
+        let square = squared
+        var building = (self, self, self, self, self, self, self, self)
+        withUnsafeMutableBytes(of: &building) { raw in
+            let table = raw.bindMemory(to: Self.self)
+            for k in 1..<8 { table[k] = table[k - 1] * square }
+        }
+        let odd = building
+        func entry(_ value: UInt64) -> Self {
+            withUnsafeBytes(of: odd) { $0.bindMemory(to: Self.self)[Int(value / 2)] }
+        }
         var result = Self.one
         var started = false
-        for limb in exponent.reversed() {
-            for bit in stride(from: 63, through: 0, by: -1) {
+        var index = top
+        while index >= 0 {
+            if bit(index) == 0 {
                 if started { result = result.squared }
-                if (limb >> UInt64(bit)) & 1 == 1 {
-                    result = started ? result * self : self
-                    started = true
-                }
+                index -= 1
+                continue
             }
+            // The longest window of at most four bits starting here and ending in a one.
+            var low = max(index - 3, 0)
+            while bit(low) == 0 { low += 1 }
+            var value: UInt64 = 0
+            for position in stride(from: index, through: low, by: -1) {
+                value = (value << 1) | bit(position)
+                if started { result = result.squared }
+            }
+            result = started ? result * entry(value) : entry(value)
+            started = true
+            index = low - 1
         }
         return result
     }
