@@ -14,10 +14,7 @@ struct ZKPinServerCommand: AsyncParsableCommand {
 
     /// ArgumentParser's default, after checking that this CPU runs the build's field arithmetic.
     static func main() async {
-        if let message = FieldArithmeticSupport.unsupportedCPUMessage {
-            FileHandle.standardError.write(Data(("zkpin-server: " + message + "\n").utf8))
-            Foundation.exit(1)
-        }
+        FieldArithmeticSupport.exitIfUnsupported(program: "zkpin-server")
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {

@@ -32,10 +32,7 @@ struct ZKPinCommand: AsyncParsableCommand {
     /// Like ArgumentParser's default, except that bad command-line input exits with 2 (the
     /// project's "bad input" status) instead of 64.
     static func main() async {
-        if let message = FieldArithmeticSupport.unsupportedCPUMessage {
-            FileHandle.standardError.write(Data(("zkpin: " + message + "\n").utf8))
-            Foundation.exit(1)
-        }
+        FieldArithmeticSupport.exitIfUnsupported(program: "zkpin")
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {

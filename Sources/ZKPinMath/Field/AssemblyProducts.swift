@@ -1,10 +1,10 @@
-#if ZKPIN_ADX
-import CFieldArithmetic
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+#if ZKPIN_ADX
+import CFieldArithmetic
 
 // The two curves' Montgomery products, sums, differences and Fp2 products in the x86-64
 // assembly of CFieldArithmetic (built with ZKPIN_ADX: x86-64 unless ZKPIN_PORTABLE=1, see
@@ -180,5 +180,14 @@ public enum FieldArithmeticSupport {
         }
         #endif
         return nil
+    }
+
+    /// For the executables' entry points: prints `program: message` and exits with status 1
+    /// when this CPU cannot run the build.
+    public static func exitIfUnsupported(program: String) {
+        guard let message = unsupportedCPUMessage else { return }
+        let line = Array("\(program): \(message)\n".utf8)
+        _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+        exit(1)
     }
 }

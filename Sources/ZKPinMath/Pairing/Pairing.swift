@@ -6,9 +6,7 @@ public enum Pairing<C: PairingCurve> {
     @_specialize(where C == BN254CX)
     @_specialize(where C == BLS12_381)
     public static func finalExponentiation(_ f: GT) -> GT {
-        let easy1 = f.conjugate * f.inverse
-        let easy = easy1.frobenius.frobenius * easy1
-        // From here on every value is in the cyclotomic subgroup.
+        let easy = easyPart(f)
         switch C.family {
         case .bn: return bnHardPart(easy)
         case .bls12: return bls12HardPart(easy)
@@ -22,8 +20,7 @@ public enum Pairing<C: PairingCurve> {
     @_specialize(where C == BN254CX)
     @_specialize(where C == BLS12_381)
     public static func finalExponentiationIsOne(_ f: GT) -> Bool {
-        let easy1 = f.conjugate * f.inverse
-        let easy = easy1.frobenius.frobenius * easy1
+        let easy = easyPart(f)
         switch C.family {
         case .bn: return bnHardPart(easy).isOne
         case .bls12: return bls12HardPartCubed(easy).isOne
@@ -38,6 +35,13 @@ public enum Pairing<C: PairingCurve> {
         let h = powerU(b) * b.frobenius               // ^(u + p)
         let k = powerU(powerU(h)) * h.frobenius.frobenius * h.conjugate  // ^(u^2 + p^2 - 1)
         return k * f.cyclotomicSquared * f
+    }
+
+    /// f^((p^6 - 1)(p^2 + 1)): from here on every value is in the cyclotomic subgroup.
+    @inlinable @inline(__always)
+    static func easyPart(_ f: GT) -> GT {
+        let easy1 = f.conjugate * f.inverse
+        return easy1.frobenius.frobenius * easy1
     }
 
     /// x^u on the cyclotomic subgroup (u < 0 on both curves: the conjugate of x^|u|).
