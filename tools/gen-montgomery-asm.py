@@ -21,34 +21,41 @@ FIELDS = [
 ]
 
 
+def multiply_row(n, i, limb):
+    """Limbs i..i+n of the running value += a * b[i]; limb(k) names the register of limb i + k
+    (limb(n), the new top, is written, not added to). Low halves ride the OF chain (adox),
+    high halves the CF chain (adcx); row 0 starts from zero and needs no additions of its own."""
+    out = []
+    w = out.append
+    a = [f"{8 * j}(%[a])" for j in range(n)]
+    w(f"movq {8 * i}(%[b]), %%rdx")
+    w("xorq %[lo], %[lo]")
+    if i == 0:
+        w(f"mulxq {a[0]}, {limb(0)}, {limb(1)}")
+        for j in range(1, n - 1):
+            w(f"mulxq {a[j]}, %[lo], {limb(j + 1)}")
+            w(f"adoxq %[lo], {limb(j)}")
+    else:
+        for j in range(n - 1):
+            w(f"mulxq {a[j]}, %[lo], %[hi]")
+            w(f"adoxq %[lo], {limb(j)}")
+            w(f"adcxq %[hi], {limb(j + 1)}")
+    w(f"mulxq {a[n - 1]}, %[lo], {limb(n)}")
+    w(f"adoxq %[lo], {limb(n - 1)}")
+    w("movq $0, %[lo]")
+    if i != 0:
+        w(f"adcxq %[lo], {limb(n)}")
+    w(f"adoxq %[lo], {limb(n)}")
+    return out
+
+
 def asm_lines(n):
     """The CIOS loop; leaves t (< 2p) in the registers t0..t{n-1}."""
     out = []
-    w = out.append
-    t = [f"%[t{j}]" for j in range(n)]
-    a = [f"{8 * j}(%[a])" for j in range(n)]
-    b = [f"{8 * i}(%[b])" for i in range(n)]
-    p = [f"{8 * j}(%[p])" for j in range(n)]
+    registers = [f"%[t{j}]" for j in range(n)] + ["%[top]"]
     for i in range(n):
-        w(f"/* t += a * b[{i}]: low halves on the OF chain, high halves on the CF chain */")
-        w(f"movq {b[i]}, %%rdx")
-        w("xorq %[lo], %[lo]")
-        if i == 0:
-            w(f"mulxq {a[0]}, {t[0]}, {t[1]}")
-            for j in range(1, n - 1):
-                w(f"mulxq {a[j]}, %[lo], {t[j + 1]}")
-                w(f"adoxq %[lo], {t[j]}")
-        else:
-            for j in range(n - 1):
-                w(f"mulxq {a[j]}, %[lo], %[hi]")
-                w(f"adoxq %[lo], {t[j]}")
-                w(f"adcxq %[hi], {t[j + 1]}")
-        w(f"mulxq {a[n - 1]}, %[lo], %[top]")
-        w(f"adoxq %[lo], {t[n - 1]}")
-        w("movq $0, %[lo]")
-        if i != 0:
-            w("adcxq %[lo], %[top]")
-        w("adoxq %[lo], %[top]")
+        out.append(f"/* t += a * b[{i}]: low halves on the OF chain, high halves on the CF chain */")
+        out += multiply_row(n, i, lambda k: registers[k])
         out += reduction_step(n, "%[top]")
     return out
 
@@ -83,29 +90,10 @@ def wide_product(n):
     out = []
     w = out.append
     acc = [f"%[r{k}]" for k in range(n + 1)]
-    a = [f"{8 * j}(%[a])" for j in range(n)]
     for i in range(n):
-        limb = lambda k: acc[(i + k) % (n + 1)]  # register of result limb i + k
         w(f"/* row {i}: limbs {i}..{i + n} += a * b[{i}] */")
-        w(f"movq {8 * i}(%[b]), %%rdx")
-        w("xorq %[lo], %[lo]")
-        if i == 0:
-            w(f"mulxq {a[0]}, {limb(0)}, {limb(1)}")
-            for j in range(1, n - 1):
-                w(f"mulxq {a[j]}, %[lo], {limb(j + 1)}")
-                w(f"adoxq %[lo], {limb(j)}")
-        else:
-            for j in range(n - 1):
-                w(f"mulxq {a[j]}, %[lo], %[hi]")
-                w(f"adoxq %[lo], {limb(j)}")
-                w(f"adcxq %[hi], {limb(j + 1)}")
-        w(f"mulxq {a[n - 1]}, %[lo], {limb(n)}")
-        w(f"adoxq %[lo], {limb(n - 1)}")
-        w("movq $0, %[lo]")
-        if i != 0:
-            w(f"adcxq %[lo], {limb(n)}")
-        w(f"adoxq %[lo], {limb(n)}")
-        w(f"movq {limb(0)}, {8 * i}(%[r])")
+        out += multiply_row(n, i, lambda k, i=i: acc[(i + k) % (n + 1)])
+        w(f"movq {acc[i % (n + 1)]}, {8 * i}(%[r])")
     for k in range(1, n + 1):
         w(f"movq {acc[(n + k - 1) % (n + 1)]}, {8 * (n + k - 1)}(%[r])")
     return out
