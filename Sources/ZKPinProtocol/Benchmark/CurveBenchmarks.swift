@@ -11,7 +11,11 @@ public struct CurveBenchmarks<C: PairingCurve> {
     typealias Encoding = PointEncoding<C>
 
     public var stopwatch = Stopwatch()
-    public init() {}
+    /// When set, every operation is timed in batches alternating with this reference and
+    /// reported with its ratio to it.
+    public var reference: ECDSABaseline?
+
+    public init(reference: ECDSABaseline? = nil) { self.reference = reference }
 
     public static var operations: [String] {
         ["fp_mul", "g1_mul", "g2_mul", "gt_pow", "map_to_g1", "pairing", "multi_pairing2", "pairing_prepared", "client_login", "server_verify"]
@@ -24,7 +28,13 @@ public struct CurveBenchmarks<C: PairingCurve> {
         func measure(_ op: String, _ body: () -> Void) {
             guard only?.contains(op) ?? true else { return }
             progress(op)
-            results.append(BenchmarkResult(curve: C.name, op: op, medianNanoseconds: stopwatch.median(body)))
+            if let reference {
+                let (median, ratio) = stopwatch.medianAndRatio(body, reference: { reference.verify() })
+                results.append(BenchmarkResult(curve: C.name, op: op, medianNanoseconds: median,
+                                               ratioToReference: reference.allValid ? ratio : nil))
+            } else {
+                results.append(BenchmarkResult(curve: C.name, op: op, medianNanoseconds: stopwatch.median(body)))
+            }
         }
         let p = C.g1Generator, q = C.g2Generator
         let scalar = Scheme.randomScalar()
