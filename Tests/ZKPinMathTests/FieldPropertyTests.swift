@@ -252,3 +252,28 @@ struct FieldPowerTests {
     @Test func bn254cx() { check(BN254CXField.self) }
     @Test func bls12381() { check(BLS12_381Field.self) }
 }
+
+/// The blinded Euclid inversion (a fresh random blind each call) against Fermat's a^(p-2) and
+/// GMP, repeated on the same inputs so that many blinds meet each value.
+struct BlindedInverseTests {
+    func check<P: PrimeFieldParameters>(_: P.Type) {
+        var generator = FieldPropertyTests.Generator(state: 91)
+        let p = P.modulusBig
+        var values = [BigInt.one, BigInt(2), p - .one, p - BigInt(2), (p - .one) / BigInt(2)]
+        values += (0..<300).map { _ in BigInt.random(in: .one, p, using: &generator) }
+        var failures = 0
+        for value in values {
+            let x = Fp<P>(value)
+            let expected = value.inverse(modulus: p)!
+            for _ in 0..<3 where x.blindedInverse().bigInt != expected { failures += 1 }
+            if x.fermatInverse().bigInt != expected { failures += 1 }
+            if x * x.inverse != .one { failures += 1 }
+        }
+        #expect(failures == 0)
+        #expect(Fp<P>.zero.blindedInverse().isZero)
+        #expect(Fp<P>.zero.fermatInverse().isZero)
+    }
+
+    @Test func bn254cx() { check(BN254CXField.self) }
+    @Test func bls12381() { check(BLS12_381Field.self) }
+}

@@ -116,12 +116,14 @@ public struct Fp<P: PrimeFieldParameters>: FieldElement, Hashable, CustomStringC
         return result
     }
 
-    /// a^(p-2): constant time in the value (the exponent is public).
-    public var inverse: Fp { invert() }
+    /// The inverse (zero for zero), by the blinded extended Euclid of `blindedInverse()`.
+    public var inverse: Fp { blindedInverse() }
 
+    /// a^(p-2): constant time in the value (the exponent is public); about ten times slower
+    /// than `inverse`. Kept as the reference the tests compare against.
     @_specialize(where P == BN254CXField)
     @_specialize(where P == BLS12_381Field)
-    func invert() -> Fp { power(limbs: P.inverseExponent) }
+    public func fermatInverse() -> Fp { power(limbs: P.inverseExponent) }
 
     /// A square root when one exists (p = 3 mod 4 on both curves: a^((p+1)/4)).
     public var squareRoot: Fp? { root() }
