@@ -60,6 +60,11 @@ extension BN254CXField {
     }
 
     @inlinable @inline(__always)
+    public static func compressedCyclotomicSquare(_ x: inout CompressedCyclotomic<Self>, times: Int) {
+        withMutableLimbs(of: &x) { zk_bn254cx_compressed_square($0, Int32(times)) }
+    }
+
+    @inlinable @inline(__always)
     public static func fp12Product(_ a: Fp12<Self>, _ b: Fp12<Self>) -> Fp12<Self> {
         var r = Fp12<Self>.zero
         withLimbs(of: a) { a in withLimbs(of: b) { b in withMutableLimbs(of: &r) { zk_bn254cx_fp12_mul($0, a, b) } } }
@@ -127,6 +132,11 @@ extension BLS12_381Field {
         var r = Fp12<Self>.zero
         withLimbs(of: a) { a in withMutableLimbs(of: &r) { zk_bls12_381_fp12_cyclotomic_square($0, a) } }
         return r
+    }
+
+    @inlinable @inline(__always)
+    public static func compressedCyclotomicSquare(_ x: inout CompressedCyclotomic<Self>, times: Int) {
+        withMutableLimbs(of: &x) { zk_bls12_381_compressed_square($0, Int32(times)) }
     }
 
     @inlinable @inline(__always)

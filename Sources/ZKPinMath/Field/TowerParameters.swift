@@ -10,6 +10,9 @@ public protocol TowerParameters: PrimeFieldParameters {
     static var frobeniusDeltaCubed: Fp2<Self> { get }
     /// The cyclotomic squaring (`Fp12.grangerScottSquared`; C on the two fields).
     static func fp12CyclotomicSquared(_ a: Fp12<Self>) -> Fp12<Self>
+    /// Karabina's compressed squaring applied `times` times (`CompressedCyclotomic.squared`;
+    /// C on the two fields).
+    static func compressedCyclotomicSquare(_ x: inout CompressedCyclotomic<Self>, times: Int)
     /// Fp12 product, square, and product by an evaluated Miller-loop line `a + b·k` (D-type
     /// twist) or `a + b·k^2` (M-type); Swift by default, C on the two fields.
     static func fp12Product(_ a: Fp12<Self>, _ b: Fp12<Self>) -> Fp12<Self>
@@ -20,6 +23,11 @@ public protocol TowerParameters: PrimeFieldParameters {
 extension TowerParameters {
     @inlinable @inline(__always)
     public static func fp12CyclotomicSquared(_ a: Fp12<Self>) -> Fp12<Self> { a.grangerScottSquared }
+
+    @inlinable @inline(__always)
+    public static func compressedCyclotomicSquare(_ x: inout CompressedCyclotomic<Self>, times: Int) {
+        for _ in 0..<times { x = x.squared }
+    }
 
     @inlinable @inline(__always)
     public static func fp12Product(_ a: Fp12<Self>, _ b: Fp12<Self>) -> Fp12<Self> { Fp12.karatsubaProduct(a, b) }

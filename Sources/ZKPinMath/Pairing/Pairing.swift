@@ -47,7 +47,7 @@ public enum Pairing<C: PairingCurve> {
     /// x^u on the cyclotomic subgroup (u < 0 on both curves: the conjugate of x^|u|).
     @inlinable @inline(__always)
     static func powerU(_ x: GT) -> GT {
-        let magnitude = x.cyclotomicPower(word: C.uMagnitude)
+        let magnitude = x.compressedCyclotomicPower(word: C.uMagnitude)
         return C.uIsNegative ? magnitude.conjugate : magnitude
     }
 

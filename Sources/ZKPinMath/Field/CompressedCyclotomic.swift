@@ -1,0 +1,187 @@
+/// Karabina's compressed squaring in the cyclotomic subgroup ("Squaring in cyclotomic
+/// subgroups", 2013, with the formulas of Aranha, Karabina, Longa, Gebotys and López, 2011).
+///
+/// Write x = a + b·k + c·k^2 with a = g0 + g1·j, b = g2 + g3·j, c = g4 + g5·j (gi in Fp2). In the
+/// cyclotomic subgroup (g2, g3, g4, g5) determine x, and their square costs four Fp2 products
+/// instead of Granger–Scott's six (with fewer additions). Getting x back needs a division,
+/// so an exponentiation squares compressed values and decompresses only those its exponent's
+/// digits pick, with one shared inversion (Montgomery's trick).
+@frozen
+public struct CompressedCyclotomic<P: TowerParameters>: Sendable, Equatable {
+    public var g2: Fp2<P>, g3: Fp2<P>, g4: Fp2<P>, g5: Fp2<P>
+
+    @inlinable
+    public init(_ x: Fp12<P>) { g2 = x.c1.c0; g3 = x.c1.c1; g4 = x.c2.c0; g5 = x.c2.c1 }
+
+    /// With ξ the tower's non-residue, A(i,j) = (gi + gj)(gi + ξ·gj), B(i,j) = gi·gj:
+    /// h2 = 2(g2 + 3ξ·B45), h3 = 3(A45 - (ξ + 1)·B45) - 2g3, h4 = 3(A23 - (ξ + 1)·B23) - 2g4,
+    /// h5 = 2(g5 + 3·B23).
+    @inlinable
+    public var squared: CompressedCyclotomic { square() }
+
+    @inlinable @inline(never)
+    func square() -> CompressedCyclotomic {
+        let b45 = g4 * g5, b23 = g2 * g3
+        let a45 = (g4 + g5) * (g4 + g5.timesXi)
+        let a23 = (g2 + g3) * (g2 + g3.timesXi)
+        let xiB45 = b45.timesXi
+        var h = self
+        h.g2 = (g2 + xiB45.doubled + xiB45).doubled
+        h.g3 = Self.tripled(a45 - xiB45 - b45) - g3.doubled
+        h.g4 = Self.tripled(a23 - b23.timesXi - b23) - g4.doubled
+        h.g5 = (g5 + b23.doubled + b23).doubled
+        return h
+    }
+
+    @inlinable @inline(__always)
+    static func tripled(_ x: Fp2<P>) -> Fp2<P> { x.doubled + x }
+
+    /// The numerator and denominator of g1 = (ξ·g5^2 + 3·g4^2 - 2·g3) / (4·g2), valid when
+    /// g2 != 0.
+    @inlinable
+    var g1Fraction: (numerator: Fp2<P>, denominator: Fp2<P>) {
+        let g4Squared = g4.squared
+        return (g5.squared.timesXi + Self.tripled(g4Squared) - g3.doubled, g2.doubled.doubled)
+    }
+
+    /// x from (g2, g3, g4, g5) and g1: g0 = ξ·(2·g1^2 + g2·g5 - 3·g3·g4) + 1.
+    @inlinable
+    func decompressed(g1: Fp2<P>) -> Fp12<P> {
+        let g0 = (g1.squared.doubled + g2 * g5 - Self.tripled(g3 * g4)).timesXi + .one
+        return Fp12(Fp4(g0, g1), Fp4(g2, g3), Fp4(g4, g5))
+    }
+}
+
+extension Fp12 {
+    /// x^e for x in the cyclotomic subgroup and a public 64-bit e, by compressed squarings:
+    /// e's signed digits (NAF when that has fewer non-zero digits than binary) pick the powers
+    /// x^(2^i) to decompress and multiply; negative digits use the conjugate (the inverse in
+    /// this subgroup). Falls back to `cyclotomicPower(word:)` when a denominator is zero
+    /// (probability about 1/p) or the exponent has over 16 non-zero digits. No heap.
+    @_specialize(where P == BN254CXField)
+    @_specialize(where P == BLS12_381Field)
+    public func compressedCyclotomicPower(word exponent: UInt64) -> Fp12 {
+        let digits = SignedDigits(exponent)
+        guard digits.count <= SignedDigits.capacity else { return cyclotomicPower(word: exponent) }
+        // Digit 0 multiplies x itself; the others need x^(2^i), squared in compressed form.
+        var result = Fp12.one, haveResult = false
+        var compressed = CompressedCyclotomic(self)
+        var snapshots = SnapshotStore<P>()
+        var position = 0
+        for index in 0..<digits.count {
+            let (bit, negative) = digits[index]
+            if bit == 0 {
+                result = negative ? conjugate : self
+                haveResult = true
+                continue
+            }
+            P.compressedCyclotomicSquare(&compressed, times: bit - position)
+            position = bit
+            snapshots.append(compressed, negative: negative)
+        }
+        guard snapshots.count > 0 else { return result }
+        // Montgomery's trick: one inversion for all the denominators.
+        var prefix = Fp2<P>.one
+        for index in 0..<snapshots.count {
+            let denominator = snapshots.value(index).g1Fraction.denominator
+            if denominator.isZero { return cyclotomicPower(word: exponent) }
+            prefix = prefix * denominator
+            snapshots.setPrefix(index, prefix)
+        }
+        var inverse = prefix.inverse
+        for index in stride(from: snapshots.count - 1, through: 0, by: -1) {
+            let value = snapshots.value(index)
+            let (numerator, denominator) = value.g1Fraction
+            let denominatorInverse = index > 0 ? inverse * snapshots.prefix(index - 1) : inverse
+            inverse = inverse * denominator
+            let power = value.decompressed(g1: numerator * denominatorInverse)
+            let factor = snapshots.isNegative(index) ? power.conjugate : power
+            result = haveResult ? result * factor : factor
+            haveResult = true
+        }
+        return result
+    }
+}
+
+/// The exponent's non-zero digits, least significant first: (bit position, negative). NAF
+/// when it has fewer non-zero digits than the binary form, else binary.
+@usableFromInline
+struct SignedDigits {
+    @usableFromInline static let capacity = 16
+    @usableFromInline var positions: UInt128 = 0   // bit i set: a digit at position i
+    @usableFromInline var negatives: UInt128 = 0   // bit i set: that digit is -1
+    @usableFromInline var count = 0
+
+    @usableFromInline
+    init(_ exponent: UInt64) {
+        var naf: UInt128 = 0, nafNegative: UInt128 = 0
+        var k = UInt128(exponent), bit: UInt128 = 1
+        while k != 0 {
+            if k & 1 == 1 {
+                naf |= bit
+                if k & 3 == 3 { nafNegative |= bit; k += 1 } else { k -= 1 }
+            }
+            k >>= 1
+            bit <<= 1
+        }
+        if naf.nonzeroBitCount < exponent.nonzeroBitCount {
+            positions = naf; negatives = nafNegative
+        } else {
+            positions = UInt128(exponent)
+        }
+        count = positions.nonzeroBitCount
+    }
+
+    /// The index-th non-zero digit from the least significant.
+    @usableFromInline
+    subscript(index: Int) -> (bit: Int, negative: Bool) {
+        var remaining = positions
+        for _ in 0..<index { remaining &= remaining - 1 }
+        let bit = remaining.trailingZeroBitCount
+        return (bit, (negatives >> UInt128(bit)) & 1 == 1)
+    }
+}
+
+/// Up to 16 compressed powers and their prefix products, in tuples (no heap).
+@usableFromInline
+struct SnapshotStore<P: TowerParameters> {
+    @usableFromInline typealias Sixteen<T> = (T, T, T, T, T, T, T, T, T, T, T, T, T, T, T, T)
+    @usableFromInline var values: Sixteen<CompressedCyclotomic<P>>
+    @usableFromInline var prefixes: Sixteen<Fp2<P>>
+    @usableFromInline var negative: UInt16 = 0
+    @usableFromInline var count = 0
+
+    @usableFromInline
+    init() {
+        let zero = CompressedCyclotomic<P>(.one)
+        values = (zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero, zero)
+        let one = Fp2<P>.one
+        prefixes = (one, one, one, one, one, one, one, one, one, one, one, one, one, one, one, one)
+    }
+
+    @usableFromInline
+    mutating func append(_ value: CompressedCyclotomic<P>, negative isNegative: Bool) {
+        precondition(count < 16)
+        withUnsafeMutableBytes(of: &values) { $0.bindMemory(to: CompressedCyclotomic<P>.self)[count] = value }
+        if isNegative { negative |= 1 << UInt16(count) }
+        count += 1
+    }
+
+    @usableFromInline
+    func value(_ index: Int) -> CompressedCyclotomic<P> {
+        withUnsafeBytes(of: values) { $0.bindMemory(to: CompressedCyclotomic<P>.self)[index] }
+    }
+
+    @usableFromInline
+    func isNegative(_ index: Int) -> Bool { (negative >> UInt16(index)) & 1 == 1 }
+
+    @usableFromInline
+    mutating func setPrefix(_ index: Int, _ value: Fp2<P>) {
+        withUnsafeMutableBytes(of: &prefixes) { $0.bindMemory(to: Fp2<P>.self)[index] = value }
+    }
+
+    @usableFromInline
+    func prefix(_ index: Int) -> Fp2<P> {
+        withUnsafeBytes(of: prefixes) { $0.bindMemory(to: Fp2<P>.self)[index] }
+    }
+}
