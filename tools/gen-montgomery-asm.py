@@ -211,19 +211,19 @@ static inline __attribute__((always_inline)) void {F}_store(uint64_t *x, {L} v) 
 
 /* Fp2 elements: c0 at x, c1 at x + {N}. r may be a or b. */
 static inline __attribute__((always_inline)) void {F}_fp2_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {{
-    {L} c0 = {F}_modular_sum({F}_load(a), {F}_load(b)), c1 = {F}_modular_sum({F}_load(a + {N}), {F}_load(b + {N}));
-    {F}_store(r, c0); {F}_store(r + {N}, c1);
+    {F}_sum_in_memory(r, a, b); {F}_sum_in_memory(r + {N}, a + {N}, b + {N});
 }}
 
 static inline __attribute__((always_inline)) void {F}_fp2_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {{
-    {L} c0 = {F}_modular_difference({F}_load(a), {F}_load(b)), c1 = {F}_modular_difference({F}_load(a + {N}), {F}_load(b + {N}));
-    {F}_store(r, c0); {F}_store(r + {N}, c1);
+    {F}_difference_in_memory(r, a, b); {F}_difference_in_memory(r + {N}, a + {N}, b + {N});
 }}
 
-/* a * xi, xi = 1 + i: (a0 - a1) + (a0 + a1) i. */
+/* a * xi, xi = 1 + i: (a0 - a1) + (a0 + a1) i (the difference goes through t: r may be a). */
 static inline __attribute__((always_inline)) void {F}_fp2_times_xi(uint64_t *r, const uint64_t *a) {{
-    {L} a0 = {F}_load(a), a1 = {F}_load(a + {N});
-    {F}_store(r, {F}_modular_difference(a0, a1)); {F}_store(r + {N}, {F}_modular_sum(a0, a1));
+    uint64_t t[{N}];
+    {F}_difference_in_memory(t, a, a + {N});
+    {F}_sum_in_memory(r + {N}, a, a + {N});
+    for (int k = 0; k < {N}; k++) r[k] = t[k];
 }}
 
 static inline __attribute__((always_inline)) void {F}_fp2_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {{
@@ -557,6 +557,65 @@ def sum_and_difference(name, n):
     return out
 
 
+def in_memory_sum_and_difference(name, n):
+    """The same sums and differences on limbs in memory, r = a op b (r may be a or b: every
+    limb of a and b is read before r is written). Six to eight registers instead of the
+    twelve of the value versions, which the compiler could only satisfy by spilling b to the
+    stack: about 37 instructions per element instead of about 53."""
+    out = []
+    w = out.append
+    limbs = range(n)
+    regs = ", ".join(f'[d{j}] "=&r"(d{j})' for j in limbs)
+    mem = (f'"m"(*(const uint64_t (*)[{n}])a), "m"(*(const uint64_t (*)[{n}])b), '
+           f'"m"(*(const uint64_t (*)[{n}])zk_{name}_modulus)')
+    w(f"/* r = (a + b) mod p: the sum in registers, stored; sum - p kept unless it borrows (then the")
+    w(f" * stored sum is read back by cmov). */")
+    w(f"static inline __attribute__((always_inline)) void zk_{name}_sum_in_memory(uint64_t *r, const uint64_t *a, const uint64_t *b) {{")
+    w(f"    uint64_t {', '.join(f'd{j}' for j in limbs)};")
+    w("    __asm__(")
+    for j in limbs:
+        w(f'        "movq {8 * j}(%[a]), %[d{j}]\\n\\t"')
+    for j in limbs:
+        w(f'        "{"addq" if j == 0 else "adcq"} {8 * j}(%[b]), %[d{j}]\\n\\t"')
+    for j in limbs:
+        w(f'        "movq %[d{j}], {8 * j}(%[r])\\n\\t"')
+    for j in limbs:
+        w(f'        "{"subq" if j == 0 else "sbbq"} %[p{j}], %[d{j}]\\n\\t"')
+    for j in limbs:
+        w(f'        "cmovcq {8 * j}(%[r]), %[d{j}]\\n\\t"')
+    for j in limbs:
+        w(f'        "movq %[d{j}], {8 * j}(%[r])\\n\\t"')
+    w(f'        : {regs}, "=m"(*(uint64_t (*)[{n}])r)')
+    w(f'        : [r] "r"(r), [a] "r"(a), [b] "r"(b), ' + ", ".join(f'[p{j}] "m"(zk_{name}_modulus[{j}])' for j in limbs) + f", {mem}")
+    w('        : "cc");')
+    w("}")
+    w("")
+    w(f"/* r = (a - b) mod p: the difference in registers and its borrow as a mask, stored; plus p,")
+    w(f" * and the stored difference read back by cmov when there was no borrow. */")
+    w(f"static inline __attribute__((always_inline)) void zk_{name}_difference_in_memory(uint64_t *r, const uint64_t *a, const uint64_t *b) {{")
+    w(f"    uint64_t {', '.join(f'd{j}' for j in limbs)}, mask;")
+    w("    __asm__(")
+    for j in limbs:
+        w(f'        "movq {8 * j}(%[a]), %[d{j}]\\n\\t"')
+    for j in limbs:
+        w(f'        "{"subq" if j == 0 else "sbbq"} {8 * j}(%[b]), %[d{j}]\\n\\t"')
+    w('        "sbbq %[mask], %[mask]\\n\\t"')
+    for j in limbs:
+        w(f'        "movq %[d{j}], {8 * j}(%[r])\\n\\t"')
+    for j in limbs:
+        w(f'        "{"addq" if j == 0 else "adcq"} %[p{j}], %[d{j}]\\n\\t"')
+    w('        "testq %[mask], %[mask]\\n\\t"')
+    for j in limbs:
+        w(f'        "cmovzq {8 * j}(%[r]), %[d{j}]\\n\\t"')
+    for j in limbs:
+        w(f'        "movq %[d{j}], {8 * j}(%[r])\\n\\t"')
+    w(f'        : {regs}, [mask] "=&r"(mask), "=m"(*(uint64_t (*)[{n}])r)')
+    w(f'        : [r] "r"(r), [a] "r"(a), [b] "r"(b), ' + ", ".join(f'[p{j}] "m"(zk_{name}_modulus[{j}])' for j in limbs) + f", {mem}")
+    w('        : "cc");')
+    w("}")
+    return out
+
+
 def main():
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
     lines = [
@@ -584,6 +643,8 @@ def main():
         lines += function(name, modulus, inv)
         lines.append("")
         lines += sum_and_difference(name, len(modulus))
+        lines.append("")
+        lines += in_memory_sum_and_difference(name, len(modulus))
         lines.append("")
         lines += lazy_fp2_product(name, len(modulus))
         lines += tower(name, len(modulus))

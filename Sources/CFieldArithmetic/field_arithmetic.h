@@ -245,6 +245,76 @@ static inline __attribute__((always_inline)) zk_limbs4 zk_bn254cx_modular_differ
     return r;
 }
 
+/* r = (a + b) mod p: the sum in registers, stored; sum - p kept unless it borrows (then the
+ * stored sum is read back by cmov). */
+static inline __attribute__((always_inline)) void zk_bn254cx_sum_in_memory(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    uint64_t d0, d1, d2, d3;
+    __asm__(
+        "movq 0(%[a]), %[d0]\n\t"
+        "movq 8(%[a]), %[d1]\n\t"
+        "movq 16(%[a]), %[d2]\n\t"
+        "movq 24(%[a]), %[d3]\n\t"
+        "addq 0(%[b]), %[d0]\n\t"
+        "adcq 8(%[b]), %[d1]\n\t"
+        "adcq 16(%[b]), %[d2]\n\t"
+        "adcq 24(%[b]), %[d3]\n\t"
+        "movq %[d0], 0(%[r])\n\t"
+        "movq %[d1], 8(%[r])\n\t"
+        "movq %[d2], 16(%[r])\n\t"
+        "movq %[d3], 24(%[r])\n\t"
+        "subq %[p0], %[d0]\n\t"
+        "sbbq %[p1], %[d1]\n\t"
+        "sbbq %[p2], %[d2]\n\t"
+        "sbbq %[p3], %[d3]\n\t"
+        "cmovcq 0(%[r]), %[d0]\n\t"
+        "cmovcq 8(%[r]), %[d1]\n\t"
+        "cmovcq 16(%[r]), %[d2]\n\t"
+        "cmovcq 24(%[r]), %[d3]\n\t"
+        "movq %[d0], 0(%[r])\n\t"
+        "movq %[d1], 8(%[r])\n\t"
+        "movq %[d2], 16(%[r])\n\t"
+        "movq %[d3], 24(%[r])\n\t"
+        : [d0] "=&r"(d0), [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3), "=m"(*(uint64_t (*)[4])r)
+        : [r] "r"(r), [a] "r"(a), [b] "r"(b), [p0] "m"(zk_bn254cx_modulus[0]), [p1] "m"(zk_bn254cx_modulus[1]), [p2] "m"(zk_bn254cx_modulus[2]), [p3] "m"(zk_bn254cx_modulus[3]), "m"(*(const uint64_t (*)[4])a), "m"(*(const uint64_t (*)[4])b), "m"(*(const uint64_t (*)[4])zk_bn254cx_modulus)
+        : "cc");
+}
+
+/* r = (a - b) mod p: the difference in registers and its borrow as a mask, stored; plus p,
+ * and the stored difference read back by cmov when there was no borrow. */
+static inline __attribute__((always_inline)) void zk_bn254cx_difference_in_memory(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    uint64_t d0, d1, d2, d3, mask;
+    __asm__(
+        "movq 0(%[a]), %[d0]\n\t"
+        "movq 8(%[a]), %[d1]\n\t"
+        "movq 16(%[a]), %[d2]\n\t"
+        "movq 24(%[a]), %[d3]\n\t"
+        "subq 0(%[b]), %[d0]\n\t"
+        "sbbq 8(%[b]), %[d1]\n\t"
+        "sbbq 16(%[b]), %[d2]\n\t"
+        "sbbq 24(%[b]), %[d3]\n\t"
+        "sbbq %[mask], %[mask]\n\t"
+        "movq %[d0], 0(%[r])\n\t"
+        "movq %[d1], 8(%[r])\n\t"
+        "movq %[d2], 16(%[r])\n\t"
+        "movq %[d3], 24(%[r])\n\t"
+        "addq %[p0], %[d0]\n\t"
+        "adcq %[p1], %[d1]\n\t"
+        "adcq %[p2], %[d2]\n\t"
+        "adcq %[p3], %[d3]\n\t"
+        "testq %[mask], %[mask]\n\t"
+        "cmovzq 0(%[r]), %[d0]\n\t"
+        "cmovzq 8(%[r]), %[d1]\n\t"
+        "cmovzq 16(%[r]), %[d2]\n\t"
+        "cmovzq 24(%[r]), %[d3]\n\t"
+        "movq %[d0], 0(%[r])\n\t"
+        "movq %[d1], 8(%[r])\n\t"
+        "movq %[d2], 16(%[r])\n\t"
+        "movq %[d3], 24(%[r])\n\t"
+        : [d0] "=&r"(d0), [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3), [mask] "=&r"(mask), "=m"(*(uint64_t (*)[4])r)
+        : [r] "r"(r), [a] "r"(a), [b] "r"(b), [p0] "m"(zk_bn254cx_modulus[0]), [p1] "m"(zk_bn254cx_modulus[1]), [p2] "m"(zk_bn254cx_modulus[2]), [p3] "m"(zk_bn254cx_modulus[3]), "m"(*(const uint64_t (*)[4])a), "m"(*(const uint64_t (*)[4])b), "m"(*(const uint64_t (*)[4])zk_bn254cx_modulus)
+        : "cc");
+}
+
 /* r (2*4 limbs) = a * b, not reduced. */
 static inline __attribute__((always_inline)) void zk_wide_product4(uint64_t *r, const uint64_t *a, const uint64_t *b) {
     uint64_t r0, r1, r2, r3, r4, lo, hi, rdx;
@@ -532,19 +602,19 @@ static inline __attribute__((always_inline)) void zk_bn254cx_store(uint64_t *x, 
 
 /* Fp2 elements: c0 at x, c1 at x + 4. r may be a or b. */
 static inline __attribute__((always_inline)) void zk_bn254cx_fp2_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {
-    zk_limbs4 c0 = zk_bn254cx_modular_sum(zk_bn254cx_load(a), zk_bn254cx_load(b)), c1 = zk_bn254cx_modular_sum(zk_bn254cx_load(a + 4), zk_bn254cx_load(b + 4));
-    zk_bn254cx_store(r, c0); zk_bn254cx_store(r + 4, c1);
+    zk_bn254cx_sum_in_memory(r, a, b); zk_bn254cx_sum_in_memory(r + 4, a + 4, b + 4);
 }
 
 static inline __attribute__((always_inline)) void zk_bn254cx_fp2_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {
-    zk_limbs4 c0 = zk_bn254cx_modular_difference(zk_bn254cx_load(a), zk_bn254cx_load(b)), c1 = zk_bn254cx_modular_difference(zk_bn254cx_load(a + 4), zk_bn254cx_load(b + 4));
-    zk_bn254cx_store(r, c0); zk_bn254cx_store(r + 4, c1);
+    zk_bn254cx_difference_in_memory(r, a, b); zk_bn254cx_difference_in_memory(r + 4, a + 4, b + 4);
 }
 
-/* a * xi, xi = 1 + i: (a0 - a1) + (a0 + a1) i. */
+/* a * xi, xi = 1 + i: (a0 - a1) + (a0 + a1) i (the difference goes through t: r may be a). */
 static inline __attribute__((always_inline)) void zk_bn254cx_fp2_times_xi(uint64_t *r, const uint64_t *a) {
-    zk_limbs4 a0 = zk_bn254cx_load(a), a1 = zk_bn254cx_load(a + 4);
-    zk_bn254cx_store(r, zk_bn254cx_modular_difference(a0, a1)); zk_bn254cx_store(r + 4, zk_bn254cx_modular_sum(a0, a1));
+    uint64_t t[4];
+    zk_bn254cx_difference_in_memory(t, a, a + 4);
+    zk_bn254cx_sum_in_memory(r + 4, a, a + 4);
+    for (int k = 0; k < 4; k++) r[k] = t[k];
 }
 
 static inline __attribute__((always_inline)) void zk_bn254cx_fp2_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
@@ -1149,6 +1219,100 @@ static inline __attribute__((always_inline)) zk_limbs6 zk_bls12_381_modular_diff
     return r;
 }
 
+/* r = (a + b) mod p: the sum in registers, stored; sum - p kept unless it borrows (then the
+ * stored sum is read back by cmov). */
+static inline __attribute__((always_inline)) void zk_bls12_381_sum_in_memory(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    uint64_t d0, d1, d2, d3, d4, d5;
+    __asm__(
+        "movq 0(%[a]), %[d0]\n\t"
+        "movq 8(%[a]), %[d1]\n\t"
+        "movq 16(%[a]), %[d2]\n\t"
+        "movq 24(%[a]), %[d3]\n\t"
+        "movq 32(%[a]), %[d4]\n\t"
+        "movq 40(%[a]), %[d5]\n\t"
+        "addq 0(%[b]), %[d0]\n\t"
+        "adcq 8(%[b]), %[d1]\n\t"
+        "adcq 16(%[b]), %[d2]\n\t"
+        "adcq 24(%[b]), %[d3]\n\t"
+        "adcq 32(%[b]), %[d4]\n\t"
+        "adcq 40(%[b]), %[d5]\n\t"
+        "movq %[d0], 0(%[r])\n\t"
+        "movq %[d1], 8(%[r])\n\t"
+        "movq %[d2], 16(%[r])\n\t"
+        "movq %[d3], 24(%[r])\n\t"
+        "movq %[d4], 32(%[r])\n\t"
+        "movq %[d5], 40(%[r])\n\t"
+        "subq %[p0], %[d0]\n\t"
+        "sbbq %[p1], %[d1]\n\t"
+        "sbbq %[p2], %[d2]\n\t"
+        "sbbq %[p3], %[d3]\n\t"
+        "sbbq %[p4], %[d4]\n\t"
+        "sbbq %[p5], %[d5]\n\t"
+        "cmovcq 0(%[r]), %[d0]\n\t"
+        "cmovcq 8(%[r]), %[d1]\n\t"
+        "cmovcq 16(%[r]), %[d2]\n\t"
+        "cmovcq 24(%[r]), %[d3]\n\t"
+        "cmovcq 32(%[r]), %[d4]\n\t"
+        "cmovcq 40(%[r]), %[d5]\n\t"
+        "movq %[d0], 0(%[r])\n\t"
+        "movq %[d1], 8(%[r])\n\t"
+        "movq %[d2], 16(%[r])\n\t"
+        "movq %[d3], 24(%[r])\n\t"
+        "movq %[d4], 32(%[r])\n\t"
+        "movq %[d5], 40(%[r])\n\t"
+        : [d0] "=&r"(d0), [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3), [d4] "=&r"(d4), [d5] "=&r"(d5), "=m"(*(uint64_t (*)[6])r)
+        : [r] "r"(r), [a] "r"(a), [b] "r"(b), [p0] "m"(zk_bls12_381_modulus[0]), [p1] "m"(zk_bls12_381_modulus[1]), [p2] "m"(zk_bls12_381_modulus[2]), [p3] "m"(zk_bls12_381_modulus[3]), [p4] "m"(zk_bls12_381_modulus[4]), [p5] "m"(zk_bls12_381_modulus[5]), "m"(*(const uint64_t (*)[6])a), "m"(*(const uint64_t (*)[6])b), "m"(*(const uint64_t (*)[6])zk_bls12_381_modulus)
+        : "cc");
+}
+
+/* r = (a - b) mod p: the difference in registers and its borrow as a mask, stored; plus p,
+ * and the stored difference read back by cmov when there was no borrow. */
+static inline __attribute__((always_inline)) void zk_bls12_381_difference_in_memory(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    uint64_t d0, d1, d2, d3, d4, d5, mask;
+    __asm__(
+        "movq 0(%[a]), %[d0]\n\t"
+        "movq 8(%[a]), %[d1]\n\t"
+        "movq 16(%[a]), %[d2]\n\t"
+        "movq 24(%[a]), %[d3]\n\t"
+        "movq 32(%[a]), %[d4]\n\t"
+        "movq 40(%[a]), %[d5]\n\t"
+        "subq 0(%[b]), %[d0]\n\t"
+        "sbbq 8(%[b]), %[d1]\n\t"
+        "sbbq 16(%[b]), %[d2]\n\t"
+        "sbbq 24(%[b]), %[d3]\n\t"
+        "sbbq 32(%[b]), %[d4]\n\t"
+        "sbbq 40(%[b]), %[d5]\n\t"
+        "sbbq %[mask], %[mask]\n\t"
+        "movq %[d0], 0(%[r])\n\t"
+        "movq %[d1], 8(%[r])\n\t"
+        "movq %[d2], 16(%[r])\n\t"
+        "movq %[d3], 24(%[r])\n\t"
+        "movq %[d4], 32(%[r])\n\t"
+        "movq %[d5], 40(%[r])\n\t"
+        "addq %[p0], %[d0]\n\t"
+        "adcq %[p1], %[d1]\n\t"
+        "adcq %[p2], %[d2]\n\t"
+        "adcq %[p3], %[d3]\n\t"
+        "adcq %[p4], %[d4]\n\t"
+        "adcq %[p5], %[d5]\n\t"
+        "testq %[mask], %[mask]\n\t"
+        "cmovzq 0(%[r]), %[d0]\n\t"
+        "cmovzq 8(%[r]), %[d1]\n\t"
+        "cmovzq 16(%[r]), %[d2]\n\t"
+        "cmovzq 24(%[r]), %[d3]\n\t"
+        "cmovzq 32(%[r]), %[d4]\n\t"
+        "cmovzq 40(%[r]), %[d5]\n\t"
+        "movq %[d0], 0(%[r])\n\t"
+        "movq %[d1], 8(%[r])\n\t"
+        "movq %[d2], 16(%[r])\n\t"
+        "movq %[d3], 24(%[r])\n\t"
+        "movq %[d4], 32(%[r])\n\t"
+        "movq %[d5], 40(%[r])\n\t"
+        : [d0] "=&r"(d0), [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3), [d4] "=&r"(d4), [d5] "=&r"(d5), [mask] "=&r"(mask), "=m"(*(uint64_t (*)[6])r)
+        : [r] "r"(r), [a] "r"(a), [b] "r"(b), [p0] "m"(zk_bls12_381_modulus[0]), [p1] "m"(zk_bls12_381_modulus[1]), [p2] "m"(zk_bls12_381_modulus[2]), [p3] "m"(zk_bls12_381_modulus[3]), [p4] "m"(zk_bls12_381_modulus[4]), [p5] "m"(zk_bls12_381_modulus[5]), "m"(*(const uint64_t (*)[6])a), "m"(*(const uint64_t (*)[6])b), "m"(*(const uint64_t (*)[6])zk_bls12_381_modulus)
+        : "cc");
+}
+
 /* r (2*6 limbs) = a * b, not reduced. */
 static inline __attribute__((always_inline)) void zk_wide_product6(uint64_t *r, const uint64_t *a, const uint64_t *b) {
     uint64_t r0, r1, r2, r3, r4, r5, r6, lo, hi, rdx;
@@ -1614,19 +1778,19 @@ static inline __attribute__((always_inline)) void zk_bls12_381_store(uint64_t *x
 
 /* Fp2 elements: c0 at x, c1 at x + 6. r may be a or b. */
 static inline __attribute__((always_inline)) void zk_bls12_381_fp2_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {
-    zk_limbs6 c0 = zk_bls12_381_modular_sum(zk_bls12_381_load(a), zk_bls12_381_load(b)), c1 = zk_bls12_381_modular_sum(zk_bls12_381_load(a + 6), zk_bls12_381_load(b + 6));
-    zk_bls12_381_store(r, c0); zk_bls12_381_store(r + 6, c1);
+    zk_bls12_381_sum_in_memory(r, a, b); zk_bls12_381_sum_in_memory(r + 6, a + 6, b + 6);
 }
 
 static inline __attribute__((always_inline)) void zk_bls12_381_fp2_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {
-    zk_limbs6 c0 = zk_bls12_381_modular_difference(zk_bls12_381_load(a), zk_bls12_381_load(b)), c1 = zk_bls12_381_modular_difference(zk_bls12_381_load(a + 6), zk_bls12_381_load(b + 6));
-    zk_bls12_381_store(r, c0); zk_bls12_381_store(r + 6, c1);
+    zk_bls12_381_difference_in_memory(r, a, b); zk_bls12_381_difference_in_memory(r + 6, a + 6, b + 6);
 }
 
-/* a * xi, xi = 1 + i: (a0 - a1) + (a0 + a1) i. */
+/* a * xi, xi = 1 + i: (a0 - a1) + (a0 + a1) i (the difference goes through t: r may be a). */
 static inline __attribute__((always_inline)) void zk_bls12_381_fp2_times_xi(uint64_t *r, const uint64_t *a) {
-    zk_limbs6 a0 = zk_bls12_381_load(a), a1 = zk_bls12_381_load(a + 6);
-    zk_bls12_381_store(r, zk_bls12_381_modular_difference(a0, a1)); zk_bls12_381_store(r + 6, zk_bls12_381_modular_sum(a0, a1));
+    uint64_t t[6];
+    zk_bls12_381_difference_in_memory(t, a, a + 6);
+    zk_bls12_381_sum_in_memory(r + 6, a, a + 6);
+    for (int k = 0; k < 6; k++) r[k] = t[k];
 }
 
 static inline __attribute__((always_inline)) void zk_bls12_381_fp2_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {

@@ -167,9 +167,11 @@ struct SnapshotStore<P: TowerParameters> {
         count += 1
     }
 
+    // The reads are mutating so that they address the tuple in place (a non-mutating
+    // withUnsafeBytes(of:) copies the whole tuple first).
     @usableFromInline
-    func value(_ index: Int) -> CompressedCyclotomic<P> {
-        withUnsafeBytes(of: values) { $0.bindMemory(to: CompressedCyclotomic<P>.self)[index] }
+    mutating func value(_ index: Int) -> CompressedCyclotomic<P> {
+        withUnsafeMutableBytes(of: &values) { $0.bindMemory(to: CompressedCyclotomic<P>.self)[index] }
     }
 
     @usableFromInline
@@ -181,7 +183,7 @@ struct SnapshotStore<P: TowerParameters> {
     }
 
     @usableFromInline
-    func prefix(_ index: Int) -> Fp2<P> {
-        withUnsafeBytes(of: prefixes) { $0.bindMemory(to: Fp2<P>.self)[index] }
+    mutating func prefix(_ index: Int) -> Fp2<P> {
+        withUnsafeMutableBytes(of: &prefixes) { $0.bindMemory(to: Fp2<P>.self)[index] }
     }
 }
