@@ -32,6 +32,17 @@ public struct EvaluatedLine<C: PairingCurve>: Sendable {
         }
     }
 
+    /// The same for a line with ly = 1: y_P enters as it is.
+    @inlinable @inline(__always)
+    public init(normalized line: Line<C>, at p: (x: Fp<C.Field>, y: Fp<C.Field>)) {
+        let yTerm = Fp2(p.y, .zero)
+        b = line.lx.times(p.x)
+        switch C.twist {
+        case .divisive: a = Fp4(yTerm, line.lc)
+        case .multiplicative: a = Fp4(line.lc, yTerm)
+        }
+    }
+
     /// The dense Fp12 value (tests compare the sparse product against it).
     @inlinable
     public var dense: Fp12<C.Field> {

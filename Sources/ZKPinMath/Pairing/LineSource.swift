@@ -7,6 +7,15 @@ public protocol LineSource {
     mutating func addition(negated: Bool) -> Line<C>
     /// BN: the lines through T and π(Q), then T + π(Q) and -π^2(Q).
     mutating func frobeniusLines() -> (Line<C>, Line<C>)
+    /// The line evaluated at P (sources whose lines have ly = 1 skip a product).
+    func evaluate(_ line: Line<C>, at p: (x: Fp<C.Field>, y: Fp<C.Field>)) -> EvaluatedLine<C>
+}
+
+extension LineSource {
+    @inlinable @inline(__always)
+    public func evaluate(_ line: Line<C>, at p: (x: Fp<C.Field>, y: Fp<C.Field>)) -> EvaluatedLine<C> {
+        EvaluatedLine(line, at: p)
+    }
 }
 
 /// Lines computed from a running T in Jacobian coordinates (x = X/Z^2, y = Y/Z^3). Every line
@@ -93,6 +102,7 @@ public struct G2Prepared<C: PairingCurve>: Sendable {
         guard let qa = q.affine else {
             lines = []
             isInfinity = true
+            isNormalized = false
             return
         }
         var live = LiveLines<C>(qa)
@@ -108,8 +118,28 @@ public struct G2Prepared<C: PairingCurve>: Sendable {
             lines.append(first)
             lines.append(second)
         }
-        self.lines = lines
+        (self.lines, isNormalized) = Self.normalized(lines)
         isInfinity = false
+    }
+
+    /// True when every line has ly = 1: each was divided by its ly (an Fp2 factor, which the
+    /// final exponentiation removes like the others), so evaluating it at P costs one product
+    /// fewer. One inversion for all of them (Montgomery's trick).
+    public let isNormalized: Bool
+
+    static func normalized(_ lines: [Line<C>]) -> ([Line<C>], Bool) {
+        guard !lines.isEmpty, !lines.contains(where: { $0.ly.isZero }) else { return (lines, false) }
+        var prefix = [Fp2<C.Field>]()
+        prefix.reserveCapacity(lines.count)
+        for line in lines { prefix.append((prefix.last ?? .one) * line.ly) }
+        var inverse = prefix[lines.count - 1].inverse
+        var result = lines
+        for index in stride(from: lines.count - 1, through: 0, by: -1) {
+            let lyInverse = index > 0 ? inverse * prefix[index - 1] : inverse
+            inverse = inverse * lines[index].ly
+            result[index] = Line(ly: .one, lx: lines[index].lx * lyInverse, lc: lines[index].lc * lyInverse)
+        }
+        return (result, true)
     }
 }
 
@@ -117,10 +147,16 @@ public struct G2Prepared<C: PairingCurve>: Sendable {
 @frozen
 public struct PreparedLines<C: PairingCurve>: LineSource {
     @usableFromInline let lines: [Line<C>]
+    @usableFromInline let isNormalized: Bool
     @usableFromInline var next = 0
 
     @inlinable
-    public init(_ prepared: G2Prepared<C>) { lines = prepared.lines }
+    public init(_ prepared: G2Prepared<C>) { lines = prepared.lines; isNormalized = prepared.isNormalized }
+
+    @inlinable @inline(__always)
+    public func evaluate(_ line: Line<C>, at p: (x: Fp<C.Field>, y: Fp<C.Field>)) -> EvaluatedLine<C> {
+        isNormalized ? EvaluatedLine(normalized: line, at: p) : EvaluatedLine(line, at: p)
+    }
 
     @inlinable @inline(__always)
     mutating func take() -> Line<C> {

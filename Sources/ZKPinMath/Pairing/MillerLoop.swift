@@ -79,17 +79,17 @@ public enum MillerLoop<C: PairingCurve> {
             // f starts at 1: its first squaring is skipped.
             if !first { f = f.squared }
             first = false
-            f = f.multiplied(by: EvaluatedLine(lines.doubling(), at: p))
+            f = f.multiplied(by: lines.evaluate(lines.doubling(), at: p))
             let digit = digits[index]
-            if digit != 0 { f = f.multiplied(by: EvaluatedLine(lines.addition(negated: digit < 0), at: p)) }
+            if digit != 0 { f = f.multiplied(by: lines.evaluate(lines.addition(negated: digit < 0), at: p)) }
             index -= 1
         }
         // u < 0 on both curves: f_{-n} equals conj(f_n) up to factors the final exponent kills.
         if C.uIsNegative { f = f.conjugate }
         if C.family == .bn {
             let (l1, l2) = lines.frobeniusLines()
-            f = f.multiplied(by: EvaluatedLine(l1, at: p))
-            f = f.multiplied(by: EvaluatedLine(l2, at: p))
+            f = f.multiplied(by: lines.evaluate(l1, at: p))
+            f = f.multiplied(by: lines.evaluate(l2, at: p))
         }
         return f
     }
@@ -105,12 +105,12 @@ public enum MillerLoop<C: PairingCurve> {
         while index >= 0 {
             if !first { f = f.squared }
             first = false
-            f = f.multiplied(by: EvaluatedLine(lines1.doubling(), at: p1))
-            f = f.multiplied(by: EvaluatedLine(lines2.doubling(), at: p2))
+            f = f.multiplied(by: lines1.evaluate(lines1.doubling(), at: p1))
+            f = f.multiplied(by: lines2.evaluate(lines2.doubling(), at: p2))
             let digit = digits[index]
             if digit != 0 {
-                f = f.multiplied(by: EvaluatedLine(lines1.addition(negated: digit < 0), at: p1))
-                f = f.multiplied(by: EvaluatedLine(lines2.addition(negated: digit < 0), at: p2))
+                f = f.multiplied(by: lines1.evaluate(lines1.addition(negated: digit < 0), at: p1))
+                f = f.multiplied(by: lines2.evaluate(lines2.addition(negated: digit < 0), at: p2))
             }
             index -= 1
         }
@@ -118,10 +118,10 @@ public enum MillerLoop<C: PairingCurve> {
         if C.family == .bn {
             let (a1, b1) = lines1.frobeniusLines()
             let (a2, b2) = lines2.frobeniusLines()
-            f = f.multiplied(by: EvaluatedLine(a1, at: p1))
-            f = f.multiplied(by: EvaluatedLine(b1, at: p1))
-            f = f.multiplied(by: EvaluatedLine(a2, at: p2))
-            f = f.multiplied(by: EvaluatedLine(b2, at: p2))
+            f = f.multiplied(by: lines1.evaluate(a1, at: p1))
+            f = f.multiplied(by: lines1.evaluate(b1, at: p1))
+            f = f.multiplied(by: lines2.evaluate(a2, at: p2))
+            f = f.multiplied(by: lines2.evaluate(b2, at: p2))
         }
         return f
     }
