@@ -30,10 +30,14 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Also time P-256 ECDSA verification (OpenSSL) and report ratios to it.")
     var baseline = false
 
+    @Option(help: "Timed batches (of at least 5 ms) per operation; more give steadier medians on a busy machine.")
+    var samples = 21
+
     @Flag(help: "Print a JSON array of {curve, op, median_ns, ops_per_s[, x_ecdsa_verify]}.")
     var json = false
 
     func validate() throws {
+        guard (1...1001).contains(samples) else { throw ValidationError("--samples must be between 1 and 1001") }
         guard curve == "all" || CurveID(name: curve) != nil else {
             throw ValidationError("unknown curve '\(curve)': use bn254cx, bls12-381 or all")
         }
@@ -51,10 +55,12 @@ struct BenchCommand: ParsableCommand {
         let progress: (String) -> Void = { op in
             if !json { FileHandle.standardError.write(Data("  timing \(op)...\r".utf8)) }
         }
+        var stopwatch = Stopwatch()
+        stopwatch.samples = samples
         var results = [BenchmarkResult]()
         var reference: ECDSABaseline?
         if baseline {
-            guard let baselineVerifier = ECDSABaseline(), let own = baselineVerifier.run() else {
+            guard let baselineVerifier = ECDSABaseline(), let own = baselineVerifier.run(stopwatch: stopwatch) else {
                 FileHandle.standardError.write(Data("zkpin bench: OpenSSL's P-256 ECDSA verification failed, so there is no baseline\n".utf8))
                 throw ExitCode(1)
             }
@@ -63,8 +69,8 @@ struct BenchCommand: ParsableCommand {
         }
         for id in curves {
             switch id {
-            case .bn254cx: results += CurveBenchmarks<BN254CX>(reference: reference).run(only: only, progress: progress)
-            case .bls12_381: results += CurveBenchmarks<BLS12_381>(reference: reference).run(only: only, progress: progress)
+            case .bn254cx: results += CurveBenchmarks<BN254CX>(stopwatch: stopwatch, reference: reference).run(only: only, progress: progress)
+            case .bls12_381: results += CurveBenchmarks<BLS12_381>(stopwatch: stopwatch, reference: reference).run(only: only, progress: progress)
             }
         }
         if json {

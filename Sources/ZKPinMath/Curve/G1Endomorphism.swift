@@ -76,27 +76,28 @@ extension Point {
         let digits1 = WindowedNAF.digits(of: k1.limbs(count: max(1, (k1.bitWidth + 63) / 64)), width: 5)
         let digits2 = WindowedNAF.digits(of: k2.limbs(count: max(1, (k2.bitWidth + 63) / 64)), width: 5)
         let table1 = p.oddMultiples(), table2 = q.oddMultiples()
-        var result = Point.infinity
+        var result = JacobianPoint<G>.infinity
         for index in stride(from: max(digits1.count, digits2.count) - 1, through: 0, by: -1) {
             result = result.doubled
-            if index < digits1.count { result.add(digit: digits1[index], from: table1) }
-            if index < digits2.count { result.add(digit: digits2[index], from: table2) }
+            if index < digits1.count { add(digit: digits1[index], from: table1, to: &result) }
+            if index < digits2.count { add(digit: digits2[index], from: table2, to: &result) }
         }
-        return result
+        return result.projective
     }
 
-    /// P, 3P, 5P, ..., 15P: the table of a width-5 NAF.
-    func oddMultiples() -> [Point] {
-        let twice = doubled
-        var table = [self]
+    /// P, 3P, 5P, ..., 15P (Jacobian): the table of a width-5 NAF.
+    func oddMultiples() -> [JacobianPoint<G>] {
+        let first = JacobianPoint(self)
+        let twice = first.doubled
+        var table = [first]
         for _ in 1..<8 { table.append(table[table.count - 1] + twice) }
         return table
     }
 
-    /// self += d·P for an odd NAF digit d (or nothing for 0), from the table of odd multiples.
-    mutating func add(digit: Int8, from table: [Point]) {
+    /// result += d·P for an odd NAF digit d (or nothing for 0), from the table of odd multiples.
+    static func add(digit: Int8, from table: [JacobianPoint<G>], to result: inout JacobianPoint<G>) {
         guard digit != 0 else { return }
         let entry = table[Int(digit.magnitude) / 2]
-        self = self + (digit > 0 ? entry : -entry)
+        result = result + (digit > 0 ? entry : -entry)
     }
 }

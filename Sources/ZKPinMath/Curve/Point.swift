@@ -161,30 +161,35 @@ public struct Point<G: CurveGroup>: Sendable, Equatable, CustomStringConvertible
     @_specialize(where G == G2<BLS12_381>)
     public func multiplied(byPublic k: BigInt) -> Point {
         precondition(!k.isNegative, "public scalar must be non-negative")
-        // Width-5 NAF: one addition per about six bits instead of one per two.
+        // Width-5 NAF: one addition per about six bits instead of one per two; Jacobian
+        // doublings (public data, so their branching additions are fine).
         let digits = WindowedNAF.digits(of: k.limbs(count: max(1, (k.bitWidth + 63) / 64)), width: 5)
         guard !digits.isEmpty else { return .infinity }
         let table = oddMultiples()
-        var result = Point.infinity
+        var result = JacobianPoint<G>.infinity
         for digit in digits.reversed() {
             result = result.doubled
-            result.add(digit: digit, from: table)
+            Point.add(digit: digit, from: table, to: &result)
         }
-        return result
+        return result.projective
     }
 
-    /// k·P for a public 64-bit k (the curve parameter |u|).
+    /// k·P for a public 64-bit k (the curve parameter |u|), Jacobian double-and-add.
     @_specialize(where G == G1<BN254CX>)
     @_specialize(where G == G1<BLS12_381>)
     public func multiplied(byWord k: UInt64) -> Point {
-        var result = Point.infinity
+        guard !isInfinity else { return .infinity }
+        let base = JacobianPoint(self)
+        var result = JacobianPoint<G>.infinity
         var bit = 63 - k.leadingZeroBitCount
         while bit >= 0 {
             result = result.doubled
-            if (k >> UInt64(bit)) & 1 == 1 { result = result + self }
+            if (k >> UInt64(bit)) & 1 == 1 {
+                result = base.z == .one ? result.adding(affine: (base.x, base.y)) : result + base
+            }
             bit -= 1
         }
-        return result
+        return result.projective
     }
 
     /// k·P for a secret k, reduced mod r first. Constant time: a fixed 4-bit window over the

@@ -15,7 +15,10 @@ public struct CurveBenchmarks<C: PairingCurve> {
     /// reported with its ratio to it.
     public var reference: ECDSABaseline?
 
-    public init(reference: ECDSABaseline? = nil) { self.reference = reference }
+    public init(stopwatch: Stopwatch = Stopwatch(), reference: ECDSABaseline? = nil) {
+        self.stopwatch = stopwatch
+        self.reference = reference
+    }
 
     public static var operations: [String] {
         ["fp_mul", "g1_mul", "g2_mul", "gt_pow", "map_to_g1", "pairing", "multi_pairing2", "pairing_prepared", "client_login", "server_verify"]
