@@ -112,9 +112,11 @@ def lazy_fp2_product(name, n):
     for line in wide_product(n):
         w(f'        "{line}\\n\\t"')
     outputs = ", ".join([f'[r{k}] "=&r"(r{k})' for k in range(n + 1)] + ['[lo] "=&r"(lo)', '[hi] "=&r"(hi)', '"=&d"(rdx)'])
-    w(f"        : {outputs}, \"=m\"(*(uint64_t (*)[{2 * n}])r)")
-    w(f'        : [r] "r"(r), [a] "r"(a), [b] "r"(b), "m"(*(const uint64_t (*)[{n}])a), "m"(*(const uint64_t (*)[{n}])b)')
-    w('        : "cc");')
+    # A "memory" clobber rather than an "=m" output: with the "=m" output, clang (Swift 6.3's)
+    # gave a pointer operand and an early-clobber output the same register inside large callers.
+    w(f"        : {outputs}, [r] \"+r\"(r), [a] \"+r\"(a), [b] \"+r\"(b)")
+    w('        :')
+    w('        : "cc", "memory");')
     w("}")
     w("")
     w(f"/* x*2^(-{64 * n}) mod p for x < p*2^{64 * n} ({2 * n} limbs): reduces the low half to u <= p (its m")
@@ -127,9 +129,9 @@ def lazy_fp2_product(name, n):
         for line in reduction_step(n, None):
             w(f'        "{line}\\n\\t"')
     outputs = ", ".join([f'[t{j}] "+&r"(t{j})' for j in range(n)] + ['[lo] "=&r"(lo)', '[hi] "=&r"(hi)', '"=&d"(rdx)'])
-    w(f"        : {outputs}")
-    w(f'        : [p] "r"(pp), [inv] "m"(zk_{name}_negative_inverse), "m"(*(const uint64_t (*)[{n}])pp)')
-    w('        : "cc");')
+    w(f'        : {outputs}, [p] "+r"(pp)')
+    w(f'        : [inv] "m"(zk_{name}_negative_inverse)')
+    w('        : "cc", "memory");')
     w(f"    {L} low = {{{{{', '.join(f't{j}' for j in range(n))}}}}}, high = {{{{{', '.join(f'x[{n + j}]' for j in range(n))}}}}};")
     w("    (void)rdx;")
     w(f"    return zk_{name}_modular_sum(low, high);")
@@ -169,10 +171,9 @@ def lazy_fp2_product(name, n):
         w(f'        "{"addq" if j == 0 else "adcq"} %[q{j}], {8 * (n + j)}(%[t0])\\n\\t"')
     masked = ", ".join(f'[q{j}] "=&r"(q{j})' for j in range(n))
     w(f'        : [tmp] "=&r"(tmp), [mask] "=&r"(mask), {masked},')
-    w(f'          "+m"(*(uint64_t (*)[{2 * n}])t0), "+m"(*(uint64_t (*)[{2 * n}])t2)')
-    w(f'        : [t0] "r"(t0), [t1] "r"(t1), [t2] "r"(t2), [p] "r"(p), "m"(*(const uint64_t (*)[{2 * n}])t1),')
-    w(f'          "m"(*(const uint64_t (*)[{n}])p)')
-    w('        : "cc");')
+    w(f'          [t0] "+r"(t0), [t1] "+r"(t1), [t2] "+r"(t2), [p] "+r"(p)')
+    w('        :')
+    w('        : "cc", "memory");')
     w("}")
     w("")
     w("/* (a0 + a1*i)(b0 + b1*i) in Fp[i]/(i^2 + 1), Karatsuba on unreduced double-width products:")
@@ -187,6 +188,35 @@ def lazy_fp2_product(name, n):
     w(f"    zk_fp2_combine{n}(t0, t1, t2, zk_{name}_modulus);")
     w(f"    *c0 = zk_{name}_montgomery_reduction(t0);")
     w(f"    *c1 = zk_{name}_montgomery_reduction(t2);")
+    w("}")
+    w("")
+    for op, first, rest in [("add", "addq", "adcq"), ("subtract", "subq", "sbbq")]:
+        w(f"/* r {'+' if op == 'add' else '-'}= x on {2 * n}-limb two's-complement values (the carry out is dropped). */")
+        w(f"static inline __attribute__((always_inline)) void zk_wide_{op}{n}(uint64_t *r, const uint64_t *x) {{")
+        w("    uint64_t tmp;")
+        w("    __asm__(")
+        for j in range(2 * n):
+            w(f'        "movq {8 * j}(%[x]), %[tmp]\\n\\t"')
+            w(f'        "{first if j == 0 else rest} %[tmp], {8 * j}(%[r])\\n\\t"')
+        w(f'        : [tmp] "=&r"(tmp), [r] "+r"(r), [x] "+r"(x)')
+        w('        :')
+        w('        : "cc", "memory");')
+        w("}")
+        w("")
+    w(f"/* An Fp2 product left double-width for the lazily reduced Fp4 product (a, b: 2 elements at")
+    w(f" * x, x + {n}): w0 = a0 b0 - a1 b1 as a two's-complement value in (-p^2, p^2), w1 = a0 b1 + a1 b0")
+    w(" * in [0, 2p^2). r may not overlap a or b. */")
+    w(f"static inline __attribute__((always_inline)) void zk_{name}_fp2_wide_product(uint64_t *w0, uint64_t *w1, const uint64_t *a, const uint64_t *b) {{")
+    w(f"    uint64_t t[{2 * n}];")
+    w(f"    {L} a0, a1, b0, b1;")
+    w(f"    for (int j = 0; j < {n}; j++) {{ a0.limb[j] = a[j]; a1.limb[j] = a[{n} + j]; b0.limb[j] = b[j]; b1.limb[j] = b[{n} + j]; }}")
+    w(f"    zk_wide_product{n}(w0, a, b);")
+    w(f"    zk_wide_product{n}(t, a + {n}, b + {n});")
+    w(f"    {L} sa = zk_plain_sum{n}(a0, a1), sb = zk_plain_sum{n}(b0, b1); /* < 2p: no carry out */")
+    w(f"    zk_wide_product{n}(w1, sa.limb, sb.limb);")
+    w(f"    zk_wide_subtract{n}(w1, w0);")
+    w(f"    zk_wide_subtract{n}(w1, t);")
+    w(f"    zk_wide_subtract{n}(w0, t);")
     w("}")
     return out
 
@@ -247,18 +277,28 @@ static inline __attribute__((always_inline)) void {F}_fp4_square(uint64_t *r, co
     {F}_fp2_sum(r + {2 * N}, product, product);
 }}
 
+/* Karatsuba over Fp2 with every Fp2 product left double-width and one Montgomery reduction per
+ * output coefficient (four instead of six): with X = a0 b0, Y = a1 b1, Z = (a0 + a1)(b0 + b1) as
+ * two's-complement double-width pairs, c0 = X + xi Y = (X0 + Y0 - Y1, X1 + Y0 + Y1) and
+ * c1 = Z - X - Y, each lifted into (0, 6p^2) by adding a multiple of p^2 (6p^2 < p R: 6p < R on
+ * both curves), which the reduction accepts. */
 static inline __attribute__((always_inline)) void {F}_fp4_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {{
-    /* Karatsuba: a0 b0 + xi a1 b1 + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) j */
-    uint64_t t0[{2 * N}], t1[{2 * N}], sa[{2 * N}], sb[{2 * N}];
-    {F}_fp2_mul(t0, a, b);
-    {F}_fp2_mul(t1, a + {2 * N}, b + {2 * N});
+    uint64_t x0[{2 * N}], x1[{2 * N}], y0[{2 * N}], y1[{2 * N}], z0[{2 * N}], z1[{2 * N}], sa[{2 * N}], sb[{2 * N}];
+    {F}_fp2_wide_product(x0, x1, a, b);
+    {F}_fp2_wide_product(y0, y1, a + {2 * N}, b + {2 * N});
     {F}_fp2_sum(sa, a, a + {2 * N});
     {F}_fp2_sum(sb, b, b + {2 * N});
-    {F}_fp2_mul(sa, sa, sb);
-    {F}_fp2_difference(sa, sa, t0);
-    {F}_fp2_difference(r + {2 * N}, sa, t1);
-    {F}_fp2_times_xi(t1, t1);
-    {F}_fp2_sum(r, t0, t1);
+    {F}_fp2_wide_product(z0, z1, sa, sb);
+    /* Z0 - X0 - Y0 in (-3p^2, 3p^2); Z1 - X1 - Y1 in (-4p^2, 2p^2) (sa, sb reduced mod p) */
+    zk_wide_subtract{N}(z0, x0); zk_wide_subtract{N}(z0, y0); zk_wide_add{N}(z0, {F}_p_squared_times[2]);
+    zk_wide_subtract{N}(z1, x1); zk_wide_subtract{N}(z1, y1); zk_wide_add{N}(z1, {F}_p_squared_times[3]);
+    /* X0 + Y0 - Y1 in (-4p^2, 2p^2); X1 + Y0 + Y1 in (-p^2, 5p^2) */
+    zk_wide_add{N}(x0, y0); zk_wide_subtract{N}(x0, y1); zk_wide_add{N}(x0, {F}_p_squared_times[3]);
+    zk_wide_add{N}(x1, y0); zk_wide_add{N}(x1, y1); zk_wide_add{N}(x1, {F}_p_squared_times[0]);
+    {F}_store(r, {F}_montgomery_reduction(x0));
+    {F}_store(r + {N}, {F}_montgomery_reduction(x1));
+    {F}_store(r + {2 * N}, {F}_montgomery_reduction(z0));
+    {F}_store(r + {3 * N}, {F}_montgomery_reduction(z1));
 }}
 
 /* 3x - 2y as x + 2(x - y) (minus = 1) or x + 2(x + y) (minus = 0), on one Fp2 coefficient. */
@@ -472,6 +512,13 @@ def function(name, modulus, inv):
     w("    " + ", ".join(f"0x{x:016x}u" for x in modulus) + ",")
     w("};")
     w(f"static const uint64_t zk_{name}_negative_inverse = 0x{inv:016x}u;")
+    value = sum(limb << (64 * j) for j, limb in enumerate(modulus))
+    w(f"/* k*p^2 for k = 1..4 ({2 * n} limbs): offsets that lift the lazily reduced Fp4 coefficients. */")
+    w(f"static const uint64_t zk_{name}_p_squared_times[4][{2 * n}] = {{")
+    for k in range(1, 5):
+        multiple = k * value * value
+        w("    {" + ", ".join(f"0x{(multiple >> (64 * j)) & (2**64 - 1):016x}u" for j in range(2 * n)) + "},")
+    w("};")
     w("")
     w(f"/* a*b*2^(-{64 * n}) mod p for a, b < p (Montgomery form), constant time. */")
     w(f"static inline __attribute__((always_inline)) {L} zk_{name}_montgomery_product({L} a, {L} b) {{")
@@ -482,11 +529,9 @@ def function(name, modulus, inv):
         w(f'        "{line}\\n\\t"')
     outputs = ", ".join([f'[t{j}] "=&r"(t{j})' for j in range(n)]
                         + ['[lo] "=&r"(lo)', '[hi] "=&r"(hi)', '[top] "=&r"(top)', '"=&d"(rdx)'])
-    w(f"        : {outputs}")
-    w(f'        : [a] "r"(pa), [b] "r"(pb), [p] "r"(pp), [inv] "m"(zk_{name}_negative_inverse),')
-    w(f'          "m"(*(const uint64_t (*)[{n}])pa), "m"(*(const uint64_t (*)[{n}])pb),')
-    w(f'          "m"(*(const uint64_t (*)[{n}])pp)')
-    w('        : "cc");')
+    w(f'        : {outputs}, [a] "+r"(pa), [b] "+r"(pb), [p] "+r"(pp)')
+    w(f'        : [inv] "m"(zk_{name}_negative_inverse)')
+    w('        : "cc", "memory");')
     w("    /* t < 2p: subtract p unless that borrows, selecting by mask (no branch on the value). */")
     w(f"    {L} r;")
     w("    unsigned long long borrow = 0;")
@@ -566,8 +611,6 @@ def in_memory_sum_and_difference(name, n):
     w = out.append
     limbs = range(n)
     regs = ", ".join(f'[d{j}] "=&r"(d{j})' for j in limbs)
-    mem = (f'"m"(*(const uint64_t (*)[{n}])a), "m"(*(const uint64_t (*)[{n}])b), '
-           f'"m"(*(const uint64_t (*)[{n}])zk_{name}_modulus)')
     w(f"/* r = (a + b) mod p: the sum in registers, stored; sum - p kept unless it borrows (then the")
     w(f" * stored sum is read back by cmov). */")
     w(f"static inline __attribute__((always_inline)) void zk_{name}_sum_in_memory(uint64_t *r, const uint64_t *a, const uint64_t *b) {{")
@@ -585,9 +628,9 @@ def in_memory_sum_and_difference(name, n):
         w(f'        "cmovcq {8 * j}(%[r]), %[d{j}]\\n\\t"')
     for j in limbs:
         w(f'        "movq %[d{j}], {8 * j}(%[r])\\n\\t"')
-    w(f'        : {regs}, "=m"(*(uint64_t (*)[{n}])r)')
-    w(f'        : [r] "r"(r), [a] "r"(a), [b] "r"(b), ' + ", ".join(f'[p{j}] "m"(zk_{name}_modulus[{j}])' for j in limbs) + f", {mem}")
-    w('        : "cc");')
+    w(f'        : {regs}, [r] "+r"(r), [a] "+r"(a), [b] "+r"(b)')
+    w(f'        : ' + ", ".join(f'[p{j}] "m"(zk_{name}_modulus[{j}])' for j in limbs))
+    w('        : "cc", "memory");')
     w("}")
     w("")
     w(f"/* r = (a - b) mod p: the difference in registers and its borrow as a mask, stored; plus p,")
@@ -609,9 +652,9 @@ def in_memory_sum_and_difference(name, n):
         w(f'        "cmovzq {8 * j}(%[r]), %[d{j}]\\n\\t"')
     for j in limbs:
         w(f'        "movq %[d{j}], {8 * j}(%[r])\\n\\t"')
-    w(f'        : {regs}, [mask] "=&r"(mask), "=m"(*(uint64_t (*)[{n}])r)')
-    w(f'        : [r] "r"(r), [a] "r"(a), [b] "r"(b), ' + ", ".join(f'[p{j}] "m"(zk_{name}_modulus[{j}])' for j in limbs) + f", {mem}")
-    w('        : "cc");')
+    w(f'        : {regs}, [mask] "=&r"(mask), [r] "+r"(r), [a] "+r"(a), [b] "+r"(b)')
+    w(f'        : ' + ", ".join(f'[p{j}] "m"(zk_{name}_modulus[{j}])' for j in limbs))
+    w('        : "cc", "memory");')
     w("}")
     return out
 

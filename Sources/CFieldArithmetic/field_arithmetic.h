@@ -21,6 +21,13 @@ static const uint64_t zk_bn254cx_modulus[4] = {
     0xbe6623ef5c1b55b3u, 0x243fd6ee18093ee1u, 0xb0bddf647a6366d3u, 0x2400000008702a0du,
 };
 static const uint64_t zk_bn254cx_negative_inverse = 0xef4e205bf9789e85u;
+/* k*p^2 for k = 1..4 (8 limbs): offsets that lift the lazily reduced Fp4 coefficients. */
+static const uint64_t zk_bn254cx_p_squared_times[4][8] = {
+    {0x94409ebdd8725b29u, 0x9add1846b0a6a4a0u, 0x082095341c8696e2u, 0x8bf5ef329dd1a0ceu, 0x3b4eaab222fdde62u, 0xdc5e8a34f331a122u, 0xd9fc9a99f05af7beu, 0x05100000025f8bd3u},
+    {0x28813d7bb0e4b652u, 0x35ba308d614d4941u, 0x10412a68390d2dc5u, 0x17ebde653ba3419cu, 0x769d556445fbbcc5u, 0xb8bd1469e6634244u, 0xb3f93533e0b5ef7du, 0x0a20000004bf17a7u},
+    {0xbcc1dc398957117bu, 0xd09748d411f3ede1u, 0x1861bf9c5593c4a7u, 0xa3e1cd97d974e26au, 0xb1ec001668f99b27u, 0x951b9e9ed994e366u, 0x8df5cfcdd110e73cu, 0x0f300000071ea37bu},
+    {0x51027af761c96ca4u, 0x6b74611ac29a9282u, 0x208254d0721a5b8au, 0x2fd7bcca77468338u, 0xed3aaac88bf7798au, 0x717a28d3ccc68488u, 0x67f26a67c16bdefbu, 0x14400000097e2f4fu},
+};
 
 /* a*b*2^(-256) mod p for a, b < p (Montgomery form), constant time. */
 static inline __attribute__((always_inline)) zk_limbs4 zk_bn254cx_montgomery_product(zk_limbs4 a, zk_limbs4 b) {
@@ -166,11 +173,9 @@ static inline __attribute__((always_inline)) zk_limbs4 zk_bn254cx_montgomery_pro
         "movq $0, %[lo]\n\t"
         "adcxq %[lo], %[t3]\n\t"
         "adoxq %[top], %[t3]\n\t"
-        : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [lo] "=&r"(lo), [hi] "=&r"(hi), [top] "=&r"(top), "=&d"(rdx)
-        : [a] "r"(pa), [b] "r"(pb), [p] "r"(pp), [inv] "m"(zk_bn254cx_negative_inverse),
-          "m"(*(const uint64_t (*)[4])pa), "m"(*(const uint64_t (*)[4])pb),
-          "m"(*(const uint64_t (*)[4])pp)
-        : "cc");
+        : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [lo] "=&r"(lo), [hi] "=&r"(hi), [top] "=&r"(top), "=&d"(rdx), [a] "+r"(pa), [b] "+r"(pb), [p] "+r"(pp)
+        : [inv] "m"(zk_bn254cx_negative_inverse)
+        : "cc", "memory");
     /* t < 2p: subtract p unless that borrows, selecting by mask (no branch on the value). */
     zk_limbs4 r;
     unsigned long long borrow = 0;
@@ -274,9 +279,9 @@ static inline __attribute__((always_inline)) void zk_bn254cx_sum_in_memory(uint6
         "movq %[d1], 8(%[r])\n\t"
         "movq %[d2], 16(%[r])\n\t"
         "movq %[d3], 24(%[r])\n\t"
-        : [d0] "=&r"(d0), [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3), "=m"(*(uint64_t (*)[4])r)
-        : [r] "r"(r), [a] "r"(a), [b] "r"(b), [p0] "m"(zk_bn254cx_modulus[0]), [p1] "m"(zk_bn254cx_modulus[1]), [p2] "m"(zk_bn254cx_modulus[2]), [p3] "m"(zk_bn254cx_modulus[3]), "m"(*(const uint64_t (*)[4])a), "m"(*(const uint64_t (*)[4])b), "m"(*(const uint64_t (*)[4])zk_bn254cx_modulus)
-        : "cc");
+        : [d0] "=&r"(d0), [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3), [r] "+r"(r), [a] "+r"(a), [b] "+r"(b)
+        : [p0] "m"(zk_bn254cx_modulus[0]), [p1] "m"(zk_bn254cx_modulus[1]), [p2] "m"(zk_bn254cx_modulus[2]), [p3] "m"(zk_bn254cx_modulus[3])
+        : "cc", "memory");
 }
 
 /* r = (a - b) mod p: the difference in registers and its borrow as a mask, stored; plus p,
@@ -310,9 +315,9 @@ static inline __attribute__((always_inline)) void zk_bn254cx_difference_in_memor
         "movq %[d1], 8(%[r])\n\t"
         "movq %[d2], 16(%[r])\n\t"
         "movq %[d3], 24(%[r])\n\t"
-        : [d0] "=&r"(d0), [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3), [mask] "=&r"(mask), "=m"(*(uint64_t (*)[4])r)
-        : [r] "r"(r), [a] "r"(a), [b] "r"(b), [p0] "m"(zk_bn254cx_modulus[0]), [p1] "m"(zk_bn254cx_modulus[1]), [p2] "m"(zk_bn254cx_modulus[2]), [p3] "m"(zk_bn254cx_modulus[3]), "m"(*(const uint64_t (*)[4])a), "m"(*(const uint64_t (*)[4])b), "m"(*(const uint64_t (*)[4])zk_bn254cx_modulus)
-        : "cc");
+        : [d0] "=&r"(d0), [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3), [mask] "=&r"(mask), [r] "+r"(r), [a] "+r"(a), [b] "+r"(b)
+        : [p0] "m"(zk_bn254cx_modulus[0]), [p1] "m"(zk_bn254cx_modulus[1]), [p2] "m"(zk_bn254cx_modulus[2]), [p3] "m"(zk_bn254cx_modulus[3])
+        : "cc", "memory");
 }
 
 /* r (2*4 limbs) = a * b, not reduced. */
@@ -390,9 +395,9 @@ static inline __attribute__((always_inline)) void zk_wide_product4(uint64_t *r, 
         "movq %[r0], 40(%[r])\n\t"
         "movq %[r1], 48(%[r])\n\t"
         "movq %[r2], 56(%[r])\n\t"
-        : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4), [lo] "=&r"(lo), [hi] "=&r"(hi), "=&d"(rdx), "=m"(*(uint64_t (*)[8])r)
-        : [r] "r"(r), [a] "r"(a), [b] "r"(b), "m"(*(const uint64_t (*)[4])a), "m"(*(const uint64_t (*)[4])b)
-        : "cc");
+        : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4), [lo] "=&r"(lo), [hi] "=&r"(hi), "=&d"(rdx), [r] "+r"(r), [a] "+r"(a), [b] "+r"(b)
+        :
+        : "cc", "memory");
 }
 
 /* x*2^(-256) mod p for x < p*2^256 (8 limbs): reduces the low half to u <= p (its m
@@ -477,9 +482,9 @@ static inline __attribute__((always_inline)) zk_limbs4 zk_bn254cx_montgomery_red
         "movq $0, %[lo]\n\t"
         "adcxq %[lo], %[t3]\n\t"
         "adoxq %[lo], %[t3]\n\t"
-        : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [lo] "=&r"(lo), [hi] "=&r"(hi), "=&d"(rdx)
-        : [p] "r"(pp), [inv] "m"(zk_bn254cx_negative_inverse), "m"(*(const uint64_t (*)[4])pp)
-        : "cc");
+        : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [lo] "=&r"(lo), [hi] "=&r"(hi), "=&d"(rdx), [p] "+r"(pp)
+        : [inv] "m"(zk_bn254cx_negative_inverse)
+        : "cc", "memory");
     zk_limbs4 low = {{t0, t1, t2, t3}}, high = {{x[4], x[5], x[6], x[7]}};
     (void)rdx;
     return zk_bn254cx_modular_sum(low, high);
@@ -570,10 +575,9 @@ static inline __attribute__((always_inline)) void zk_fp2_combine4(uint64_t *t0, 
         "adcq %[q2], 48(%[t0])\n\t"
         "adcq %[q3], 56(%[t0])\n\t"
         : [tmp] "=&r"(tmp), [mask] "=&r"(mask), [q0] "=&r"(q0), [q1] "=&r"(q1), [q2] "=&r"(q2), [q3] "=&r"(q3),
-          "+m"(*(uint64_t (*)[8])t0), "+m"(*(uint64_t (*)[8])t2)
-        : [t0] "r"(t0), [t1] "r"(t1), [t2] "r"(t2), [p] "r"(p), "m"(*(const uint64_t (*)[8])t1),
-          "m"(*(const uint64_t (*)[4])p)
-        : "cc");
+          [t0] "+r"(t0), [t1] "+r"(t1), [t2] "+r"(t2), [p] "+r"(p)
+        :
+        : "cc", "memory");
 }
 
 /* (a0 + a1*i)(b0 + b1*i) in Fp[i]/(i^2 + 1), Karatsuba on unreduced double-width products:
@@ -588,6 +592,72 @@ static inline __attribute__((always_inline)) void zk_bn254cx_fp2_product(zk_limb
     zk_fp2_combine4(t0, t1, t2, zk_bn254cx_modulus);
     *c0 = zk_bn254cx_montgomery_reduction(t0);
     *c1 = zk_bn254cx_montgomery_reduction(t2);
+}
+
+/* r += x on 8-limb two's-complement values (the carry out is dropped). */
+static inline __attribute__((always_inline)) void zk_wide_add4(uint64_t *r, const uint64_t *x) {
+    uint64_t tmp;
+    __asm__(
+        "movq 0(%[x]), %[tmp]\n\t"
+        "addq %[tmp], 0(%[r])\n\t"
+        "movq 8(%[x]), %[tmp]\n\t"
+        "adcq %[tmp], 8(%[r])\n\t"
+        "movq 16(%[x]), %[tmp]\n\t"
+        "adcq %[tmp], 16(%[r])\n\t"
+        "movq 24(%[x]), %[tmp]\n\t"
+        "adcq %[tmp], 24(%[r])\n\t"
+        "movq 32(%[x]), %[tmp]\n\t"
+        "adcq %[tmp], 32(%[r])\n\t"
+        "movq 40(%[x]), %[tmp]\n\t"
+        "adcq %[tmp], 40(%[r])\n\t"
+        "movq 48(%[x]), %[tmp]\n\t"
+        "adcq %[tmp], 48(%[r])\n\t"
+        "movq 56(%[x]), %[tmp]\n\t"
+        "adcq %[tmp], 56(%[r])\n\t"
+        : [tmp] "=&r"(tmp), [r] "+r"(r), [x] "+r"(x)
+        :
+        : "cc", "memory");
+}
+
+/* r -= x on 8-limb two's-complement values (the carry out is dropped). */
+static inline __attribute__((always_inline)) void zk_wide_subtract4(uint64_t *r, const uint64_t *x) {
+    uint64_t tmp;
+    __asm__(
+        "movq 0(%[x]), %[tmp]\n\t"
+        "subq %[tmp], 0(%[r])\n\t"
+        "movq 8(%[x]), %[tmp]\n\t"
+        "sbbq %[tmp], 8(%[r])\n\t"
+        "movq 16(%[x]), %[tmp]\n\t"
+        "sbbq %[tmp], 16(%[r])\n\t"
+        "movq 24(%[x]), %[tmp]\n\t"
+        "sbbq %[tmp], 24(%[r])\n\t"
+        "movq 32(%[x]), %[tmp]\n\t"
+        "sbbq %[tmp], 32(%[r])\n\t"
+        "movq 40(%[x]), %[tmp]\n\t"
+        "sbbq %[tmp], 40(%[r])\n\t"
+        "movq 48(%[x]), %[tmp]\n\t"
+        "sbbq %[tmp], 48(%[r])\n\t"
+        "movq 56(%[x]), %[tmp]\n\t"
+        "sbbq %[tmp], 56(%[r])\n\t"
+        : [tmp] "=&r"(tmp), [r] "+r"(r), [x] "+r"(x)
+        :
+        : "cc", "memory");
+}
+
+/* An Fp2 product left double-width for the lazily reduced Fp4 product (a, b: 2 elements at
+ * x, x + 4): w0 = a0 b0 - a1 b1 as a two's-complement value in (-p^2, p^2), w1 = a0 b1 + a1 b0
+ * in [0, 2p^2). r may not overlap a or b. */
+static inline __attribute__((always_inline)) void zk_bn254cx_fp2_wide_product(uint64_t *w0, uint64_t *w1, const uint64_t *a, const uint64_t *b) {
+    uint64_t t[8];
+    zk_limbs4 a0, a1, b0, b1;
+    for (int j = 0; j < 4; j++) { a0.limb[j] = a[j]; a1.limb[j] = a[4 + j]; b0.limb[j] = b[j]; b1.limb[j] = b[4 + j]; }
+    zk_wide_product4(w0, a, b);
+    zk_wide_product4(t, a + 4, b + 4);
+    zk_limbs4 sa = zk_plain_sum4(a0, a1), sb = zk_plain_sum4(b0, b1); /* < 2p: no carry out */
+    zk_wide_product4(w1, sa.limb, sb.limb);
+    zk_wide_subtract4(w1, w0);
+    zk_wide_subtract4(w1, t);
+    zk_wide_subtract4(w0, t);
 }
 
 static inline __attribute__((always_inline)) zk_limbs4 zk_bn254cx_load(const uint64_t *x) {
@@ -638,18 +708,28 @@ static inline __attribute__((always_inline)) void zk_bn254cx_fp4_square(uint64_t
     zk_bn254cx_fp2_sum(r + 8, product, product);
 }
 
+/* Karatsuba over Fp2 with every Fp2 product left double-width and one Montgomery reduction per
+ * output coefficient (four instead of six): with X = a0 b0, Y = a1 b1, Z = (a0 + a1)(b0 + b1) as
+ * two's-complement double-width pairs, c0 = X + xi Y = (X0 + Y0 - Y1, X1 + Y0 + Y1) and
+ * c1 = Z - X - Y, each lifted into (0, 6p^2) by adding a multiple of p^2 (6p^2 < p R: 6p < R on
+ * both curves), which the reduction accepts. */
 static inline __attribute__((always_inline)) void zk_bn254cx_fp4_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
-    /* Karatsuba: a0 b0 + xi a1 b1 + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) j */
-    uint64_t t0[8], t1[8], sa[8], sb[8];
-    zk_bn254cx_fp2_mul(t0, a, b);
-    zk_bn254cx_fp2_mul(t1, a + 8, b + 8);
+    uint64_t x0[8], x1[8], y0[8], y1[8], z0[8], z1[8], sa[8], sb[8];
+    zk_bn254cx_fp2_wide_product(x0, x1, a, b);
+    zk_bn254cx_fp2_wide_product(y0, y1, a + 8, b + 8);
     zk_bn254cx_fp2_sum(sa, a, a + 8);
     zk_bn254cx_fp2_sum(sb, b, b + 8);
-    zk_bn254cx_fp2_mul(sa, sa, sb);
-    zk_bn254cx_fp2_difference(sa, sa, t0);
-    zk_bn254cx_fp2_difference(r + 8, sa, t1);
-    zk_bn254cx_fp2_times_xi(t1, t1);
-    zk_bn254cx_fp2_sum(r, t0, t1);
+    zk_bn254cx_fp2_wide_product(z0, z1, sa, sb);
+    /* Z0 - X0 - Y0 in (-3p^2, 3p^2); Z1 - X1 - Y1 in (-4p^2, 2p^2) (sa, sb reduced mod p) */
+    zk_wide_subtract4(z0, x0); zk_wide_subtract4(z0, y0); zk_wide_add4(z0, zk_bn254cx_p_squared_times[2]);
+    zk_wide_subtract4(z1, x1); zk_wide_subtract4(z1, y1); zk_wide_add4(z1, zk_bn254cx_p_squared_times[3]);
+    /* X0 + Y0 - Y1 in (-4p^2, 2p^2); X1 + Y0 + Y1 in (-p^2, 5p^2) */
+    zk_wide_add4(x0, y0); zk_wide_subtract4(x0, y1); zk_wide_add4(x0, zk_bn254cx_p_squared_times[3]);
+    zk_wide_add4(x1, y0); zk_wide_add4(x1, y1); zk_wide_add4(x1, zk_bn254cx_p_squared_times[0]);
+    zk_bn254cx_store(r, zk_bn254cx_montgomery_reduction(x0));
+    zk_bn254cx_store(r + 4, zk_bn254cx_montgomery_reduction(x1));
+    zk_bn254cx_store(r + 8, zk_bn254cx_montgomery_reduction(z0));
+    zk_bn254cx_store(r + 12, zk_bn254cx_montgomery_reduction(z1));
 }
 
 /* 3x - 2y as x + 2(x - y) (minus = 1) or x + 2(x + y) (minus = 0), on one Fp2 coefficient. */
@@ -833,6 +913,13 @@ static const uint64_t zk_bls12_381_modulus[6] = {
     0xb9feffffffffaaabu, 0x1eabfffeb153ffffu, 0x6730d2a0f6b0f624u, 0x64774b84f38512bfu, 0x4b1ba7b6434bacd7u, 0x1a0111ea397fe69au,
 };
 static const uint64_t zk_bls12_381_negative_inverse = 0x89f3fffcfffcfffdu;
+/* k*p^2 for k = 1..4 (12 limbs): offsets that lift the lazily reduced Fp4 coefficients. */
+static const uint64_t zk_bls12_381_p_squared_times[4][12] = {
+    {0x26aa00001c718e39u, 0x7ced6b1d76382eabu, 0x162c338362113cfdu, 0x66bf91ed3e71b743u, 0x292e85a87091a049u, 0x1d68619c86185c7bu, 0xf53149330978ef01u, 0x50a62cfd16ddca6eu, 0x66e59e49349e8bd0u, 0xe2dc90e50e7046b4u, 0x4bd278eaa22f25e9u, 0x02a437a4b8c35fc7u},
+    {0x4d54000038e31c72u, 0xf9dad63aec705d56u, 0x2c586706c42279fau, 0xcd7f23da7ce36e86u, 0x525d0b50e1234092u, 0x3ad0c3390c30b8f6u, 0xea62926612f1de02u, 0xa14c59fa2dbb94ddu, 0xcdcb3c92693d17a0u, 0xc5b921ca1ce08d68u, 0x97a4f1d5445e4bd3u, 0x05486f497186bf8eu},
+    {0x73fe00005554aaabu, 0x76c8415862a88c01u, 0x42849a8a2633b6f8u, 0x343eb5c7bb5525c9u, 0x7b8b90f951b4e0dcu, 0x583924d592491571u, 0xdf93db991c6acd03u, 0xf1f286f744995f4cu, 0x34b0dadb9ddba370u, 0xa895b2af2b50d41du, 0xe3776abfe68d71bdu, 0x07eca6ee2a4a1f55u},
+    {0x9aa8000071c638e4u, 0xf3b5ac75d8e0baacu, 0x58b0ce0d8844f3f5u, 0x9afe47b4f9c6dd0cu, 0xa4ba16a1c2468125u, 0x75a18672186171ecu, 0xd4c524cc25e3bc04u, 0x4298b3f45b7729bbu, 0x9b967924d27a2f41u, 0x8b72439439c11ad1u, 0x2f49e3aa88bc97a7u, 0x0a90de92e30d7f1du},
+};
 
 /* a*b*2^(-384) mod p for a, b < p (Montgomery form), constant time. */
 static inline __attribute__((always_inline)) zk_limbs6 zk_bls12_381_montgomery_product(zk_limbs6 a, zk_limbs6 b) {
@@ -1120,11 +1207,9 @@ static inline __attribute__((always_inline)) zk_limbs6 zk_bls12_381_montgomery_p
         "movq $0, %[lo]\n\t"
         "adcxq %[lo], %[t5]\n\t"
         "adoxq %[top], %[t5]\n\t"
-        : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5), [lo] "=&r"(lo), [hi] "=&r"(hi), [top] "=&r"(top), "=&d"(rdx)
-        : [a] "r"(pa), [b] "r"(pb), [p] "r"(pp), [inv] "m"(zk_bls12_381_negative_inverse),
-          "m"(*(const uint64_t (*)[6])pa), "m"(*(const uint64_t (*)[6])pb),
-          "m"(*(const uint64_t (*)[6])pp)
-        : "cc");
+        : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5), [lo] "=&r"(lo), [hi] "=&r"(hi), [top] "=&r"(top), "=&d"(rdx), [a] "+r"(pa), [b] "+r"(pb), [p] "+r"(pp)
+        : [inv] "m"(zk_bls12_381_negative_inverse)
+        : "cc", "memory");
     /* t < 2p: subtract p unless that borrows, selecting by mask (no branch on the value). */
     zk_limbs6 r;
     unsigned long long borrow = 0;
@@ -1260,9 +1345,9 @@ static inline __attribute__((always_inline)) void zk_bls12_381_sum_in_memory(uin
         "movq %[d3], 24(%[r])\n\t"
         "movq %[d4], 32(%[r])\n\t"
         "movq %[d5], 40(%[r])\n\t"
-        : [d0] "=&r"(d0), [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3), [d4] "=&r"(d4), [d5] "=&r"(d5), "=m"(*(uint64_t (*)[6])r)
-        : [r] "r"(r), [a] "r"(a), [b] "r"(b), [p0] "m"(zk_bls12_381_modulus[0]), [p1] "m"(zk_bls12_381_modulus[1]), [p2] "m"(zk_bls12_381_modulus[2]), [p3] "m"(zk_bls12_381_modulus[3]), [p4] "m"(zk_bls12_381_modulus[4]), [p5] "m"(zk_bls12_381_modulus[5]), "m"(*(const uint64_t (*)[6])a), "m"(*(const uint64_t (*)[6])b), "m"(*(const uint64_t (*)[6])zk_bls12_381_modulus)
-        : "cc");
+        : [d0] "=&r"(d0), [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3), [d4] "=&r"(d4), [d5] "=&r"(d5), [r] "+r"(r), [a] "+r"(a), [b] "+r"(b)
+        : [p0] "m"(zk_bls12_381_modulus[0]), [p1] "m"(zk_bls12_381_modulus[1]), [p2] "m"(zk_bls12_381_modulus[2]), [p3] "m"(zk_bls12_381_modulus[3]), [p4] "m"(zk_bls12_381_modulus[4]), [p5] "m"(zk_bls12_381_modulus[5])
+        : "cc", "memory");
 }
 
 /* r = (a - b) mod p: the difference in registers and its borrow as a mask, stored; plus p,
@@ -1308,9 +1393,9 @@ static inline __attribute__((always_inline)) void zk_bls12_381_difference_in_mem
         "movq %[d3], 24(%[r])\n\t"
         "movq %[d4], 32(%[r])\n\t"
         "movq %[d5], 40(%[r])\n\t"
-        : [d0] "=&r"(d0), [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3), [d4] "=&r"(d4), [d5] "=&r"(d5), [mask] "=&r"(mask), "=m"(*(uint64_t (*)[6])r)
-        : [r] "r"(r), [a] "r"(a), [b] "r"(b), [p0] "m"(zk_bls12_381_modulus[0]), [p1] "m"(zk_bls12_381_modulus[1]), [p2] "m"(zk_bls12_381_modulus[2]), [p3] "m"(zk_bls12_381_modulus[3]), [p4] "m"(zk_bls12_381_modulus[4]), [p5] "m"(zk_bls12_381_modulus[5]), "m"(*(const uint64_t (*)[6])a), "m"(*(const uint64_t (*)[6])b), "m"(*(const uint64_t (*)[6])zk_bls12_381_modulus)
-        : "cc");
+        : [d0] "=&r"(d0), [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3), [d4] "=&r"(d4), [d5] "=&r"(d5), [mask] "=&r"(mask), [r] "+r"(r), [a] "+r"(a), [b] "+r"(b)
+        : [p0] "m"(zk_bls12_381_modulus[0]), [p1] "m"(zk_bls12_381_modulus[1]), [p2] "m"(zk_bls12_381_modulus[2]), [p3] "m"(zk_bls12_381_modulus[3]), [p4] "m"(zk_bls12_381_modulus[4]), [p5] "m"(zk_bls12_381_modulus[5])
+        : "cc", "memory");
 }
 
 /* r (2*6 limbs) = a * b, not reduced. */
@@ -1460,9 +1545,9 @@ static inline __attribute__((always_inline)) void zk_wide_product6(uint64_t *r, 
         "movq %[r2], 72(%[r])\n\t"
         "movq %[r3], 80(%[r])\n\t"
         "movq %[r4], 88(%[r])\n\t"
-        : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4), [r5] "=&r"(r5), [r6] "=&r"(r6), [lo] "=&r"(lo), [hi] "=&r"(hi), "=&d"(rdx), "=m"(*(uint64_t (*)[12])r)
-        : [r] "r"(r), [a] "r"(a), [b] "r"(b), "m"(*(const uint64_t (*)[6])a), "m"(*(const uint64_t (*)[6])b)
-        : "cc");
+        : [r0] "=&r"(r0), [r1] "=&r"(r1), [r2] "=&r"(r2), [r3] "=&r"(r3), [r4] "=&r"(r4), [r5] "=&r"(r5), [r6] "=&r"(r6), [lo] "=&r"(lo), [hi] "=&r"(hi), "=&d"(rdx), [r] "+r"(r), [a] "+r"(a), [b] "+r"(b)
+        :
+        : "cc", "memory");
 }
 
 /* x*2^(-384) mod p for x < p*2^384 (12 limbs): reduces the low half to u <= p (its m
@@ -1621,9 +1706,9 @@ static inline __attribute__((always_inline)) zk_limbs6 zk_bls12_381_montgomery_r
         "movq $0, %[lo]\n\t"
         "adcxq %[lo], %[t5]\n\t"
         "adoxq %[lo], %[t5]\n\t"
-        : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [t4] "+&r"(t4), [t5] "+&r"(t5), [lo] "=&r"(lo), [hi] "=&r"(hi), "=&d"(rdx)
-        : [p] "r"(pp), [inv] "m"(zk_bls12_381_negative_inverse), "m"(*(const uint64_t (*)[6])pp)
-        : "cc");
+        : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [t4] "+&r"(t4), [t5] "+&r"(t5), [lo] "=&r"(lo), [hi] "=&r"(hi), "=&d"(rdx), [p] "+r"(pp)
+        : [inv] "m"(zk_bls12_381_negative_inverse)
+        : "cc", "memory");
     zk_limbs6 low = {{t0, t1, t2, t3, t4, t5}}, high = {{x[6], x[7], x[8], x[9], x[10], x[11]}};
     (void)rdx;
     return zk_bls12_381_modular_sum(low, high);
@@ -1746,10 +1831,9 @@ static inline __attribute__((always_inline)) void zk_fp2_combine6(uint64_t *t0, 
         "adcq %[q4], 80(%[t0])\n\t"
         "adcq %[q5], 88(%[t0])\n\t"
         : [tmp] "=&r"(tmp), [mask] "=&r"(mask), [q0] "=&r"(q0), [q1] "=&r"(q1), [q2] "=&r"(q2), [q3] "=&r"(q3), [q4] "=&r"(q4), [q5] "=&r"(q5),
-          "+m"(*(uint64_t (*)[12])t0), "+m"(*(uint64_t (*)[12])t2)
-        : [t0] "r"(t0), [t1] "r"(t1), [t2] "r"(t2), [p] "r"(p), "m"(*(const uint64_t (*)[12])t1),
-          "m"(*(const uint64_t (*)[6])p)
-        : "cc");
+          [t0] "+r"(t0), [t1] "+r"(t1), [t2] "+r"(t2), [p] "+r"(p)
+        :
+        : "cc", "memory");
 }
 
 /* (a0 + a1*i)(b0 + b1*i) in Fp[i]/(i^2 + 1), Karatsuba on unreduced double-width products:
@@ -1764,6 +1848,88 @@ static inline __attribute__((always_inline)) void zk_bls12_381_fp2_product(zk_li
     zk_fp2_combine6(t0, t1, t2, zk_bls12_381_modulus);
     *c0 = zk_bls12_381_montgomery_reduction(t0);
     *c1 = zk_bls12_381_montgomery_reduction(t2);
+}
+
+/* r += x on 12-limb two's-complement values (the carry out is dropped). */
+static inline __attribute__((always_inline)) void zk_wide_add6(uint64_t *r, const uint64_t *x) {
+    uint64_t tmp;
+    __asm__(
+        "movq 0(%[x]), %[tmp]\n\t"
+        "addq %[tmp], 0(%[r])\n\t"
+        "movq 8(%[x]), %[tmp]\n\t"
+        "adcq %[tmp], 8(%[r])\n\t"
+        "movq 16(%[x]), %[tmp]\n\t"
+        "adcq %[tmp], 16(%[r])\n\t"
+        "movq 24(%[x]), %[tmp]\n\t"
+        "adcq %[tmp], 24(%[r])\n\t"
+        "movq 32(%[x]), %[tmp]\n\t"
+        "adcq %[tmp], 32(%[r])\n\t"
+        "movq 40(%[x]), %[tmp]\n\t"
+        "adcq %[tmp], 40(%[r])\n\t"
+        "movq 48(%[x]), %[tmp]\n\t"
+        "adcq %[tmp], 48(%[r])\n\t"
+        "movq 56(%[x]), %[tmp]\n\t"
+        "adcq %[tmp], 56(%[r])\n\t"
+        "movq 64(%[x]), %[tmp]\n\t"
+        "adcq %[tmp], 64(%[r])\n\t"
+        "movq 72(%[x]), %[tmp]\n\t"
+        "adcq %[tmp], 72(%[r])\n\t"
+        "movq 80(%[x]), %[tmp]\n\t"
+        "adcq %[tmp], 80(%[r])\n\t"
+        "movq 88(%[x]), %[tmp]\n\t"
+        "adcq %[tmp], 88(%[r])\n\t"
+        : [tmp] "=&r"(tmp), [r] "+r"(r), [x] "+r"(x)
+        :
+        : "cc", "memory");
+}
+
+/* r -= x on 12-limb two's-complement values (the carry out is dropped). */
+static inline __attribute__((always_inline)) void zk_wide_subtract6(uint64_t *r, const uint64_t *x) {
+    uint64_t tmp;
+    __asm__(
+        "movq 0(%[x]), %[tmp]\n\t"
+        "subq %[tmp], 0(%[r])\n\t"
+        "movq 8(%[x]), %[tmp]\n\t"
+        "sbbq %[tmp], 8(%[r])\n\t"
+        "movq 16(%[x]), %[tmp]\n\t"
+        "sbbq %[tmp], 16(%[r])\n\t"
+        "movq 24(%[x]), %[tmp]\n\t"
+        "sbbq %[tmp], 24(%[r])\n\t"
+        "movq 32(%[x]), %[tmp]\n\t"
+        "sbbq %[tmp], 32(%[r])\n\t"
+        "movq 40(%[x]), %[tmp]\n\t"
+        "sbbq %[tmp], 40(%[r])\n\t"
+        "movq 48(%[x]), %[tmp]\n\t"
+        "sbbq %[tmp], 48(%[r])\n\t"
+        "movq 56(%[x]), %[tmp]\n\t"
+        "sbbq %[tmp], 56(%[r])\n\t"
+        "movq 64(%[x]), %[tmp]\n\t"
+        "sbbq %[tmp], 64(%[r])\n\t"
+        "movq 72(%[x]), %[tmp]\n\t"
+        "sbbq %[tmp], 72(%[r])\n\t"
+        "movq 80(%[x]), %[tmp]\n\t"
+        "sbbq %[tmp], 80(%[r])\n\t"
+        "movq 88(%[x]), %[tmp]\n\t"
+        "sbbq %[tmp], 88(%[r])\n\t"
+        : [tmp] "=&r"(tmp), [r] "+r"(r), [x] "+r"(x)
+        :
+        : "cc", "memory");
+}
+
+/* An Fp2 product left double-width for the lazily reduced Fp4 product (a, b: 2 elements at
+ * x, x + 6): w0 = a0 b0 - a1 b1 as a two's-complement value in (-p^2, p^2), w1 = a0 b1 + a1 b0
+ * in [0, 2p^2). r may not overlap a or b. */
+static inline __attribute__((always_inline)) void zk_bls12_381_fp2_wide_product(uint64_t *w0, uint64_t *w1, const uint64_t *a, const uint64_t *b) {
+    uint64_t t[12];
+    zk_limbs6 a0, a1, b0, b1;
+    for (int j = 0; j < 6; j++) { a0.limb[j] = a[j]; a1.limb[j] = a[6 + j]; b0.limb[j] = b[j]; b1.limb[j] = b[6 + j]; }
+    zk_wide_product6(w0, a, b);
+    zk_wide_product6(t, a + 6, b + 6);
+    zk_limbs6 sa = zk_plain_sum6(a0, a1), sb = zk_plain_sum6(b0, b1); /* < 2p: no carry out */
+    zk_wide_product6(w1, sa.limb, sb.limb);
+    zk_wide_subtract6(w1, w0);
+    zk_wide_subtract6(w1, t);
+    zk_wide_subtract6(w0, t);
 }
 
 static inline __attribute__((always_inline)) zk_limbs6 zk_bls12_381_load(const uint64_t *x) {
@@ -1814,18 +1980,28 @@ static inline __attribute__((always_inline)) void zk_bls12_381_fp4_square(uint64
     zk_bls12_381_fp2_sum(r + 12, product, product);
 }
 
+/* Karatsuba over Fp2 with every Fp2 product left double-width and one Montgomery reduction per
+ * output coefficient (four instead of six): with X = a0 b0, Y = a1 b1, Z = (a0 + a1)(b0 + b1) as
+ * two's-complement double-width pairs, c0 = X + xi Y = (X0 + Y0 - Y1, X1 + Y0 + Y1) and
+ * c1 = Z - X - Y, each lifted into (0, 6p^2) by adding a multiple of p^2 (6p^2 < p R: 6p < R on
+ * both curves), which the reduction accepts. */
 static inline __attribute__((always_inline)) void zk_bls12_381_fp4_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
-    /* Karatsuba: a0 b0 + xi a1 b1 + ((a0 + a1)(b0 + b1) - a0 b0 - a1 b1) j */
-    uint64_t t0[12], t1[12], sa[12], sb[12];
-    zk_bls12_381_fp2_mul(t0, a, b);
-    zk_bls12_381_fp2_mul(t1, a + 12, b + 12);
+    uint64_t x0[12], x1[12], y0[12], y1[12], z0[12], z1[12], sa[12], sb[12];
+    zk_bls12_381_fp2_wide_product(x0, x1, a, b);
+    zk_bls12_381_fp2_wide_product(y0, y1, a + 12, b + 12);
     zk_bls12_381_fp2_sum(sa, a, a + 12);
     zk_bls12_381_fp2_sum(sb, b, b + 12);
-    zk_bls12_381_fp2_mul(sa, sa, sb);
-    zk_bls12_381_fp2_difference(sa, sa, t0);
-    zk_bls12_381_fp2_difference(r + 12, sa, t1);
-    zk_bls12_381_fp2_times_xi(t1, t1);
-    zk_bls12_381_fp2_sum(r, t0, t1);
+    zk_bls12_381_fp2_wide_product(z0, z1, sa, sb);
+    /* Z0 - X0 - Y0 in (-3p^2, 3p^2); Z1 - X1 - Y1 in (-4p^2, 2p^2) (sa, sb reduced mod p) */
+    zk_wide_subtract6(z0, x0); zk_wide_subtract6(z0, y0); zk_wide_add6(z0, zk_bls12_381_p_squared_times[2]);
+    zk_wide_subtract6(z1, x1); zk_wide_subtract6(z1, y1); zk_wide_add6(z1, zk_bls12_381_p_squared_times[3]);
+    /* X0 + Y0 - Y1 in (-4p^2, 2p^2); X1 + Y0 + Y1 in (-p^2, 5p^2) */
+    zk_wide_add6(x0, y0); zk_wide_subtract6(x0, y1); zk_wide_add6(x0, zk_bls12_381_p_squared_times[3]);
+    zk_wide_add6(x1, y0); zk_wide_add6(x1, y1); zk_wide_add6(x1, zk_bls12_381_p_squared_times[0]);
+    zk_bls12_381_store(r, zk_bls12_381_montgomery_reduction(x0));
+    zk_bls12_381_store(r + 6, zk_bls12_381_montgomery_reduction(x1));
+    zk_bls12_381_store(r + 12, zk_bls12_381_montgomery_reduction(z0));
+    zk_bls12_381_store(r + 18, zk_bls12_381_montgomery_reduction(z1));
 }
 
 /* 3x - 2y as x + 2(x - y) (minus = 1) or x + 2(x + y) (minus = 0), on one Fp2 coefficient. */
