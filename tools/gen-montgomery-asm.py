@@ -447,46 +447,46 @@ static void {F}_fp12_square(uint64_t *r, const uint64_t *x) {{
  * (g2, g3, g4, g5) at x, x + {2 * N}, x + {4 * N}, x + {6 * N}: with A(i,j) = (gi + gj)(gi + xi gj),
  * B(i,j) = gi gj: h2 = 2(g2 + 3 xi B45), h3 = 3(A45 - (xi + 1) B45) - 2 g3,
  * h4 = 3(A23 - (xi + 1) B23) - 2 g4, h5 = 2(g5 + 3 B23). */
+static inline __attribute__((always_inline)) void {F}_karabina_a(uint64_t *r, const uint64_t *gi, const uint64_t *gj) {{
+    uint64_t s[{2 * N}], t[{2 * N}];  /* r = (gi + gj)(gi + xi gj) */
+    {F}_fp2_sum(s, gi, gj);
+    {F}_fp2_times_xi(t, gj);
+    {F}_fp2_sum(t, gi, t);
+    {F}_fp2_mul(r, s, t);
+}}
+
+static inline __attribute__((always_inline)) void {F}_karabina_odd(uint64_t *g, const uint64_t *a, const uint64_t *xi_b, const uint64_t *b) {{
+    uint64_t s[{2 * N}], t[{2 * N}];  /* g = 3(a - xi b - b) - 2g */
+    {F}_fp2_difference(s, a, xi_b);
+    {F}_fp2_difference(s, s, b);
+    {F}_fp2_sum(t, s, s);
+    {F}_fp2_sum(t, t, s);
+    {F}_fp2_sum(s, g, g);
+    {F}_fp2_difference(g, t, s);
+}}
+
+static inline __attribute__((always_inline)) void {F}_karabina_even(uint64_t *g, const uint64_t *c) {{
+    uint64_t s[{2 * N}];  /* g = 2(g + 3c) */
+    {F}_fp2_sum(s, c, c);
+    {F}_fp2_sum(s, s, c);
+    {F}_fp2_sum(s, s, g);
+    {F}_fp2_sum(g, s, s);
+}}
+
 static void {F}_compressed_square(uint64_t *x, int times) {{
-    uint64_t b45[{2 * N}], b23[{2 * N}], a45[{2 * N}], a23[{2 * N}], s[{2 * N}], t[{2 * N}], u[{2 * N}];
+    uint64_t b45[{2 * N}], b23[{2 * N}], a45[{2 * N}], a23[{2 * N}], u[{2 * N}];
     uint64_t *g2 = x, *g3 = x + {2 * N}, *g4 = x + {4 * N}, *g5 = x + {6 * N};
     for (int round = 0; round < times; round++) {{
         {F}_fp2_mul(b45, g4, g5);
         {F}_fp2_mul(b23, g2, g3);
-        {F}_fp2_sum(s, g4, g5);
-        {F}_fp2_times_xi(t, g5);
-        {F}_fp2_sum(t, g4, t);
-        {F}_fp2_mul(a45, s, t);
-        {F}_fp2_sum(s, g2, g3);
-        {F}_fp2_times_xi(t, g3);
-        {F}_fp2_sum(t, g2, t);
-        {F}_fp2_mul(a23, s, t);
-        /* h3 = 3(a45 - xi b45 - b45) - 2 g3 */
+        {F}_karabina_a(a45, g4, g5);
+        {F}_karabina_a(a23, g2, g3);
         {F}_fp2_times_xi(u, b45);
-        {F}_fp2_difference(s, a45, u);
-        {F}_fp2_difference(s, s, b45);
-        {F}_fp2_sum(t, s, s);
-        {F}_fp2_sum(t, t, s);
-        {F}_fp2_sum(s, g3, g3);
-        {F}_fp2_difference(g3, t, s);
-        /* h2 = 2(g2 + 3 xi b45) */
-        {F}_fp2_sum(s, u, u);
-        {F}_fp2_sum(s, s, u);
-        {F}_fp2_sum(s, s, g2);
-        {F}_fp2_sum(g2, s, s);
-        /* h4 = 3(a23 - xi b23 - b23) - 2 g4 */
+        {F}_karabina_odd(g3, a45, u, b45);
+        {F}_karabina_even(g2, u);
         {F}_fp2_times_xi(u, b23);
-        {F}_fp2_difference(s, a23, u);
-        {F}_fp2_difference(s, s, b23);
-        {F}_fp2_sum(t, s, s);
-        {F}_fp2_sum(t, t, s);
-        {F}_fp2_sum(s, g4, g4);
-        {F}_fp2_difference(g4, t, s);
-        /* h5 = 2(g5 + 3 b23) */
-        {F}_fp2_sum(s, b23, b23);
-        {F}_fp2_sum(s, s, b23);
-        {F}_fp2_sum(s, s, g5);
-        {F}_fp2_sum(g5, s, s);
+        {F}_karabina_odd(g4, a23, u, b23);
+        {F}_karabina_even(g5, b23);
     }}
 }}
 

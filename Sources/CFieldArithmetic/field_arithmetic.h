@@ -843,46 +843,46 @@ static void zk_bn254cx_fp12_square(uint64_t *r, const uint64_t *x) {
  * (g2, g3, g4, g5) at x, x + 8, x + 16, x + 24: with A(i,j) = (gi + gj)(gi + xi gj),
  * B(i,j) = gi gj: h2 = 2(g2 + 3 xi B45), h3 = 3(A45 - (xi + 1) B45) - 2 g3,
  * h4 = 3(A23 - (xi + 1) B23) - 2 g4, h5 = 2(g5 + 3 B23). */
+static inline __attribute__((always_inline)) void zk_bn254cx_karabina_a(uint64_t *r, const uint64_t *gi, const uint64_t *gj) {
+    uint64_t s[8], t[8];  /* r = (gi + gj)(gi + xi gj) */
+    zk_bn254cx_fp2_sum(s, gi, gj);
+    zk_bn254cx_fp2_times_xi(t, gj);
+    zk_bn254cx_fp2_sum(t, gi, t);
+    zk_bn254cx_fp2_mul(r, s, t);
+}
+
+static inline __attribute__((always_inline)) void zk_bn254cx_karabina_odd(uint64_t *g, const uint64_t *a, const uint64_t *xi_b, const uint64_t *b) {
+    uint64_t s[8], t[8];  /* g = 3(a - xi b - b) - 2g */
+    zk_bn254cx_fp2_difference(s, a, xi_b);
+    zk_bn254cx_fp2_difference(s, s, b);
+    zk_bn254cx_fp2_sum(t, s, s);
+    zk_bn254cx_fp2_sum(t, t, s);
+    zk_bn254cx_fp2_sum(s, g, g);
+    zk_bn254cx_fp2_difference(g, t, s);
+}
+
+static inline __attribute__((always_inline)) void zk_bn254cx_karabina_even(uint64_t *g, const uint64_t *c) {
+    uint64_t s[8];  /* g = 2(g + 3c) */
+    zk_bn254cx_fp2_sum(s, c, c);
+    zk_bn254cx_fp2_sum(s, s, c);
+    zk_bn254cx_fp2_sum(s, s, g);
+    zk_bn254cx_fp2_sum(g, s, s);
+}
+
 static void zk_bn254cx_compressed_square(uint64_t *x, int times) {
-    uint64_t b45[8], b23[8], a45[8], a23[8], s[8], t[8], u[8];
+    uint64_t b45[8], b23[8], a45[8], a23[8], u[8];
     uint64_t *g2 = x, *g3 = x + 8, *g4 = x + 16, *g5 = x + 24;
     for (int round = 0; round < times; round++) {
         zk_bn254cx_fp2_mul(b45, g4, g5);
         zk_bn254cx_fp2_mul(b23, g2, g3);
-        zk_bn254cx_fp2_sum(s, g4, g5);
-        zk_bn254cx_fp2_times_xi(t, g5);
-        zk_bn254cx_fp2_sum(t, g4, t);
-        zk_bn254cx_fp2_mul(a45, s, t);
-        zk_bn254cx_fp2_sum(s, g2, g3);
-        zk_bn254cx_fp2_times_xi(t, g3);
-        zk_bn254cx_fp2_sum(t, g2, t);
-        zk_bn254cx_fp2_mul(a23, s, t);
-        /* h3 = 3(a45 - xi b45 - b45) - 2 g3 */
+        zk_bn254cx_karabina_a(a45, g4, g5);
+        zk_bn254cx_karabina_a(a23, g2, g3);
         zk_bn254cx_fp2_times_xi(u, b45);
-        zk_bn254cx_fp2_difference(s, a45, u);
-        zk_bn254cx_fp2_difference(s, s, b45);
-        zk_bn254cx_fp2_sum(t, s, s);
-        zk_bn254cx_fp2_sum(t, t, s);
-        zk_bn254cx_fp2_sum(s, g3, g3);
-        zk_bn254cx_fp2_difference(g3, t, s);
-        /* h2 = 2(g2 + 3 xi b45) */
-        zk_bn254cx_fp2_sum(s, u, u);
-        zk_bn254cx_fp2_sum(s, s, u);
-        zk_bn254cx_fp2_sum(s, s, g2);
-        zk_bn254cx_fp2_sum(g2, s, s);
-        /* h4 = 3(a23 - xi b23 - b23) - 2 g4 */
+        zk_bn254cx_karabina_odd(g3, a45, u, b45);
+        zk_bn254cx_karabina_even(g2, u);
         zk_bn254cx_fp2_times_xi(u, b23);
-        zk_bn254cx_fp2_difference(s, a23, u);
-        zk_bn254cx_fp2_difference(s, s, b23);
-        zk_bn254cx_fp2_sum(t, s, s);
-        zk_bn254cx_fp2_sum(t, t, s);
-        zk_bn254cx_fp2_sum(s, g4, g4);
-        zk_bn254cx_fp2_difference(g4, t, s);
-        /* h5 = 2(g5 + 3 b23) */
-        zk_bn254cx_fp2_sum(s, b23, b23);
-        zk_bn254cx_fp2_sum(s, s, b23);
-        zk_bn254cx_fp2_sum(s, s, g5);
-        zk_bn254cx_fp2_sum(g5, s, s);
+        zk_bn254cx_karabina_odd(g4, a23, u, b23);
+        zk_bn254cx_karabina_even(g5, b23);
     }
 }
 
@@ -2115,46 +2115,46 @@ static void zk_bls12_381_fp12_square(uint64_t *r, const uint64_t *x) {
  * (g2, g3, g4, g5) at x, x + 12, x + 24, x + 36: with A(i,j) = (gi + gj)(gi + xi gj),
  * B(i,j) = gi gj: h2 = 2(g2 + 3 xi B45), h3 = 3(A45 - (xi + 1) B45) - 2 g3,
  * h4 = 3(A23 - (xi + 1) B23) - 2 g4, h5 = 2(g5 + 3 B23). */
+static inline __attribute__((always_inline)) void zk_bls12_381_karabina_a(uint64_t *r, const uint64_t *gi, const uint64_t *gj) {
+    uint64_t s[12], t[12];  /* r = (gi + gj)(gi + xi gj) */
+    zk_bls12_381_fp2_sum(s, gi, gj);
+    zk_bls12_381_fp2_times_xi(t, gj);
+    zk_bls12_381_fp2_sum(t, gi, t);
+    zk_bls12_381_fp2_mul(r, s, t);
+}
+
+static inline __attribute__((always_inline)) void zk_bls12_381_karabina_odd(uint64_t *g, const uint64_t *a, const uint64_t *xi_b, const uint64_t *b) {
+    uint64_t s[12], t[12];  /* g = 3(a - xi b - b) - 2g */
+    zk_bls12_381_fp2_difference(s, a, xi_b);
+    zk_bls12_381_fp2_difference(s, s, b);
+    zk_bls12_381_fp2_sum(t, s, s);
+    zk_bls12_381_fp2_sum(t, t, s);
+    zk_bls12_381_fp2_sum(s, g, g);
+    zk_bls12_381_fp2_difference(g, t, s);
+}
+
+static inline __attribute__((always_inline)) void zk_bls12_381_karabina_even(uint64_t *g, const uint64_t *c) {
+    uint64_t s[12];  /* g = 2(g + 3c) */
+    zk_bls12_381_fp2_sum(s, c, c);
+    zk_bls12_381_fp2_sum(s, s, c);
+    zk_bls12_381_fp2_sum(s, s, g);
+    zk_bls12_381_fp2_sum(g, s, s);
+}
+
 static void zk_bls12_381_compressed_square(uint64_t *x, int times) {
-    uint64_t b45[12], b23[12], a45[12], a23[12], s[12], t[12], u[12];
+    uint64_t b45[12], b23[12], a45[12], a23[12], u[12];
     uint64_t *g2 = x, *g3 = x + 12, *g4 = x + 24, *g5 = x + 36;
     for (int round = 0; round < times; round++) {
         zk_bls12_381_fp2_mul(b45, g4, g5);
         zk_bls12_381_fp2_mul(b23, g2, g3);
-        zk_bls12_381_fp2_sum(s, g4, g5);
-        zk_bls12_381_fp2_times_xi(t, g5);
-        zk_bls12_381_fp2_sum(t, g4, t);
-        zk_bls12_381_fp2_mul(a45, s, t);
-        zk_bls12_381_fp2_sum(s, g2, g3);
-        zk_bls12_381_fp2_times_xi(t, g3);
-        zk_bls12_381_fp2_sum(t, g2, t);
-        zk_bls12_381_fp2_mul(a23, s, t);
-        /* h3 = 3(a45 - xi b45 - b45) - 2 g3 */
+        zk_bls12_381_karabina_a(a45, g4, g5);
+        zk_bls12_381_karabina_a(a23, g2, g3);
         zk_bls12_381_fp2_times_xi(u, b45);
-        zk_bls12_381_fp2_difference(s, a45, u);
-        zk_bls12_381_fp2_difference(s, s, b45);
-        zk_bls12_381_fp2_sum(t, s, s);
-        zk_bls12_381_fp2_sum(t, t, s);
-        zk_bls12_381_fp2_sum(s, g3, g3);
-        zk_bls12_381_fp2_difference(g3, t, s);
-        /* h2 = 2(g2 + 3 xi b45) */
-        zk_bls12_381_fp2_sum(s, u, u);
-        zk_bls12_381_fp2_sum(s, s, u);
-        zk_bls12_381_fp2_sum(s, s, g2);
-        zk_bls12_381_fp2_sum(g2, s, s);
-        /* h4 = 3(a23 - xi b23 - b23) - 2 g4 */
+        zk_bls12_381_karabina_odd(g3, a45, u, b45);
+        zk_bls12_381_karabina_even(g2, u);
         zk_bls12_381_fp2_times_xi(u, b23);
-        zk_bls12_381_fp2_difference(s, a23, u);
-        zk_bls12_381_fp2_difference(s, s, b23);
-        zk_bls12_381_fp2_sum(t, s, s);
-        zk_bls12_381_fp2_sum(t, t, s);
-        zk_bls12_381_fp2_sum(s, g4, g4);
-        zk_bls12_381_fp2_difference(g4, t, s);
-        /* h5 = 2(g5 + 3 b23) */
-        zk_bls12_381_fp2_sum(s, b23, b23);
-        zk_bls12_381_fp2_sum(s, s, b23);
-        zk_bls12_381_fp2_sum(s, s, g5);
-        zk_bls12_381_fp2_sum(g5, s, s);
+        zk_bls12_381_karabina_odd(g4, a23, u, b23);
+        zk_bls12_381_karabina_even(g5, b23);
     }
 }
 
