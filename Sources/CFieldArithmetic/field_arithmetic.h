@@ -647,7 +647,7 @@ static inline __attribute__((always_inline)) void zk_wide_subtract4(uint64_t *r,
 /* An Fp2 product left double-width for the lazily reduced Fp4 product (a, b: 2 elements at
  * x, x + 4): w0 = a0 b0 - a1 b1 as a two's-complement value in (-p^2, p^2), w1 = a0 b1 + a1 b0
  * in [0, 2p^2). r may not overlap a or b. */
-static inline __attribute__((always_inline)) void zk_bn254cx_fp2_wide_product(uint64_t *w0, uint64_t *w1, const uint64_t *a, const uint64_t *b) {
+static __attribute__((noinline)) void zk_bn254cx_fp2_wide_product(uint64_t *w0, uint64_t *w1, const uint64_t *a, const uint64_t *b) {
     uint64_t t[8];
     zk_limbs4 a0, a1, b0, b1;
     for (int j = 0; j < 4; j++) { a0.limb[j] = a[j]; a1.limb[j] = a[4 + j]; b0.limb[j] = b[j]; b1.limb[j] = b[4 + j]; }
@@ -687,14 +687,18 @@ static inline __attribute__((always_inline)) void zk_bn254cx_fp2_times_xi(uint64
     for (int k = 0; k < 4; k++) r[k] = t[k];
 }
 
-static inline __attribute__((always_inline)) void zk_bn254cx_fp2_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+/* Out of line on purpose, like the Fp4 product and square: inlined into every tower kernel they
+ * made each Fp12 product or square 80-120 KB of straight-line code, several times the
+ * instruction cache; shared copies cost a call each (about 2% more instructions) and keep the
+ * hot loops in cache (and their timings steadier). */
+static __attribute__((noinline)) void zk_bn254cx_fp2_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
     zk_limbs4 c0, c1;
     zk_bn254cx_fp2_product(zk_bn254cx_load(a), zk_bn254cx_load(a + 4), zk_bn254cx_load(b), zk_bn254cx_load(b + 4), &c0, &c1);
     zk_bn254cx_store(r, c0); zk_bn254cx_store(r + 4, c1);
 }
 
 /* Fp4 elements (Fp2[j]/(j^2 - xi)): c0 at x, c1 at x + 8. r may be a or b. */
-static inline __attribute__((always_inline)) void zk_bn254cx_fp4_square(uint64_t *r, const uint64_t *a) {
+static __attribute__((noinline)) void zk_bn254cx_fp4_square(uint64_t *r, const uint64_t *a) {
     /* (a0 + a1 j)^2 = (a0 + a1)(a0 + xi a1) - a0 a1 - xi a0 a1 + 2 a0 a1 j */
     uint64_t product[8], s1[8], s2[8], t[8];
     zk_bn254cx_fp2_mul(product, a, a + 8);
@@ -713,7 +717,7 @@ static inline __attribute__((always_inline)) void zk_bn254cx_fp4_square(uint64_t
  * two's-complement double-width pairs, c0 = X + xi Y = (X0 + Y0 - Y1, X1 + Y0 + Y1) and
  * c1 = Z - X - Y, each lifted into (0, 6p^2) by adding a multiple of p^2 (6p^2 < p R: 6p < R on
  * both curves), which the reduction accepts. */
-static inline __attribute__((always_inline)) void zk_bn254cx_fp4_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+static __attribute__((noinline)) void zk_bn254cx_fp4_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
     uint64_t x0[8], x1[8], y0[8], y1[8], z0[8], z1[8], sa[8], sb[8];
     zk_bn254cx_fp2_wide_product(x0, x1, a, b);
     zk_bn254cx_fp2_wide_product(y0, y1, a + 8, b + 8);
@@ -1919,7 +1923,7 @@ static inline __attribute__((always_inline)) void zk_wide_subtract6(uint64_t *r,
 /* An Fp2 product left double-width for the lazily reduced Fp4 product (a, b: 2 elements at
  * x, x + 6): w0 = a0 b0 - a1 b1 as a two's-complement value in (-p^2, p^2), w1 = a0 b1 + a1 b0
  * in [0, 2p^2). r may not overlap a or b. */
-static inline __attribute__((always_inline)) void zk_bls12_381_fp2_wide_product(uint64_t *w0, uint64_t *w1, const uint64_t *a, const uint64_t *b) {
+static __attribute__((noinline)) void zk_bls12_381_fp2_wide_product(uint64_t *w0, uint64_t *w1, const uint64_t *a, const uint64_t *b) {
     uint64_t t[12];
     zk_limbs6 a0, a1, b0, b1;
     for (int j = 0; j < 6; j++) { a0.limb[j] = a[j]; a1.limb[j] = a[6 + j]; b0.limb[j] = b[j]; b1.limb[j] = b[6 + j]; }
@@ -1959,14 +1963,18 @@ static inline __attribute__((always_inline)) void zk_bls12_381_fp2_times_xi(uint
     for (int k = 0; k < 6; k++) r[k] = t[k];
 }
 
-static inline __attribute__((always_inline)) void zk_bls12_381_fp2_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+/* Out of line on purpose, like the Fp4 product and square: inlined into every tower kernel they
+ * made each Fp12 product or square 80-120 KB of straight-line code, several times the
+ * instruction cache; shared copies cost a call each (about 2% more instructions) and keep the
+ * hot loops in cache (and their timings steadier). */
+static __attribute__((noinline)) void zk_bls12_381_fp2_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
     zk_limbs6 c0, c1;
     zk_bls12_381_fp2_product(zk_bls12_381_load(a), zk_bls12_381_load(a + 6), zk_bls12_381_load(b), zk_bls12_381_load(b + 6), &c0, &c1);
     zk_bls12_381_store(r, c0); zk_bls12_381_store(r + 6, c1);
 }
 
 /* Fp4 elements (Fp2[j]/(j^2 - xi)): c0 at x, c1 at x + 12. r may be a or b. */
-static inline __attribute__((always_inline)) void zk_bls12_381_fp4_square(uint64_t *r, const uint64_t *a) {
+static __attribute__((noinline)) void zk_bls12_381_fp4_square(uint64_t *r, const uint64_t *a) {
     /* (a0 + a1 j)^2 = (a0 + a1)(a0 + xi a1) - a0 a1 - xi a0 a1 + 2 a0 a1 j */
     uint64_t product[12], s1[12], s2[12], t[12];
     zk_bls12_381_fp2_mul(product, a, a + 12);
@@ -1985,7 +1993,7 @@ static inline __attribute__((always_inline)) void zk_bls12_381_fp4_square(uint64
  * two's-complement double-width pairs, c0 = X + xi Y = (X0 + Y0 - Y1, X1 + Y0 + Y1) and
  * c1 = Z - X - Y, each lifted into (0, 6p^2) by adding a multiple of p^2 (6p^2 < p R: 6p < R on
  * both curves), which the reduction accepts. */
-static inline __attribute__((always_inline)) void zk_bls12_381_fp4_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+static __attribute__((noinline)) void zk_bls12_381_fp4_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
     uint64_t x0[12], x1[12], y0[12], y1[12], z0[12], z1[12], sa[12], sb[12];
     zk_bls12_381_fp2_wide_product(x0, x1, a, b);
     zk_bls12_381_fp2_wide_product(y0, y1, a + 12, b + 12);
