@@ -37,12 +37,12 @@ public struct CompressedCyclotomic<P: TowerParameters>: Sendable, Equatable {
     static func tripled(_ x: Fp2<P>) -> Fp2<P> { x.doubled + x }
 
     /// The numerator and denominator of g1 = (ξ·g5^2 + 3·g4^2 - 2·g3) / (4·g2), valid when
-    /// g2 != 0.
+    /// g2 != 0 (apart, so the cheap denominator can be checked without the numerator).
     @inlinable
-    var g1Fraction: (numerator: Fp2<P>, denominator: Fp2<P>) {
-        let g4Squared = g4.squared
-        return (g5.squared.timesXi + Self.tripled(g4Squared) - g3.doubled, g2.doubled.doubled)
-    }
+    var g1Numerator: Fp2<P> { g5.squared.timesXi + Self.tripled(g4.squared) - g3.doubled }
+
+    @inlinable
+    var g1Denominator: Fp2<P> { g2.doubled.doubled }
 
     /// x from (g2, g3, g4, g5) and g1: g0 = ξ·(2·g1^2 + g2·g5 - 3·g3·g4) + 1.
     @inlinable
@@ -83,7 +83,7 @@ extension Fp12 {
         // Montgomery's trick: one inversion for all the denominators.
         var prefix = Fp2<P>.one
         for index in 0..<snapshots.count {
-            let denominator = snapshots.value(index).g1Fraction.denominator
+            let denominator = snapshots.value(index).g1Denominator
             if denominator.isZero { return cyclotomicPower(word: exponent) }
             prefix = prefix * denominator
             snapshots.setPrefix(index, prefix)
@@ -91,10 +91,9 @@ extension Fp12 {
         var inverse = prefix.inverse
         for index in stride(from: snapshots.count - 1, through: 0, by: -1) {
             let value = snapshots.value(index)
-            let (numerator, denominator) = value.g1Fraction
             let denominatorInverse = index > 0 ? inverse * snapshots.prefix(index - 1) : inverse
-            inverse = inverse * denominator
-            let power = value.decompressed(g1: numerator * denominatorInverse)
+            inverse = inverse * value.g1Denominator
+            let power = value.decompressed(g1: value.g1Numerator * denominatorInverse)
             let factor = snapshots.isNegative(index) ? power.conjugate : power
             result = haveResult ? result * factor : factor
             haveResult = true
