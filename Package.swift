@@ -93,8 +93,10 @@ let package = Package(
 
         // Test support: counts the heap allocations of one thread (the zero-allocation pairing test).
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
-        .testTarget(name: "ZKPinMathTests", dependencies: ["ZKPinMath", "CAllocationCounter"]),
-        .testTarget(name: "ZKPinProtocolTests", dependencies: ["ZKPinProtocol"]),
+        // Test support: seeded randomness whose seed a failing test prints.
+        .target(name: "ZKPinTestSupport", path: "Tests/ZKPinTestSupport"),
+        .testTarget(name: "ZKPinMathTests", dependencies: ["ZKPinMath", "CAllocationCounter", "ZKPinTestSupport"]),
+        .testTarget(name: "ZKPinProtocolTests", dependencies: ["ZKPinProtocol", "ZKPinTestSupport"]),
         .testTarget(name: "ZKPinWireTests", dependencies: ["ZKPinWire"]),
         .testTarget(name: "ZKPinServerTests", dependencies: [
             "ZKPinServer", "ZKPinWire", "ZKPinProtocol",

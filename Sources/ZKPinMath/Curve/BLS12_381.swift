@@ -57,4 +57,5 @@ public enum BLS12_381: PairingCurve {
     public static var uMagnitude: UInt64 { 0xd201000000010000 }
     public static var uIsNegative: Bool { true }
     public static let ateLoopNAF = WindowedNAF.digits(of: ateLoopCount.limbs(count: 2), width: 2)
+    public static let millerSchedule = MillerStep.schedule(ateLoopNAF: ateLoopNAF, family: family, uIsNegative: uIsNegative)
 }

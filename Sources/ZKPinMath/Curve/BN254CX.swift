@@ -52,4 +52,5 @@ public enum BN254CX: PairingCurve {
     public static var uMagnitude: UInt64 { 0x4000000003C012B1 }
     public static var uIsNegative: Bool { true }
     public static let ateLoopNAF = WindowedNAF.digits(of: ateLoopCount.limbs(count: 2), width: 2)
+    public static let millerSchedule = MillerStep.schedule(ateLoopNAF: ateLoopNAF, family: family, uIsNegative: uIsNegative)
 }

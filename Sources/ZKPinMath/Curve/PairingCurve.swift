@@ -52,6 +52,8 @@ public protocol PairingCurve: Sendable {
     static var ateLoopCount: BigInt { get }
     /// `ateLoopCount` as NAF digits (-1, 0, 1), little-endian: the Miller loop's schedule.
     static var ateLoopNAF: [Int8] { get }
+    /// The Miller loop's steps (`MillerStep.schedule` of the digits above), computed once.
+    static var millerSchedule: [MillerStep] { get }
     /// (u-1)^2/3, the one dense exponent of the BLS12 final exponentiation
     /// (`Pairing.bls12HardPart`); BN curves carry it but never use it.
     static var bls12HardPartFactor: [UInt64] { get }

@@ -6,6 +6,9 @@ import ZKPinMath
 /// y every iteration. `server_verify`: decoding U and V with full validation, y·A + U with A
 /// cached, one product of two pairings with one final exponentiation, and the comparison, with
 /// fresh U, V and y every iteration (a pool of genuine logins computed beforehand).
+/// `server_verify_batchN`: the same work for N logins verified together (`MPin.holdingChecks`:
+/// decoding and validating every U and V, one product of two pairings for the batch), reported
+/// per login.
 public struct CurveBenchmarks<C: PairingCurve> {
     typealias Scheme = MPin<C>
     typealias Encoding = PointEncoding<C>
@@ -21,22 +24,25 @@ public struct CurveBenchmarks<C: PairingCurve> {
     }
 
     public static var operations: [String] {
-        ["fp_mul", "g1_mul", "g2_mul", "gt_pow", "map_to_g1", "pairing", "multi_pairing2", "pairing_prepared", "client_login", "server_verify"]
+        ["fp_mul", "g1_mul", "g2_mul", "gt_pow", "map_to_g1", "pairing", "multi_pairing2", "pairing_prepared", "client_login", "server_verify",
+         "server_verify_batch8", "server_verify_batch64", "server_verify_batch256"]
     }
 
     @_specialize(where C == BN254CX)
     @_specialize(where C == BLS12_381)
     public func run(only: Set<String>? = nil, progress: (String) -> Void = { _ in }) -> [BenchmarkResult] {
         var results = [BenchmarkResult]()
-        func measure(_ op: String, _ body: () -> Void) {
+        /// `perCall`: how many operations one call of `body` does (the result is per operation).
+        func measure(_ op: String, perCall: Int = 1, _ body: () -> Void) {
             guard only?.contains(op) ?? true else { return }
             progress(op)
+            let n = Double(perCall)
             if let reference {
                 let (median, ratio) = stopwatch.medianAndRatio(body, reference: { reference.verify() })
-                results.append(BenchmarkResult(curve: C.name, op: op, medianNanoseconds: median,
-                                               ratioToReference: reference.allValid ? ratio : nil))
+                results.append(BenchmarkResult(curve: C.name, op: op, medianNanoseconds: median / n,
+                                               ratioToReference: reference.allValid ? ratio / n : nil))
             } else {
-                results.append(BenchmarkResult(curve: C.name, op: op, medianNanoseconds: stopwatch.median(body)))
+                results.append(BenchmarkResult(curve: C.name, op: op, medianNanoseconds: stopwatch.median(body) / n))
             }
         }
         let p = C.g1Generator, q = C.g2Generator
@@ -79,8 +85,12 @@ public struct CurveBenchmarks<C: PairingCurve> {
             blackHole((u, v))
         }
 
-        if only?.contains("server_verify") ?? true {
-            let logins: [(u: [UInt8], v: [UInt8], y: BigInt)] = (0..<32).map { _ in
+        let batchSizes = [8, 64, 256]
+        let verifyOps = ["server_verify"] + batchSizes.map { "server_verify_batch\($0)" }
+        if only.map({ !$0.isDisjoint(with: verifyOps) }) ?? true {
+            let batched = verifyOps.dropFirst().contains { only?.contains($0) ?? true }
+            let poolSize = batched ? batchSizes.max()! : 32
+            let logins: [(u: [UInt8], v: [UInt8], y: BigInt)] = (0..<poolSize).map { _ in
                 let x = Scheme.randomScalar(), y = Scheme.randomScalar()
                 let pass1 = Scheme.clientPass1(x: x, token: token, pin: pin, hashedIDPoint: a)
                 return (Encoding.encode(pass1.u), Encoding.encode(Scheme.clientPass2(x: x, y: y, sec: pass1.sec)), y)
@@ -97,6 +107,20 @@ public struct CurveBenchmarks<C: PairingCurve> {
                     return
                 }
                 accepted = accepted && Scheme.verify(hid: a, y: login.y, u: u, v: v, serverSecret: preparedSecret).accepted
+            }
+            for size in batchSizes {
+                measure("server_verify_batch\(size)", perCall: size) {
+                    var checks: [Scheme.LoginCheck] = []
+                    checks.reserveCapacity(size)
+                    for login in logins.prefix(size) {
+                        guard let u = try? Encoding.decodeG1(login.u), let v = try? Encoding.decodeG1(login.v) else {
+                            accepted = false
+                            return
+                        }
+                        checks.append(Scheme.LoginCheck(hid: a, u: u, v: v, y: login.y))
+                    }
+                    accepted = accepted && Scheme.holdingChecks(checks, serverSecret: preparedSecret).allSatisfy { $0 }
+                }
             }
             precondition(accepted, "benchmark logins must verify")
         }

@@ -162,27 +162,55 @@ public struct MPinCurveSuite<C: PairingCurve>: MPinSuite {
     @_specialize(where C == BLS12_381)
     public func serverVerify(id: [UInt8], date: Int, serverSecret: PreparedServerSecret,
                              u: [UInt8], ut: [UInt8]?, v: [UInt8], y: [UInt8]) -> ServerVerification {
-        guard let ss = serverSecret.point as? G2Prepared<C> else { return ServerVerification(result: .rejected, pinError: 0) }
-        do throws(MPinError) {
-            let challenge = try scalar(y, field: "y")
-            let uPoint = try g1(u, field: "U")
-            let vPoint = try g1(v, field: "V")
-            let hashed = hashID(id)
-            let hid = MPinHash<C>.mapToG1(hashed)
-            var htid: G1Point<C>? = nil, utPoint: G1Point<C>? = nil
-            if date > 0 {
-                guard let ut else { throw MPinError.invalidPoint(field: "UT", reason: .wrongLength(expected: g1ByteCount, got: 0)) }
-                try checkDate(date)
-                utPoint = try g1(ut, field: "UT")
-                htid = hid + MPinHash<C>.timePermitPoint(hashedID: hashed, date: date)
-            }
-            let verification = Scheme.verify(hid: hid, htid: htid, y: challenge, u: uPoint, ut: utPoint,
-                                             v: vPoint, serverSecret: ss)
-            if verification.accepted { return ServerVerification(result: .accepted, pinError: 0) }
-            let f = Scheme.pinErrorBase(hid: hid, y: challenge, u: uPoint)
-            return ServerVerification(result: .rejected, pinError: Scheme.pinError(e: verification.e, f: f))
-        } catch {
-            return ServerVerification(result: error.resultCode, pinError: 0)
+        serverVerifyBatch([ServerVerifyInput(id: id, date: date, u: u, ut: ut, v: v, y: y)], serverSecret: serverSecret)[0]
+    }
+
+    @_specialize(where C == BN254CX)
+    @_specialize(where C == BLS12_381)
+    public func serverVerifyBatch(_ logins: [ServerVerifyInput], serverSecret: PreparedServerSecret) -> [ServerVerification] {
+        guard let ss = serverSecret.point as? G2Prepared<C> else {
+            return logins.map { _ in ServerVerification(result: .rejected, pinError: 0) }
         }
+        var results = [ServerVerification?](repeating: nil, count: logins.count)
+        var checks: [Scheme.LoginCheck] = [], positions: [Int] = []
+        for (index, login) in logins.enumerated() {
+            do throws(MPinError) {
+                checks.append(try loginCheck(login))
+                positions.append(index)
+            } catch {
+                results[index] = ServerVerification(result: error.resultCode, pinError: 0)
+            }
+        }
+        // A batch of one is the single verification itself (no random coefficients).
+        let holds = checks.count == 1 ? [false] : Scheme.holdingChecks(checks, serverSecret: ss)
+        for (check, (index, held)) in zip(checks, zip(positions, holds)) {
+            results[index] = held ? ServerVerification(result: .accepted, pinError: 0) : verdict(check, serverSecret: ss)
+        }
+        return results.map { $0! }
+    }
+
+    /// The decoded, validated equation of one login; decoding failures are result -14.
+    func loginCheck(_ login: ServerVerifyInput) throws(MPinError) -> Scheme.LoginCheck {
+        let challenge = try scalar(login.y, field: "y")
+        let uPoint = try g1(login.u, field: "U")
+        let vPoint = try g1(login.v, field: "V")
+        let hashed = hashID(login.id)
+        let hid = MPinHash<C>.mapToG1(hashed)
+        var htid: G1Point<C>? = nil, utPoint: G1Point<C>? = nil
+        if login.date > 0 {
+            guard let ut = login.ut else { throw MPinError.invalidPoint(field: "UT", reason: .wrongLength(expected: g1ByteCount, got: 0)) }
+            try checkDate(login.date)
+            utPoint = try g1(ut, field: "UT")
+            htid = hid + MPinHash<C>.timePermitPoint(hashedID: hashed, date: login.date)
+        }
+        return Scheme.LoginCheck(hid: hid, htid: htid, u: uPoint, ut: utPoint, v: vPoint, y: challenge)
+    }
+
+    /// Single verification, with the PIN-error search on a rejection.
+    func verdict(_ check: Scheme.LoginCheck, serverSecret: G2Prepared<C>) -> ServerVerification {
+        let verification = check.verify(serverSecret: serverSecret)
+        if verification.accepted { return ServerVerification(result: .accepted, pinError: 0) }
+        let f = Scheme.pinErrorBase(hid: check.hid, y: check.y, u: check.u)
+        return ServerVerification(result: .rejected, pinError: Scheme.pinError(e: verification.e, f: f))
     }
 }

@@ -62,6 +62,20 @@ public final class ClientPass1State: @unchecked Sendable {
     deinit { wipe() }
 }
 
+/// What `serverVerify` takes, for a batch of logins.
+public struct ServerVerifyInput: Sendable {
+    public var id: [UInt8]
+    public var date: Int
+    public var u: [UInt8]
+    public var ut: [UInt8]?
+    public var v: [UInt8]
+    public var y: [UInt8]
+
+    public init(id: [UInt8], date: Int, u: [UInt8], ut: [UInt8]?, v: [UInt8], y: [UInt8]) {
+        self.id = id; self.date = date; self.u = u; self.ut = ut; self.v = v; self.y = y
+    }
+}
+
 /// A decoded and validated server secret, kept by the relying party between logins.
 public final class PreparedServerSecret: @unchecked Sendable {
     let point: Any
@@ -113,4 +127,8 @@ public protocol MPinSuite: Sendable {
     /// time-permit path (UT required) is used.
     func serverVerify(id: [UInt8], date: Int, serverSecret: PreparedServerSecret,
                       u: [UInt8], ut: [UInt8]?, v: [UInt8], y: [UInt8]) -> ServerVerification
+    /// `serverVerify` of every login, the equations that hold found together (one product of
+    /// two pairings for a batch whose logins all verify; see `MPin.holdingChecks`): each
+    /// result equals `serverVerify` of the same inputs.
+    func serverVerifyBatch(_ logins: [ServerVerifyInput], serverSecret: PreparedServerSecret) -> [ServerVerification]
 }

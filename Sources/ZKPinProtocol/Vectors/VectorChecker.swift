@@ -268,6 +268,23 @@ struct CurveVectorCheck<C: PairingCurve> {
                                                   u: uBytes, ut: utBytes, v: vBytes, y: yBytes)
             }
             record("SERVER_OUTPUT", int: verification.result.rawValue)
+            // Batch verification must give this login the same verdict among genuine ones.
+            if let prepared = try? suite.prepareServerSecret(serverSecretBytes), let clientSecret, let pin1,
+               serverDate == 0 || (permitDate == serverDate && timePermit != nil) {
+                let login = ServerVerifyInput(id: id, date: serverDate, u: uBytes, ut: utBytes, v: vBytes, y: yBytes)
+                let genuine = Self.genuineLogins(7, id: id, clientSecret: clientSecret, pin: pin1, a: a,
+                                                 timePermit: serverDate > 0 ? timePermit : nil,
+                                                 timePermitPoint: clientAT, date: serverDate)
+                let position = Int(hashedID[0]) % (genuine.count + 1)
+                var batch = genuine
+                batch.insert(login, at: position)
+                var verdicts = suite.serverVerifyBatch(batch, serverSecret: prepared)
+                let batched = verdicts.remove(at: position)
+                if batched != verification || !verdicts.allSatisfy(\.accepted) {
+                    computed["SERVER_OUTPUT"] = "batch verification differs: \(batched.result.rawValue) in a batch, "
+                        + "\(verification.result.rawValue) alone, genuine logins accepted: \(verdicts.map(\.accepted))"
+                }
+            }
             if verification.result == .rejected {
                 record("KANGAROO", int: verification.pinError)
                 if let u = try? Encoding.decodeG1(uBytes), let v = try? Encoding.decodeG1(vBytes),
@@ -300,6 +317,20 @@ struct CurveVectorCheck<C: PairingCurve> {
                 let ut = serverDate > 0 ? utBytes.flatMap { try? Encoding.decodeG1($0) } : nil
                 record("SERVER_KEY", bytes: Scheme.serverKey(z: z, serverSecret: ss, w: w, h: h, hid: a, u: u, ut: ut))
             }
+        }
+    }
+
+    /// `count` fresh logins with the registered PIN (new x and y), for batches.
+    static func genuineLogins(_ count: Int, id: [UInt8], clientSecret: G1Point<C>, pin: Int, a: G1Point<C>,
+                              timePermit: G1Point<C>?, timePermitPoint: G1Point<C>?, date: Int) -> [ServerVerifyInput] {
+        let token = Scheme.extractPIN(clientSecret: clientSecret, pin: pin, hashedIDPoint: a)
+        return (0..<count).map { _ in
+            let x = Scheme.randomScalar(), y = Scheme.randomScalar()
+            let pass1 = Scheme.clientPass1(x: x, token: token, pin: pin, hashedIDPoint: a,
+                                           timePermit: timePermit, timePermitPoint: timePermit == nil ? nil : timePermitPoint)
+            return ServerVerifyInput(id: id, date: date, u: Encoding.encode(pass1.u), ut: pass1.ut.map { Encoding.encode($0) },
+                                     v: Encoding.encode(Scheme.clientPass2(x: x, y: y, sec: pass1.sec)),
+                                     y: y.bytes(count: C.scalarByteCount))
         }
     }
 }
