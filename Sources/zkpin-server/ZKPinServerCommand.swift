@@ -67,6 +67,10 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("trusted-proxy"), help: "Address of a proxy whose X-Forwarded-For is believed.") var trustedProxy: String?
     @Option(name: .customLong("registrations-per-address"), help: "Registrations per client address and hour (raise it to register many load-test identities).")
     var registrationsPerAddress = 30
+    @Option(name: .customLong("verification-batch"), help: ArgumentHelp(
+        "The most pass-2 logins verified together when they arrive at once (one pairing check for the batch); 1 verifies each alone.",
+        valueName: "N"))
+    var verificationBatch = 256
     @OptionGroup var storage: DatabaseOptions
 
     func options() throws -> ServeOptions {
@@ -75,6 +79,8 @@ struct Serve: AsyncParsableCommand {
         o.database = storage.database; o.databasePasswordFile = storage.databasePasswordFile
         guard registrationsPerAddress >= 1 else { throw ValidationError("--registrations-per-address is at least 1") }
         o.registrationsPerAddress = registrationsPerAddress
+        guard (1...4096).contains(verificationBatch) else { throw ValidationError("--verification-batch is 1...4096") }
+        o.verificationBatch = verificationBatch
         o.curve = try curve.map(parseCurve)
         o.publicURL = publicURL; o.outbox = outbox; o.smtp = smtp; o.smtpPasswordFile = smtpPasswordFile
         o.smtpCAFile = smtpCAFile; o.dta2URL = dta2; o.dta2KeyFile = dta2KeyFile

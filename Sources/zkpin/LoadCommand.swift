@@ -22,12 +22,19 @@ struct LoadCommand: AsyncParsableCommand {
     var outbox: String
     @Option(help: "Concurrent clients, each with its own identity.") var clients = 10
     @Option(help: "Seconds of logins.") var duration: Double = 10
+    @Option(name: .customLong("server-pid"), help: ArgumentHelp(
+        "A server process on this machine: its CPU time over the login phase is reported per login (Linux /proc). Repeatable.",
+        valueName: "PID"))
+    var serverPIDs: [Int32] = []
     @Flag(name: .long, help: "Print the report as JSON on standard output.") var json = false
 
     func validate() throws {
         guard !servers.isEmpty else { throw ValidationError("give at least one --server URL") }
         guard (1...10_000).contains(clients) else { throw ValidationError("--clients is 1...10000") }
         guard duration > 0, duration <= 3600 else { throw ValidationError("--duration is more than 0 and at most 3600 seconds") }
+        for pid in serverPIDs where !FileManager.default.fileExists(atPath: "/proc/\(pid)/stat") {
+            throw ValidationError("--server-pid \(pid): no such process on this machine (or no /proc)")
+        }
     }
 
     func run() async throws {
@@ -38,6 +45,7 @@ struct LoadCommand: AsyncParsableCommand {
             var options = LoadDriver.Options(servers: normalized, outbox: outbox)
             options.clients = clients
             options.duration = duration
+            options.serverPIDs = serverPIDs
             let driver = LoadDriver(options: options)
             let outcome: Result<LoadReport, ClientError>
             do throws(ClientError) {

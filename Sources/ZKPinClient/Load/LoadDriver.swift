@@ -16,6 +16,9 @@ public struct LoadDriver: Sendable {
         public var clients: Int = 10
         public var duration: Double = 10
         public var pin: Int = 1234
+        /// Server processes on this machine whose CPU time over the login phase is reported
+        /// per login (`LoadReport.serverCPUMillisecondsPerLogin`).
+        public var serverPIDs: [Int32] = []
         public init(servers: [String], outbox: String) { self.servers = servers; self.outbox = outbox }
     }
 
@@ -64,6 +67,7 @@ public struct LoadDriver: Sendable {
         var services: [Service] = []
         for server in options.servers { services.append(try await Discovery(connection: connection).discover(server: server)) }
         let clock = ContinuousClock()
+        let cpuBefore = options.serverPIDs.map { ProcessCPU.seconds(pid: $0) }
         let start = clock.now
         let deadline = start + .milliseconds(Int(options.duration * 1000))
         let samples = await withTaskGroup(of: [LoadSample].self) { group in
@@ -81,8 +85,17 @@ public struct LoadDriver: Sendable {
             }
             return await group.reduce(into: [LoadSample]()) { $0 += $1 }
         }
-        return LoadReport(samples: samples, elapsed: Self.seconds(clock.now - start), clients: identities.count,
-                          servers: options.servers.count)
+        let elapsed = Self.seconds(clock.now - start)
+        let cpuAfter = options.serverPIDs.map { ProcessCPU.seconds(pid: $0) }
+        var serverCPU: Double? = nil
+        if !options.serverPIDs.isEmpty {
+            serverCPU = zip(cpuBefore, cpuAfter).reduce(0.0) { total, pair in
+                guard let total, let before = pair.0, let after = pair.1 else { return nil }
+                return total + (after - before)
+            }
+        }
+        return LoadReport(samples: samples, elapsed: elapsed, clients: identities.count,
+                          servers: options.servers.count, serverCPUSeconds: serverCPU)
     }
 
     public func shutdown() async { await transport.shutdown() }

@@ -13,8 +13,11 @@ public struct LoadReport: Sendable, Codable {
     public var maxMilliseconds: Double
     /// Failure kind (e.g. "pass2 HTTP 429 rate_limited", "network error") to count.
     public var errors: [String: Int]
+    /// CPU time (user + system) of the `--server-pid` processes over the login phase divided by
+    /// the logins (failed ones included: they cost the server too); nil when not asked for.
+    public var serverCPUMillisecondsPerLogin: Double?
 
-    init(samples: [LoadSample], elapsed: Double, clients: Int, servers: Int) {
+    init(samples: [LoadSample], elapsed: Double, clients: Int, servers: Int, serverCPUSeconds: Double? = nil) {
         let ok = samples.filter { $0.outcome == nil }.map(\.seconds).sorted()
         self.clients = clients
         self.servers = servers
@@ -25,6 +28,7 @@ public struct LoadReport: Sendable, Codable {
         p99Milliseconds = Self.percentile(ok, 0.99) * 1000
         maxMilliseconds = (ok.last ?? 0) * 1000
         errors = samples.compactMap(\.outcome).reduce(into: [:]) { $0[$1, default: 0] += 1 }
+        serverCPUMillisecondsPerLogin = serverCPUSeconds.map { samples.isEmpty ? 0 : $0 * 1000 / Double(samples.count) }
     }
 
     /// Nearest-rank percentile of sorted values.
@@ -39,6 +43,9 @@ public struct LoadReport: Sendable, Codable {
             String(format: "%d clients on %d server(s), %.1f s: %d logins, %.1f logins/s", clients, servers, seconds, logins, loginsPerSecond),
             String(format: "latency of successful logins: p50 %.1f ms, p99 %.1f ms, max %.1f ms", p50Milliseconds, p99Milliseconds, maxMilliseconds),
         ]
+        if let serverCPUMillisecondsPerLogin {
+            lines.append(String(format: "server CPU per login: %.3f ms", serverCPUMillisecondsPerLogin))
+        }
         if errors.isEmpty {
             lines.append("errors: none")
         } else {

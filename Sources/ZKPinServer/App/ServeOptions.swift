@@ -14,6 +14,8 @@ public struct ServeOptions: Sendable {
     public var databasePasswordFile: String?
     /// Registrations (and re-sent mails) per client address and hour.
     public var registrationsPerAddress = 30
+    /// `--verification-batch`: the most logins verified together.
+    public var verificationBatch = 256
     /// nil: the curve stored in the data folder, or bls12-381 on first start.
     public var curve: CurveID?
     /// nil: http://host:port (refused when port is 0).

@@ -70,6 +70,7 @@ public enum ZKPinServerApp {
                                   accessCodeTTL: o.accessCodeTTL, serviceName: o.serviceName)
         config.trustedProxy = o.trustedProxy
         config.limits.registrationsPerAddress.limit = o.registrationsPerAddress
+        config.maxVerificationBatch = o.verificationBatch
         let mailer: any Mailer
         if let smtp = o.smtp {
             mailer = try SMTPMailer(url: smtp, passwordFile: o.smtpPasswordFile, caFile: o.smtpCAFile, logger: logger)

@@ -72,7 +72,7 @@ extension RelyingParty {
         case .busy: throw APIError(.rateLimited, "other logins of this identity are in progress; try again")
         }
 
-        let verification = verify(challenge, v: v)
+        let verification = await verify(challenge, v: v)
         metrics.verifications.increment()
         let settlement: AttemptSettlement
         if verification.accepted { settlement = .success(now: now) }
@@ -117,9 +117,10 @@ extension RelyingParty {
     }
 
     /// The pairing check, with the previous day's permit during the first hour of a UTC day.
-    func verify(_ c: Challenge, v: [UInt8]) -> ServerVerification {
+    /// The first check goes through the batch verifier (with the other logins waiting now).
+    func verify(_ c: Challenge, v: [UInt8]) async -> ServerVerification {
         let id = Hex.decode(c.mpinId) ?? []
-        let first = suite.serverVerify(id: id, date: c.date, serverSecret: serverSecret, u: c.u, ut: c.ut, v: v, y: c.y)
+        let first = await verifier.verify(ServerVerifyInput(id: id, date: c.date, u: c.u, ut: c.ut, v: v, y: c.y))
         guard !first.accepted, c.date > 1, c.created - c.date * 86_400 < 3600 else { return first }
         let previous = suite.serverVerify(id: id, date: c.date - 1, serverSecret: serverSecret, u: c.u, ut: c.ut, v: v, y: c.y)
         return previous.accepted || previous.pinError != 0 ? previous : first

@@ -13,6 +13,8 @@ public final class RelyingParty: Sendable {
     let dta2: DTA2Link
     let dta2Signer: DTA2Signer
     let serverSecret: PreparedServerSecret
+    /// Verifies concurrent pass-2 logins together.
+    let verifier: LoginBatcher
     /// HMAC key for activation links and page tokens (0600 file).
     let linkKey: [UInt8]
     let mailer: any Mailer
@@ -31,7 +33,12 @@ public final class RelyingParty: Sendable {
         self.dta1 = dta1
         self.dta2 = dta2
         self.dta2Signer = DTA2Signer(key: dta2Key)
-        self.serverSecret = try suite.prepareServerSecret(serverSecret)
+        let prepared = try suite.prepareServerSecret(serverSecret)
+        self.serverSecret = prepared
+        self.verifier = LoginBatcher(suite: suite, serverSecret: prepared, maxBatch: config.maxVerificationBatch) { size in
+            metrics.verificationBatches.increment()
+            metrics.batchedVerifications.increment(by: Int64(size))
+        }
         self.linkKey = linkKey
         self.mailer = mailer
         self.clock = clock

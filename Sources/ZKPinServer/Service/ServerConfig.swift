@@ -17,6 +17,8 @@ public struct ServerConfig: Sendable {
     public var takeUpWait: Double = 10
     /// A reserved attempt not settled in this time (a crash) stops counting.
     public var attemptHold: Int = 30
+    /// The most pass-2 logins verified together (1: each alone, as before batch verification).
+    public var maxVerificationBatch: Int = 256
     /// The proxy address whose X-Forwarded-For is believed.
     public var trustedProxy: String?
     public var mailFrom: String = "ZKPin <no-reply@zkpin.invalid>"

@@ -11,6 +11,10 @@ public final class ServerMetrics: Sendable {
     let invalidTokens: Counter
     /// Pairing verifications computed (the security tests count these).
     let verifications: Counter
+    /// Batches the login verifier checked together, and the logins in them (their ratio is the
+    /// mean batch size: 1 at low load).
+    let verificationBatches: Counter
+    let batchedVerifications: Counter
     let requests: Counter
 
     public init() {
@@ -20,6 +24,8 @@ public final class ServerMetrics: Sendable {
         wrongPINs = registry.makeCounter(name: "zkpin_wrong_pins_total")
         invalidTokens = registry.makeCounter(name: "zkpin_invalid_tokens_total")
         verifications = registry.makeCounter(name: "zkpin_verifications_total")
+        verificationBatches = registry.makeCounter(name: "zkpin_verification_batches_total")
+        batchedVerifications = registry.makeCounter(name: "zkpin_batched_verifications_total")
         requests = registry.makeCounter(name: "zkpin_http_requests_total")
     }
 
