@@ -35,14 +35,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
-        .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.0.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.20.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.20.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.0.0"),
     ],
     targets: [
         // System libraries (Debian -dev packages; tools/test installs them when missing).
@@ -61,34 +60,36 @@ let package = Package(
         .target(name: "ZKPinWire"),
         // The relying party, the trusted authorities, pages, mail, storage.
         .target(name: "ZKPinServer", dependencies: [
-            "ZKPinProtocol", "ZKPinWire", "COpenSSL", "CQREncode",
+            "ZKPinProtocol", "ZKPinWire", "CQREncode",
             .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Mustache", package: "swift-mustache"),
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Logging", package: "swift-log"),
-            .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ], resources: [.copy("Templates")]),
         // The person's side: payloads, registration, login, the local identity store.
         .target(name: "ZKPinClient", dependencies: [
-            "ZKPinProtocol", "ZKPinWire", "COpenSSL", "CZBar", "CQREncode",
+            "ZKPinProtocol", "ZKPinWire", "CZBar",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
 
         .executableTarget(name: "zkpin", dependencies: [
-            "ZKPinMath", "ZKPinProtocol", "ZKPinClient", "COpenSSL",
+            "ZKPinMath", "ZKPinProtocol", "ZKPinWire", "ZKPinClient",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "zkpin-server", dependencies: [
-            "ZKPinMath", "ZKPinServer",
+            "ZKPinMath", "ZKPinProtocol", "ZKPinServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
 
         // Test support: counts the heap allocations of one thread (the zero-allocation pairing test).
@@ -96,14 +97,18 @@ let package = Package(
         // Test support: seeded randomness whose seed a failing test prints.
         .target(name: "ZKPinTestSupport", path: "Tests/ZKPinTestSupport"),
         .testTarget(name: "ZKPinMathTests", dependencies: ["ZKPinMath", "CAllocationCounter", "ZKPinTestSupport"]),
-        .testTarget(name: "ZKPinProtocolTests", dependencies: ["ZKPinProtocol", "ZKPinTestSupport"]),
+        .testTarget(name: "ZKPinProtocolTests", dependencies: ["ZKPinMath", "ZKPinProtocol", "ZKPinTestSupport"]),
         .testTarget(name: "ZKPinWireTests", dependencies: ["ZKPinWire"]),
         .testTarget(name: "ZKPinServerTests", dependencies: [
             "ZKPinServer", "ZKPinWire", "ZKPinProtocol",
+            .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOCore", package: "swift-nio"),
             // The PostgreSQL tests create a database of their own per test.
             .product(name: "PostgresNIO", package: "postgres-nio"),
         ]),
-        .testTarget(name: "ZKPinClientTests", dependencies: ["ZKPinClient", "ZKPinServer", "ZKPinWire", "ZKPinProtocol"]),
+        .testTarget(name: "ZKPinClientTests", dependencies: ["ZKPinClient", "ZKPinWire", "ZKPinProtocol", "CQREncode", "CZBar"]),
     ]
 )

@@ -56,7 +56,7 @@ struct MillerScheduleTests {
         // A pair with a point at infinity contributes 1.
         let p = C.g1Generator.multiplied(byPublic: scalar()), q = C.g2Generator
         #expect(Pairing<C>.finalExponentiation(MillerLoop<C>.evaluate([(p, q), (.infinity, q), (p, .infinity)]))
-                == Pairing<C>.pairing(p, q), random.replay)
+                == Pairing<C>.pairing(p, q), "\(random.replay)")
     }
 
     @Test func pairsBN() { checkPairs(BN254CX.self) }
