@@ -40,7 +40,7 @@ public struct Pass2Request: Codable, Sendable, Equatable {
     public var v: String
     /// The access code, or "0" when there is none.
     public var wid: String
-    /// The pass-1 challenge id; without it the newest live challenge of `mpinId` is used.
+    /// The pass-1 challenge id (required: the server consumes only the challenge named here).
     public var challenge: String?
     /// `true` is refused (400): one-time passwords are not offered.
     public var otp: Bool?

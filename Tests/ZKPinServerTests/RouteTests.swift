@@ -166,10 +166,10 @@ import ZKPinWire
             // The same pass 2 again: its challenge is gone.
             let replay = try await t.json("POST", "/rps/pass2", pass2)
             #expect(replay.status == 403 && replay.error?.code == .noChallenge)
-            // Without a challenge id there is no live one either.
+            // Pass 2 must name its challenge (rps-api.md): without one it is 400.
             var unnamed = pass2
             unnamed.challenge = nil
-            #expect(try await t.json("POST", "/rps/pass2", unnamed).status == 403)
+            #expect(try await t.json("POST", "/rps/pass2", unnamed).status == 400)
             let authOTT = try r2.json(Pass2Response.self).authOTT
             #expect(try await t.json("POST", "/rps/authenticate", AuthenticateRequest(authOTT: authOTT)).status == 200)
             let reuse = try await t.json("POST", "/rps/authenticate", AuthenticateRequest(authOTT: authOTT))

@@ -9,7 +9,10 @@ import ZKPinWire
 public enum ZKPinServerApp {
     /// Opens the data folder: store, curve (fixed at first start), keys, D-TA 1 (and D-TA 2 in
     /// process), server secret, mailer.
-    public static func makeRelyingParty(_ o: ServeOptions, clock: ServerClock = .system, logger: Logger = Logger(label: "zkpin")) async throws
+    /// `wrapStore` lets tests put a store that fails on demand between the services and the
+    /// real one.
+    public static func makeRelyingParty(_ o: ServeOptions, clock: ServerClock = .system, logger: Logger = Logger(label: "zkpin"),
+                                        wrapStore: (any Store) -> any Store = { $0 }) async throws
         -> (RelyingParty, DTA2Service?) {
         if o.port == 0 && o.publicURL == nil {
             // The public URL goes into activation links, QR codes and /service before the port
@@ -77,7 +80,7 @@ public enum ZKPinServerApp {
         } else {
             mailer = try OutboxMailer(directory: o.outbox ?? path("outbox"))
         }
-        let rp = try RelyingParty(config: config, store: store, dta1: dta1, dta2: link, dta2Key: dta2Key,
+        let rp = try RelyingParty(config: config, store: wrapStore(store), dta1: dta1, dta2: link, dta2Key: dta2Key,
                                   serverSecret: serverSecret, linkKey: linkKey, mailer: mailer, clock: clock, logger: logger)
         return (rp, inProcess)
     }
@@ -86,9 +89,13 @@ public enum ZKPinServerApp {
     public static func router(rp: RelyingParty, dta2: DTA2Service?, logger: Logger) throws -> Router<AppContext> {
         let router = Router(context: AppContext.self)
         router.add(middleware: RedactingLogMiddleware(logger: logger, metrics: rp.metrics))
-        router.add(middleware: ErrorBodyMiddleware(logger: logger))
-        RPRoutes.add(to: router, rp: rp)
-        PageRoutes.add(to: router, rp: rp, pages: try Pages())
+        router.add(middleware: ErrorShapeMiddleware(logger: logger))
+        let address = ClientAddress(trustedProxy: rp.config.trustedProxy)
+        router.addRoutes(DiscoveryRoutes.collection(rp: rp))
+        router.addRoutes(RegistrationRoutes.collection(registration: rp.registration, shares: rp.shares, address: address))
+        router.addRoutes(LoginRoutes.collection(login: rp.login, address: address))
+        router.addRoutes(AccessRoutes.collection(access: rp.access, address: address))
+        router.addRoutes(PageRoutes.collection(rp: rp, pages: try Pages(), address: address))
         if let dta2 { DTA2Routes.add(to: router, dta2: dta2, prefix: "/dta2", withStatus: true) }
         return router
     }
@@ -97,7 +104,7 @@ public enum ZKPinServerApp {
     public static func dtaRouter(_ dta2: DTA2Service, logger: Logger) -> Router<AppContext> {
         let router = Router(context: AppContext.self)
         router.add(middleware: RedactingLogMiddleware(logger: logger, metrics: nil))
-        router.add(middleware: ErrorBodyMiddleware(logger: logger))
+        router.add(middleware: ErrorShapeMiddleware(logger: logger))
         DTA2Routes.add(to: router, dta2: dta2, prefix: "", withStatus: true)
         return router
     }

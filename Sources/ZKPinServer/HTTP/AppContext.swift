@@ -1,7 +1,8 @@
 import Hummingbird
 import NIOCore
 
-/// The request context: Hummingbird's core storage plus the peer address (rate limits, audit).
+/// The request context: Hummingbird's core storage plus the peer address (rate limits, audit),
+/// with the API's JSON coding and body limit.
 public struct AppContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let remoteAddress: SocketAddress?
@@ -10,4 +11,9 @@ public struct AppContext: RequestContext, RemoteAddressRequestContext {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
     }
+
+    /// Every request body of the API and the pages is small.
+    public var maxUploadSize: Int { 64 * 1024 }
+    public var requestDecoder: APIRequestDecoder { APIRequestDecoder() }
+    public var responseEncoder: APIResponseEncoder { APIResponseEncoder() }
 }

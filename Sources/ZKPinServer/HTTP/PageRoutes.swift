@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
@@ -5,56 +6,60 @@ import ZKPinWire
 
 /// The browser pages: login, account, activation, session and logout.
 enum PageRoutes {
-    static func add(to router: Router<AppContext>, rp: RelyingParty, pages: Pages) {
+    static func collection(rp: RelyingParty, pages: Pages, address: ClientAddress) -> RouteCollection<AppContext> {
+        let routes = RouteCollection(context: AppContext.self)
         let name = rp.config.serviceName
-        let cookieName = rp.config.isHTTPS ? "__Host-zkpin" : "zkpin"
-        let proxy = rp.config.trustedProxy
+        let session = SessionCookie(config: rp.config)
+        let access = rp.access, activation = rp.activation
 
-        router.get("/") { _, _ in
-            let a = try await rp.accessNumber()
-            return HTTPHelpers.html(pages.loginPage(serviceName: name, accessNumber: a.accessNumber, webOTT: a.webOTT,
-                                                    ttl: a.ttlSeconds, qrUrl: a.qrUrl))
+        routes.get("/") { _, _ in
+            let a = try await access.accessNumber()
+            return HTMLPage.response(pages.loginPage(serviceName: name, accessNumber: a.accessNumber, webOTT: a.webOTT,
+                                                     ttl: a.ttlSeconds, qrUrl: a.qrUrl))
         }
 
-        router.get("/logo.svg") { _, _ in
+        routes.get("/logo.svg") { _, _ in
             Response(status: .ok, headers: [
                 .contentType: "image/svg+xml",
                 .cacheControl: "public, max-age=86400",
                 .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'",
-                HTTPField.Name("X-Content-Type-Options")!: "nosniff",
+                .xContentTypeOptions: "nosniff",
             ], body: .init(byteBuffer: ByteBuffer(string: Logo.svg)))
         }
 
-        router.get("/mpinActivate") { request, _ in
-            let q = request.uri.queryParameters
-            let page = await rp.activationPage(i: q.get("i"), e: q.get("e"), s: q.get("s"))
+        routes.get("/mpinActivate") { request, _ in
+            let page = try await activation.page(link(request))
             return activationResponse(page, request: request)
         }
-        router.post("/mpinActivate") { request, context in
-            let q = request.uri.queryParameters
-            let fields = try await HTTPHelpers.fields(request)
-            let page = await rp.activate(i: q.get("i"), e: q.get("e"), s: q.get("s"), code: fields["code"],
-                                         address: HTTPHelpers.address(request, context, trustedProxy: proxy))
+        routes.post("/mpinActivate") { request, context in
+            // The form is read only once the link has been verified.
+            let page = try await activation.activate(link(request), address: address.of(request, context)) { () throws(APIError) in
+                do { return try await FormBody.decode(ActivationForm.self, from: request, context: context).code }
+                catch let error as APIError { throw error }
+                catch { throw APIError.bad("the form is not readable") }
+            }
             return activationResponse(page, request: request)
         }
 
-        router.post("/session") { request, _ in
-            try sameOrigin(request, rp.config.publicURL)
-            let fields = try await HTTPHelpers.fields(request)
-            guard let webOTT = fields["webOTT"], let authOTT = fields["authOTT"] else { throw APIError.bad("webOTT and authOTT are required") }
-            let cookie = try await rp.openSession(SessionRequest(webOTT: webOTT, authOTT: authOTT))
-            return HTTPHelpers.redirect("/account", cookie: cookieHeader(cookieName, cookie, maxAge: rp.config.sessionTTL, secure: rp.config.isHTTPS))
+        routes.post("/session") { request, context in
+            try SameOrigin.check(request, publicURL: rp.config.publicURL)
+            let form = try await FormBody.decode(SessionRequest.self, from: request, context: context)
+            let cookie = try await access.openSession(form)
+            return HTMLPage.redirect("/account", cookie: session.cookie(cookie))
         }
-        router.post("/logout") { request, _ in
-            try sameOrigin(request, rp.config.publicURL)
-            await rp.closeSession(cookie: HTTPHelpers.cookie(request, named: cookieName))
-            return HTTPHelpers.redirect("/", cookie: cookieHeader(cookieName, "", maxAge: 0, secure: rp.config.isHTTPS))
+        routes.post("/logout") { request, _ in
+            try SameOrigin.check(request, publicURL: rp.config.publicURL)
+            try await access.closeSession(cookie: session.value(in: request))
+            return HTMLPage.redirect("/", cookie: session.removal())
         }
-        router.get("/account") { request, _ in
-            guard let account = await rp.account(cookie: HTTPHelpers.cookie(request, named: cookieName)) else {
-                return HTTPHelpers.redirect("/")
-            }
-            return HTTPHelpers.html(pages.accountPage(serviceName: name, account: account))
+        routes.get("/account") { request, _ in
+            guard let account = try await access.account(cookie: session.value(in: request)) else { return HTMLPage.redirect("/") }
+            return HTMLPage.response(pages.accountPage(serviceName: name, account: account))
+        }
+
+        @Sendable func link(_ request: Request) -> ActivationService.Link {
+            let q = request.uri.queryParameters
+            return ActivationService.Link(i: q.get("i"), e: q.get("e"), s: q.get("s"))
         }
 
         @Sendable func activationResponse(_ page: ActivationPage, request: Request) -> Response {
@@ -65,16 +70,40 @@ enum PageRoutes {
             case .activated: status = .ok
             case .refused: status = .badRequest
             }
-            return HTTPHelpers.html(pages.activationPage(serviceName: name, page: page, action: action), status: status)
+            return HTMLPage.response(pages.activationPage(serviceName: name, page: page, action: action), status: status)
         }
+        return routes
     }
 
-    static func cookieHeader(_ name: String, _ value: String, maxAge: Int, secure: Bool) -> String {
-        "\(name)=\(value); Path=/; Max-Age=\(maxAge); HttpOnly; SameSite=Lax" + (secure ? "; Secure" : "")
+    /// The activation page's form.
+    struct ActivationForm: Decodable { var code: String? }
+}
+
+/// The session cookie: HttpOnly, SameSite=Lax, and `Secure` with the `__Host-` prefix when the
+/// public URL is https.
+struct SessionCookie: Sendable {
+    let name: String
+    let secure: Bool
+    let maxAge: Int
+
+    init(config: ServerConfig) {
+        secure = config.isHTTPS
+        name = secure ? "__Host-zkpin" : "zkpin"
+        maxAge = config.sessionTTL
     }
 
-    /// Same-origin only: the Origin (or, without it, the Referer) must be the public URL's.
-    static func sameOrigin(_ request: Request, _ publicURL: String) throws(APIError) {
+    func value(in request: Request) -> String? { request.cookies[name]?.value }
+    func cookie(_ value: String) -> Cookie {
+        Cookie(name: name, value: value, maxAge: maxAge, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
+    }
+    func removal() -> Cookie {
+        Cookie(name: name, value: "", maxAge: 0, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
+    }
+}
+
+/// Same-origin only: the Origin (or, without it, the Referer) must be the public URL's.
+enum SameOrigin {
+    static func check(_ request: Request, publicURL: String) throws(APIError) {
         let origin = originOf(publicURL)
         if let o = request.headers[.origin] {
             guard o == origin else { throw APIError(.forbidden, "cross-origin request refused") }

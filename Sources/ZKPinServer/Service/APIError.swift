@@ -1,19 +1,32 @@
+import HTTPTypes
 import ZKPinWire
 
-/// An answer other than success: an HTTP status with the `{"error","message"}` body.
+/// An answer other than success: an HTTP status with the `{"error","message"}` body. It is
+/// Hummingbird's `HTTPResponseError` (see `HTTP/APIErrorResponse.swift`), so services throw it
+/// and the router turns it into the response.
 public struct APIError: Error, Sendable, Equatable {
-    public var status: Int
+    public var status: HTTPResponse.Status
     public var body: ErrorBody
+    /// Seconds for `Retry-After` (503 only).
+    public var retryAfter: Int?
 
     public init(_ code: ErrorCode, _ message: String, attemptsLeft: Int? = nil) {
-        status = code.httpStatus
+        status = HTTPResponse.Status(code: code.httpStatus)
         body = ErrorBody(code, message, attemptsLeft: attemptsLeft)
     }
 
-    public init(status: Int, code: ErrorCode, _ message: String) {
+    public init(status: HTTPResponse.Status, code: ErrorCode, _ message: String) {
         self.status = status
         body = ErrorBody(code, message)
     }
 
     static func bad(_ message: String) -> APIError { APIError(.badRequest, message) }
+
+    /// The one answer to every storage failure: the person did nothing wrong, so never a 4xx
+    /// (which would tell them their code expired or their identity is unknown).
+    public static let storageUnavailable: APIError = {
+        var error = APIError(.unavailable, "the service's database is unavailable right now; try again in a few seconds")
+        error.retryAfter = 5
+        return error
+    }()
 }

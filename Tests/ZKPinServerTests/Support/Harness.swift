@@ -68,7 +68,8 @@ struct Harness: @unchecked Sendable {  // the router is only read after setup
     let router: Router<AppContext>
     var outbox: String { dir + "/outbox" }
 
-    static func make(curve: CurveID = .bn254cx, permits: Bool = false, configure: (inout ServeOptions) -> Void = { _ in }) async throws -> Harness {
+    static func make(curve: CurveID = .bn254cx, permits: Bool = false, configure: (inout ServeOptions) -> Void = { _ in },
+                     wrapStore: (any Store) -> any Store = { $0 }) async throws -> Harness {
         let dir = try TempDir.make()
         var o = ServeOptions()
         o.dataDirectory = dir
@@ -79,7 +80,7 @@ struct Harness: @unchecked Sendable {  // the router is only read after setup
         let clock = ManualClock()
         var logger = Logger(label: "test")
         logger.logLevel = .warning
-        let (rp, dta2) = try await ZKPinServerApp.makeRelyingParty(o, clock: clock.clock, logger: logger)
+        let (rp, dta2) = try await ZKPinServerApp.makeRelyingParty(o, clock: clock.clock, logger: logger, wrapStore: wrapStore)
         return Harness(dir: dir, clock: clock, rp: rp, router: try ZKPinServerApp.router(rp: rp, dta2: dta2, logger: logger))
     }
 

@@ -1,0 +1,19 @@
+import Hummingbird
+import ZKPinWire
+
+/// Access codes for the page: `POST /rps/getAccessNumber`, `/rps/access`, `/rps/codeStatus`.
+enum AccessRoutes {
+    static func collection(access: AccessService, address: ClientAddress) -> RouteCollection<AppContext> {
+        let routes = RouteCollection(context: AppContext.self)
+        routes.post("/rps/getAccessNumber") { _, _ in try await access.accessNumber() }
+        routes.post("/rps/access") { request, context in
+            try await access.access(try await request.decode(as: AccessRequest.self, context: context))
+        }
+        routes.post("/rps/codeStatus") { request, context in
+            let body = try await request.decode(as: CodeStatusRequest.self, context: context)
+            try await access.codeStatus(body, address: address.of(request, context))
+            return [String: String]()
+        }
+        return routes
+    }
+}

@@ -1,0 +1,21 @@
+import Hummingbird
+import ZKPinWire
+
+/// The M-Pin login: `POST /rps/pass1`, `/rps/pass2`, `/rps/authenticate`.
+enum LoginRoutes {
+    static func collection(login: LoginService, address: ClientAddress) -> RouteCollection<AppContext> {
+        let routes = RouteCollection(context: AppContext.self)
+        routes.post("/rps/pass1") { request, context in
+            try await login.pass1(try await request.decode(as: Pass1Request.self, context: context))
+        }
+        routes.post("/rps/pass2") { request, context in
+            let body = try await request.decode(as: Pass2Request.self, context: context)
+            return try await login.pass2(body, address: address.of(request, context))
+        }
+        routes.post("/rps/authenticate") { request, context in
+            let body = try await request.decode(as: AuthenticateRequest.self, context: context)
+            return try await login.authenticate(body, address: address.of(request, context))
+        }
+        return routes
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import ZKPinProtocol
+import ZKPinWire
+
+/// A signed-in browser, as the `/account` page shows it.
+public struct AccountView: Sendable, Equatable {
+    public var userId: String
+    public var device: String
+    public var lastLogin: Int?
+}
+
+/// Access codes and the page that shows them: drawing a code, the page's status, the client's
+/// presentation of a code, the page's exchange of a finished login for a session cookie.
+struct AccessService: Sendable {
+    let config: ServerConfig
+    let storage: StorageGateway
+    let limiter: StoreRateLimiter
+    let links: LinkSigner
+    let audit: AuditTrail
+    let clock: ServerClock
+
+    /// `POST /rps/getAccessNumber`: a fresh code bound to a fresh webOTT.
+    func accessNumber() async throws(APIError) -> AccessNumberResponse {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20 {
+            let code = AccessCode.generate { Int.random(in: 0...9, using: &generator) }
+            let webOTT = Tokens.fresh()
+            let created = clock.now
+            let session = AccessSession(webOTTHash: Tokens.hash(webOTT), code: code, created: created,
+                                        expires: created + config.accessCodeTTL)
+            if try await storage("insert access session", { try await $0.insertAccessSession(session) }) {
+                return AccessNumberResponse(accessNumber: code, webOTT: webOTT, ttlSeconds: config.accessCodeTTL,
+                                            qrUrl: "\(config.publicURL)/#\(code)")
+            }
+        }
+        throw APIError(.unavailable, "no free access code; try again")
+    }
+
+    /// `POST /rps/access`: the page's status, as the server saw it.
+    func access(_ request: AccessRequest) async throws(APIError) -> AccessResponse {
+        let hash = Tokens.hash(request.webOTT)
+        let found = try await storage("read access session") { try await $0.accessSession(webOTTHash: hash) }
+        guard let session = found else { throw APIError(.notFound, "unknown webOTT") }
+        switch session.status {
+        case .authenticate:
+            try await storage("mark taken up") { try await $0.markTakenUp(webOTTHash: session.webOTTHash) }
+            return AccessResponse(status: .authenticate, userId: session.userId,
+                                  authOTT: links.pageToken(webOTT: request.webOTT, authOTTHash: session.authOTTHash ?? ""))
+        case .used:
+            return AccessResponse(status: .expired)
+        case _ where session.expires <= clock.now:
+            return AccessResponse(status: .expired)
+        case .new: return AccessResponse(status: .new)
+        case .wid: return AccessResponse(status: .wid)
+        case .wrongPIN: return AccessResponse(status: .wrongPIN)
+        case .user: return AccessResponse(status: .user, userId: session.userId)
+        }
+    }
+
+    /// `POST /rps/codeStatus`.
+    func codeStatus(_ request: CodeStatusRequest, address: String) async throws(APIError) {
+        guard request.status == "wid" else { throw APIError.bad("status must be \"wid\"") }
+        try await present(code: request.wid, address: address)
+    }
+
+    /// Marks an access code as presented (412 for an unknown, expired or used one; rate-limited
+    /// per address, and the limit is checked before the code is touched).
+    func present(code: String, address: String) async throws(APIError) {
+        let rule = config.limits.wrongCodesPerAddress
+        let now = clock.now
+        if try await limiter.exhausted("code:\(address)", rule, now: now) {
+            throw APIError(.rateLimited, "too many wrong access codes from this address; wait a minute")
+        }
+        let session = AccessCode.isValid(code) ? try await storage("present code") { try await $0.presentCode(code, now: now) } : nil
+        guard session != nil else {
+            _ = try await limiter.hit("code:\(address)", rule, now: now)
+            throw APIError(.accessCodeExpired, "unknown, expired or used access code")
+        }
+    }
+
+    /// Polls the store (so it works across instances) until the page saw `authenticate`.
+    func waitForTakeUp(code: String) async throws(APIError) -> Bool {
+        let deadline = Date().addingTimeInterval(config.takeUpWait)
+        while true {
+            if let s = try await storage("read access session", { try await $0.accessSession(code: code) }), s.takenUp { return true }
+            if Date() >= deadline || Task.isCancelled { return false }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    /// `POST /session`: consumes webOTT and the page token; returns the cookie value.
+    func openSession(_ request: SessionRequest) async throws(APIError) -> String {
+        let hash = Tokens.hash(request.webOTT)
+        let found = try await storage("read access session") { try await $0.accessSession(webOTTHash: hash) }
+        guard let session = found, session.status == .authenticate, let authHash = session.authOTTHash,
+              Tokens.equal(links.pageToken(webOTT: request.webOTT, authOTTHash: authHash), request.authOTT.lowercased())
+        else { throw APIError(.forbidden, "unknown or used login") }
+        let now = clock.now
+        let window = config.accessCodeTTL + 60
+        let consumed = try await storage("consume access session") { try await $0.consumeAccessSession(webOTTHash: hash, now: now, window: window) }
+        guard let taken = consumed, let mpinId = taken.mpinId, let userId = taken.userId
+        else { throw APIError(.forbidden, "this login was used already or expired") }
+        let cookie = Tokens.fresh()
+        let webSession = WebSession(hash: Tokens.hash(cookie), mpinId: mpinId, userId: userId, created: now, expires: now + config.sessionTTL)
+        try await storage("insert web session") { try await $0.insertWebSession(webSession) }
+        await audit.record("session", userId: userId, mpinId: mpinId)
+        return cookie
+    }
+
+    /// The account of a session cookie, nil when there is none (or it ended).
+    func account(cookie: String?) async throws(APIError) -> AccountView? {
+        guard let cookie else { return nil }
+        let now = clock.now
+        guard let session = try await storage("read web session", { try await $0.webSession(hash: Tokens.hash(cookie), now: now) })
+        else { return nil }
+        let identity = try await storage("read identity") { try await $0.identity(mpinId: session.mpinId) }
+        return AccountView(userId: session.userId, device: identity?.device ?? "", lastLogin: identity?.lastLogin)
+    }
+
+    /// `POST /logout`.
+    func closeSession(cookie: String?) async throws(APIError) {
+        guard let cookie else { return }
+        try await storage("delete web session") { try await $0.deleteWebSession(hash: Tokens.hash(cookie)) }
+    }
+}

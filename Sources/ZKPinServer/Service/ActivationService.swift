@@ -1,0 +1,81 @@
+import ZKPinProtocol
+import ZKPinWire
+
+/// What the activation page shows.
+public enum ActivationPage: Sendable, Equatable {
+    /// The link is good: show the details and ask for the code (`wrongCode` after a miss).
+    case ask(PendingRegistration, wrongCode: Bool)
+    case activated(userId: String)
+    /// Forged, expired, unknown or already used link, or too many wrong codes.
+    case refused(String)
+}
+
+/// `GET|POST /mpinActivate`: the mailed link plus the confirmation code activate a registration.
+struct ActivationService: Sendable {
+    let config: ServerConfig
+    let storage: StorageGateway
+    let limiter: StoreRateLimiter
+    let links: LinkSigner
+    let audit: AuditTrail
+    let metrics: ServerMetrics
+    let clock: ServerClock
+
+    /// The link's query `?i=&e=&s=`.
+    struct Link: Sendable {
+        var i: String?
+        var e: String?
+        var s: String?
+    }
+
+    /// Checks a link: signature (constant time), signed expiry, stored expiry. The store is read
+    /// only for a link the server signed.
+    func check(_ link: Link) async throws(APIError) -> Result<PendingRegistration, Refusal> {
+        guard let mpinId = link.i, let eText = link.e, let expires = Int(eText), let sig = link.s, Hex.decode(mpinId) != nil
+        else { return .failure(Refusal("This activation link is incomplete. Open the link from the mail exactly as it is.")) }
+        guard Tokens.equal(links.activationSignature(mpinId: mpinId, expires: expires), sig.lowercased())
+        else { return .failure(Refusal("This activation link is not valid.")) }
+        let now = clock.now
+        guard expires > now else { return .failure(Refusal("This activation link has expired. Register again with your client.")) }
+        let found = try await storage("read registration") { try await $0.registration(mpinId: mpinId) }
+        guard let pending = found, pending.expires > now
+        else { return .failure(Refusal("This registration has expired. Register again with your client.")) }
+        guard pending.activated == nil else { return .failure(Refusal("This identity is already activated. You can close this page.")) }
+        return .success(pending)
+    }
+
+    struct Refusal: Error { let message: String; init(_ message: String) { self.message = message } }
+
+    /// `GET /mpinActivate`.
+    func page(_ link: Link) async throws(APIError) -> ActivationPage {
+        switch try await check(link) {
+        case .success(let pending): return .ask(pending, wrongCode: false)
+        case .failure(let refusal): return .refused(refusal.message)
+        }
+    }
+
+    /// `POST /mpinActivate`: activates when the confirmation code matches. `readCode` parses
+    /// the form only after the link has been verified.
+    func activate(_ link: Link, address: String, readCode: () async throws(APIError) -> String?) async throws(APIError) -> ActivationPage {
+        let pending: PendingRegistration
+        switch try await check(link) {
+        case .success(let p): pending = p
+        case .failure(let refusal): return .refused(refusal.message)
+        }
+        let now = clock.now
+        let rule = config.limits.wrongConfirmationsPerRegistration
+        let key = "confirm:\(pending.mpinId)", addressKey = "confirm-addr:\(address)"
+        guard try await !limiter.exhausted(key, rule, now: now), try await !limiter.exhausted(addressKey, rule, now: now)
+        else { return .refused("Too many wrong codes. Wait a quarter of an hour and try again.") }
+        guard let code = try await readCode(), Tokens.equal(links.confirmationCodeHash(code), pending.codeHash) else {
+            _ = try await limiter.hit(key, rule, now: now)
+            _ = try await limiter.hit(addressKey, rule, now: now)
+            await audit.record("activation_wrong_code", userId: pending.userId, mpinId: pending.mpinId, address: address)
+            return .ask(pending, wrongCode: true)
+        }
+        let done = try await storage("activate") { try await $0.activate(mpinId: pending.mpinId, now: now) }
+        guard done else { return .refused("This registration was already activated or has expired.") }
+        await audit.record("activate", userId: pending.userId, mpinId: pending.mpinId, address: address)
+        metrics.activations.increment()
+        return .activated(userId: pending.userId)
+    }
+}

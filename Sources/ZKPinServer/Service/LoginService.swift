@@ -1,0 +1,182 @@
+import Foundation
+import ZKPinProtocol
+import ZKPinWire
+
+/// `POST /rps/pass1`, `/rps/pass2` and `/rps/authenticate`: the M-Pin login. Every check that
+/// can refuse a login (limits, access code, identity state, challenge, attempt reservation)
+/// comes before any pairing, and the limits before anything is consumed.
+struct LoginService: Sendable {
+    let config: ServerConfig
+    let storage: StorageGateway
+    let limiter: StoreRateLimiter
+    let access: AccessService
+    let verifier: LoginVerifier
+    let audit: AuditTrail
+    let metrics: ServerMetrics
+    let clock: ServerClock
+
+    /// The identity for a login step: 403 unknown or revoked, 410 blocked.
+    func loginIdentity(_ mpinId: String) async throws(APIError) -> Identity {
+        let found = try await storage("read identity") { try await $0.identity(mpinId: mpinId) }
+        guard let identity = found else { throw APIError(.identityNotAuthorized, "unknown identity") }
+        switch identity.state {
+        case .active: return identity
+        case .blocked: throw APIError(.blocked, "this identity is blocked; register again")
+        case .revoked: throw APIError(.identityNotAuthorized, "this identity is revoked")
+        }
+    }
+
+    /// `POST /rps/pass1`: records (mpinId, U, UT, y) under a single-use challenge.
+    func pass1(_ request: Pass1Request) async throws(APIError) -> Pass1Response {
+        guard request.pass == 1 else { throw APIError.bad("pass must be 1") }
+        _ = try MPinIDText.bytes(request.mpinId)
+        _ = try await loginIdentity(request.mpinId)
+        let u = try MPinIDText.hexField(request.u, "U")
+        var ut: [UInt8]? = nil
+        // The server's setting decides: a client cannot skip the permit by leaving UT out.
+        if config.usePermits {
+            guard let text = request.ut else { throw APIError.bad("UT is required: this server uses time permits") }
+            ut = try MPinIDText.hexField(text, "UT")
+        } else if request.ut != nil {
+            throw APIError.bad("UT is refused: this server does not use time permits")
+        }
+        try verifier.validate(u: u, ut: ut)
+        let created = clock.now
+        let challenge = Challenge(id: Tokens.fresh(bytes: 16), mpinId: request.mpinId, u: u, ut: ut, y: verifier.randomChallenge(),
+                                  date: config.usePermits ? UTCDay.number(unixSeconds: created) : 0,
+                                  created: created, expires: created + config.challengeTTL)
+        try await storage("insert challenge") { try await $0.insertChallenge(challenge) }
+        return Pass1Response(y: Hex.encode(challenge.y), challenge: challenge.id)
+    }
+
+    /// What pass 2 asks, checked for form before anything else.
+    struct Pass2Input {
+        var mpinId: String
+        var v: [UInt8]
+        var accessCode: String?
+        var challenge: String
+
+        init(_ request: Pass2Request) throws(APIError) {
+            guard request.pass == 2 else { throw APIError.bad("pass must be 2") }
+            if request.otp == true { throw APIError.bad("one-time passwords are not offered") }
+            _ = try MPinIDText.bytes(request.mpinId)
+            guard let challenge = request.challenge, !challenge.isEmpty, challenge.utf8.count <= 128
+            else { throw APIError.bad("challenge is required: send the id that pass 1 answered") }
+            mpinId = request.mpinId
+            v = try MPinIDText.hexField(request.v, "V")
+            accessCode = request.wid == "0" ? nil : request.wid
+            self.challenge = challenge
+        }
+    }
+
+    /// `POST /rps/pass2`: limits, access code, state, challenge and an attempt reservation are
+    /// checked before any pairing; the verdict waits under a fresh authOTT for `/rps/authenticate`.
+    /// The store work is two transactions: take the challenge and reserve an attempt; settle
+    /// the attempt and store the verdict.
+    func pass2(_ request: Pass2Request, address: String) async throws(APIError) -> Pass2Response {
+        let input = try Pass2Input(request)
+        let invalidKey = "invalid:\(input.mpinId):\(address)"
+        if try await limiter.exhausted(invalidKey, config.limits.invalidTokensPerIdentityAndAddress, now: clock.now) {
+            throw APIError(.rateLimited, "too many failed logins from this address; try again later")
+        }
+        if let code = input.accessCode { try await access.present(code: code, address: address) }
+        let (challenge, identity) = try await start(input)
+        let verification = await verifier.verify(challenge, v: input.v)
+        return try await finish(identity, verification, input: input, address: address, invalidKey: invalidKey)
+    }
+
+    /// Consumes exactly the named challenge and reserves an attempt.
+    func start(_ input: Pass2Input) async throws(APIError) -> (Challenge, Identity) {
+        let now = clock.now
+        let started = try await storage("start login") {
+            try await $0.startLogin(challengeID: input.challenge, mpinId: input.mpinId, now: now,
+                                    maxAttempts: config.maxAttempts, hold: config.attemptHold)
+        }
+        switch started {
+        case .started(let challenge, let identity): return (challenge, identity)
+        case .noChallenge: throw APIError(.noChallenge, "no live pass-1 challenge: run pass 1 again")
+        case .refused(.blocked): throw APIError(.blocked, "this identity is blocked; register again")
+        case .refused(.busy): throw APIError(.rateLimited, "other logins of this identity are in progress; try again")
+        case .refused: throw APIError(.identityNotAuthorized, "unknown or revoked identity")
+        }
+    }
+
+    /// Settles the reserved attempt by the verdict (a success resets the count, only a genuine
+    /// wrong PIN, PIN error not 0, counts towards the block) and stores the verdict under a
+    /// fresh authOTT; on success with an access code the page moves to `user` first.
+    func finish(_ identity: Identity, _ verification: ServerVerification, input: Pass2Input, address: String,
+                invalidKey: String) async throws(APIError) -> Pass2Response {
+        metrics.verifications.increment()
+        let now = clock.now
+        let settlement: AttemptSettlement = verification.accepted ? .success(now: now)
+            : verification.pinError != 0 ? .wrongPIN(maxAttempts: config.maxAttempts) : .neutral
+        let outcome: AuthToken.Outcome = verification.accepted ? .success : verification.pinError != 0 ? .wrongPIN : .invalidToken
+        let authOTT = Tokens.fresh()
+        let token = AuthToken(hash: Tokens.hash(authOTT), mpinId: identity.mpinId, userId: identity.userId, outcome: outcome,
+                              attemptsLeft: 0, accessCode: input.accessCode, expires: now + config.authTokenTTL)
+        if outcome == .success, let code = input.accessCode {
+            let marked = try await storage("mark user") {
+                try await $0.markUser(code: code, mpinId: identity.mpinId, userId: identity.userId, authOTTHash: token.hash, now: now)
+            }
+            guard marked else {
+                // The attempt is still settled (as a success) so it stops counting as in flight.
+                _ = try await storage("settle attempt") { try await $0.settleAttempt(mpinId: identity.mpinId, settlement) }
+                throw APIError(.accessCodeExpired, "the access code expired or was used meanwhile")
+            }
+        }
+        let settled = try await storage("finish login") {
+            try await $0.finishLogin(settlement, token: token, maxAttempts: config.maxAttempts)
+        }
+        let after = settled ?? AttemptResult(failedAttempts: identity.failedAttempts, state: identity.state)
+        try await record(settlement, identity, after, address: address, invalidKey: invalidKey)
+        return Pass2Response(authOTT: authOTT)
+    }
+
+    /// Audit rows, metrics and the invalid-token limit for a settled attempt. The PIN error
+    /// itself is never logged: only that the PIN was wrong.
+    func record(_ settlement: AttemptSettlement, _ identity: Identity, _ after: AttemptResult, address: String, invalidKey: String) async throws(APIError) {
+        switch settlement {
+        case .success:
+            await audit.record("login_pass2", userId: identity.userId, mpinId: identity.mpinId, address: address)
+        case .wrongPIN:
+            metrics.wrongPINs.increment()
+            await audit.record("wrong_pin", userId: identity.userId, mpinId: identity.mpinId, address: address, "failed=\(after.failedAttempts)")
+            if after.state == .blocked { await audit.record("block", userId: identity.userId, mpinId: identity.mpinId, address: address) }
+        case .neutral:
+            metrics.invalidTokens.increment()
+            _ = try await limiter.hit(invalidKey, config.limits.invalidTokensPerIdentityAndAddress, now: clock.now)
+            await audit.record("invalid_token", userId: identity.userId, mpinId: identity.mpinId, address: address)
+        }
+    }
+
+    /// `POST /rps/authenticate`: consumes the authOTT and answers the verdict of pass 2.
+    func authenticate(_ request: AuthenticateRequest, address: String) async throws(APIError) -> AuthenticateResponse {
+        let now = clock.now
+        let hash = Tokens.hash(request.mpinResponse.authOTT)
+        let consumed = try await storage("consume auth token") { try await $0.consumeAuthToken(hash: hash, now: now) }
+        guard let token = consumed else { throw APIError(.invalidToken, "unknown, expired or used authOTT") }
+        let identity = try await storage("read identity") { try await $0.identity(mpinId: token.mpinId) }
+        guard let identity, identity.state != .revoked else { throw APIError(.identityNotAuthorized, "this identity is revoked") }
+        switch token.outcome {
+        case .wrongPIN:
+            // The page of the access code shows it live; the code stays usable until it expires.
+            if let code = token.accessCode { _ = try await storage("mark wrong PIN") { try await $0.markWrongPIN(code: code, now: now) } }
+            throw APIError(.wrongPIN, "wrong PIN", attemptsLeft: token.attemptsLeft)
+        case .blocked: throw APIError(.blocked, "wrong PIN: this identity is now blocked; register again")
+        case .invalidToken: throw APIError(.invalidToken, "the login proof is not valid")
+        case .success: break
+        }
+        if identity.state == .blocked { throw APIError(.blocked, "this identity is blocked") }
+        if let code = token.accessCode {
+            let marked = try await storage("mark authenticated") { try await $0.markAuthenticated(code: code, authOTTHash: token.hash, now: now) }
+            guard marked else { throw APIError(.accessCodeExpired, "the access code expired before the login finished") }
+            guard try await access.waitForTakeUp(code: code) else {
+                await audit.record("login_timeout", userId: token.userId, mpinId: token.mpinId, address: address)
+                throw APIError(.authenticationTimeout, "the browser did not take the login up")
+            }
+        }
+        await audit.record("login", userId: token.userId, mpinId: token.mpinId, address: address)
+        metrics.logins.increment()
+        return AuthenticateResponse(userId: token.userId)
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+import ZKPinProtocol
+@testable import ZKPinServer
+import ZKPinWire
+
+/// Someone who knows only an mpinId (it is in activation links and every pass 1) cannot take
+/// the owner's pass-1 challenge, and no web page can make a browser call the JSON API.
+@Suite struct StrangerPass2Tests {
+    @Test func aStrangersPass2LoopTakesNoChallengeOfTheOwner() async throws {
+        let h = try await Harness.make()
+        try await h.run { t in
+            let owner = try await TestUser.register(t, email: "rosa@example.com", pin: 1357, outbox: h.outbox)
+            for round in 0..<20 {
+                let state = try owner.suite.clientPass1(id: owner.id, token: owner.token, pin: owner.pin, timePermit: nil, date: 0)
+                let p1 = try await t.json("POST", "/rps/pass1", Pass1Request(mpinId: owner.mpinId, u: Hex.encode(state.u))).json(Pass1Response.self)
+                // Between the owner's two passes: pass 2 without a challenge, and with a guessed one.
+                let bare = try await t.send("POST", "/rps/pass2", headers: [("Content-Type", "application/json")],
+                                            body: Array(#"{"mpin_id": "\#(owner.mpinId)", "V": "00", "WID": "0", "pass": 2}"#.utf8))
+                #expect(bare.status == 400 && bare.error?.message.contains("challenge is required") == true, "round \(round): \(bare.text)")
+                let guessed = try await t.json("POST", "/rps/pass2", Pass2Request(mpinId: owner.mpinId, v: "00", wid: "0",
+                                                                                   challenge: Tokens.fresh(bytes: 16)))
+                #expect(guessed.status == 403 && guessed.error?.error == "no_challenge", "round \(round): \(guessed.text)")
+                let v = try owner.suite.clientPass2(state, y: Hex.decode(p1.y)!)
+                let r2 = try await t.json("POST", "/rps/pass2", Pass2Request(mpinId: owner.mpinId, v: Hex.encode(v), wid: "0", challenge: p1.challenge))
+                #expect(r2.status == 200, "round \(round): \(r2.text)")
+                let auth = try await t.json("POST", "/rps/authenticate", AuthenticateRequest(authOTT: try r2.json(Pass2Response.self).authOTT))
+                #expect(auth.status == 200, "round \(round): \(auth.text)")
+            }
+            #expect(try await h.rp.store.identity(mpinId: owner.mpinId)?.failedAttempts == 0)
+        }
+    }
+
+    @Test func jsonEndpointsRefuseOtherContentTypes() async throws {
+        let h = try await Harness.make()
+        try await h.run { t in
+            let body = Array(#"{"mpin_id": "ab", "V": "00", "WID": "0", "challenge": "c", "pass": 2}"#.utf8)
+            for contentType in ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"] {
+                for path in ["/rps/pass2", "/rps/pass1", "/rps/authenticate", "/rps/access"] {
+                    let r = try await t.send("POST", path, headers: [("Content-Type", contentType)], body: body)
+                    #expect(r.status == 415 && r.error != nil, "\(path) as \(contentType) → \(r.status) \(r.text)")
+                }
+            }
+            let none = try await t.send("PUT", "/rps/user", headers: [], body: Array(#"{"userId": "a@example.com"}"#.utf8))
+            #expect(none.status == 415)
+            // With the charset parameter it is JSON all the same.
+            let charset = try await t.send("POST", "/rps/access", headers: [("Content-Type", "application/json; charset=utf-8")],
+                                           body: Array(#"{"webOTT": "00"}"#.utf8))
+            #expect(charset.status == 404)
+        }
+    }
+}
