@@ -180,6 +180,73 @@ public final class PostgresStore: Store {
                              state: IdentityState(rawValue: try row["state"].decode(String.self)) ?? .revoked)
     }
 
+    // MARK: Pass 2 in two statements
+
+    public func startLogin(challengeID: String, mpinId: String, now: Int, maxAttempts: Int, hold: Int) async throws -> LoginStart {
+        // One statement: the challenge is deleted, and only when it was there is an attempt
+        // reserved (the same UPDATE as reserveAttempt); the identity is read from the
+        // statement's snapshot, as it was before the reservation.
+        guard let row = try await one("""
+            WITH taken AS (
+                DELETE FROM challenges WHERE id = \(challengeID) AND mpin_id = \(mpinId) AND expires > \(now) RETURNING *),
+            reserved AS (
+                UPDATE identities
+                SET reserved = CASE WHEN reserved_until <= \(now) THEN 1 ELSE reserved + 1 END,
+                    reserved_until = \(now + hold)
+                WHERE mpin_id = \(mpinId) AND state = 'active'
+                  AND failed + CASE WHEN reserved_until <= \(now) THEN 0 ELSE reserved END < \(maxAttempts)
+                  AND EXISTS (SELECT 1 FROM taken)
+                RETURNING 1)
+            SELECT taken.id, taken.mpin_id, taken.u, taken.ut, taken.y, taken.date, taken.created, taken.expires,
+                   (SELECT count(*) FROM reserved) AS reserved_now,
+                   i.user_id AS i_user_id, i.device AS i_device, i.state AS i_state, i.failed AS i_failed,
+                   i.created AS i_created, i.last_login AS i_last_login
+            FROM taken LEFT JOIN identities i ON i.mpin_id = taken.mpin_id
+            """) else { return .noChallenge }
+        let challenge = try Self.challenge(row)
+        guard try row["reserved_now"].decode(Int.self) == 1 else {
+            switch try row["i_state"].decode(String?.self).flatMap(IdentityState.init(rawValue:)) {
+            case nil: return .refused(.unknown)
+            case .blocked: return .refused(.blocked)
+            case .revoked: return .refused(.revoked)
+            case .active: return .refused(.busy)
+            }
+        }
+        let identity = Identity(mpinId: mpinId, userId: try row["i_user_id"].decode(String.self), device: try row["i_device"].decode(String.self),
+                                state: IdentityState(rawValue: try row["i_state"].decode(String.self)) ?? .revoked,
+                                failedAttempts: try row["i_failed"].decode(Int.self), created: try row["i_created"].decode(Int.self),
+                                lastLogin: try row["i_last_login"].decode(Int?.self))
+        return .started(challenge, identity)
+    }
+
+    public func finishLogin(_ settlement: AttemptSettlement, token t: AuthToken, maxAttempts: Int) async throws -> AttemptResult? {
+        // One statement: settleAttempt's three UPDATEs folded into one by the settlement's kind,
+        // and the token built from its result by the rule of AuthToken.settled.
+        let kind: String, now: Int?, blockAt: Int
+        switch settlement {
+        case .success(let at): (kind, now, blockAt) = ("success", at, Int.max)
+        case .wrongPIN(let max): (kind, now, blockAt) = ("wrong_pin", nil, max)
+        case .neutral: (kind, now, blockAt) = ("neutral", nil, Int.max)
+        }
+        guard let row = try await one("""
+            WITH settled AS (
+                UPDATE identities SET reserved = GREATEST(reserved - 1, 0),
+                    failed = CASE \(kind) WHEN 'success' THEN 0 WHEN 'wrong_pin' THEN failed + 1 ELSE failed END,
+                    last_login = COALESCE(\(now), last_login),
+                    state = CASE WHEN \(kind) = 'wrong_pin' AND state = 'active' AND failed + 1 >= \(blockAt) THEN 'blocked' ELSE state END
+                WHERE mpin_id = \(t.mpinId) RETURNING failed, state),
+            stored AS (
+                INSERT INTO auth_tokens(hash, mpin_id, user_id, outcome, attempts_left, access_code, expires)
+                SELECT \(t.hash), \(t.mpinId), \(t.userId),
+                       CASE WHEN \(t.outcome.rawValue) = 'wrong_pin' AND settled.state = 'blocked' THEN 'blocked' ELSE \(t.outcome.rawValue) END,
+                       GREATEST(0, \(maxAttempts) - settled.failed), \(t.accessCode), \(t.expires)
+                FROM settled RETURNING 1)
+            SELECT failed, state FROM settled
+            """) else { return nil }
+        return AttemptResult(failedAttempts: try row["failed"].decode(Int.self),
+                             state: IdentityState(rawValue: try row["state"].decode(String.self)) ?? .revoked)
+    }
+
     // MARK: Challenges
 
     public func insertChallenge(_ c: Challenge) async throws {

@@ -65,7 +65,7 @@ public final class SQLiteStore: Store {
 
     public func identity(mpinId: String) async throws -> Identity? {
         try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM identities WHERE mpin_id = ?", arguments: [mpinId]).map(Self.identity)
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM identities WHERE mpin_id = ?"), arguments: [mpinId]).map(Self.identity)
         }
     }
 
@@ -86,75 +86,112 @@ public final class SQLiteStore: Store {
     // MARK: Attempts
 
     public func reserveAttempt(mpinId: String, maxAttempts: Int, now: Int, hold: Int) async throws -> AttemptReservation {
-        try await pool.write { db in
-            // Reservations older than `hold` (a crashed login) no longer count.
-            try db.execute(sql: """
-                UPDATE identities
-                SET reserved = CASE WHEN reserved_until <= ?1 THEN 1 ELSE reserved + 1 END,
-                    reserved_until = ?1 + ?2
-                WHERE mpin_id = ?3 AND state = 'active'
-                  AND failed + CASE WHEN reserved_until <= ?1 THEN 0 ELSE reserved END < ?4
-                """, arguments: [now, hold, mpinId, maxAttempts])
-            if db.changesCount == 1 { return .reserved }
-            guard let state = try String.fetchOne(db, sql: "SELECT state FROM identities WHERE mpin_id = ?", arguments: [mpinId])
-            else { return .unknown }
-            switch IdentityState(rawValue: state) {
-            case .blocked: return .blocked
-            case .revoked: return .revoked
-            default: return .busy
-            }
-        }
+        try await pool.write { db in try Self.reserveAttempt(db, mpinId: mpinId, maxAttempts: maxAttempts, now: now, hold: hold) }
     }
 
     public func settleAttempt(mpinId: String, _ settlement: AttemptSettlement) async throws -> AttemptResult? {
+        try await pool.write { db in try Self.settleAttempt(db, mpinId: mpinId, settlement) }
+    }
+
+    // MARK: Pass 2 in two transactions
+
+    public func startLogin(challengeID: String, mpinId: String, now: Int, maxAttempts: Int, hold: Int) async throws -> LoginStart {
         try await pool.write { db in
-            let row: Row?
-            switch settlement {
-            case .success(let now):
-                row = try Row.fetchOne(db, sql: """
-                    UPDATE identities SET reserved = MAX(reserved - 1, 0), failed = 0, last_login = ?
-                    WHERE mpin_id = ? RETURNING failed, state
-                    """, arguments: [now, mpinId])
-            case .wrongPIN(let maxAttempts):
-                row = try Row.fetchOne(db, sql: """
-                    UPDATE identities SET reserved = MAX(reserved - 1, 0), failed = failed + 1,
-                        state = CASE WHEN state = 'active' AND failed + 1 >= ? THEN 'blocked' ELSE state END
-                    WHERE mpin_id = ? RETURNING failed, state
-                    """, arguments: [maxAttempts, mpinId])
-            case .neutral:
-                row = try Row.fetchOne(db, sql: """
-                    UPDATE identities SET reserved = MAX(reserved - 1, 0) WHERE mpin_id = ? RETURNING failed, state
-                    """, arguments: [mpinId])
-            }
-            return row.map { AttemptResult(failedAttempts: $0["failed"], state: IdentityState(rawValue: $0["state"]) ?? .revoked) }
+            guard let challenge = try Self.consumeChallenge(db, id: challengeID, mpinId: mpinId, now: now) else { return .noChallenge }
+            let reservation = try Self.reserveAttempt(db, mpinId: mpinId, maxAttempts: maxAttempts, now: now, hold: hold)
+            guard reservation == .reserved,
+                  let identity = try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM identities WHERE mpin_id = ?"),
+                                                  arguments: [mpinId]).map(Self.identity)
+            else { return .refused(reservation == .reserved ? .unknown : reservation) }
+            return .started(challenge, identity)
         }
+    }
+
+    public func finishLogin(_ settlement: AttemptSettlement, token: AuthToken, maxAttempts: Int) async throws -> AttemptResult? {
+        try await pool.write { db in
+            guard let result = try Self.settleAttempt(db, mpinId: token.mpinId, settlement) else { return nil }
+            try Self.insertAuthToken(db, token.settled(result, maxAttempts: maxAttempts))
+            return result
+        }
+    }
+
+    // Cached statements: prepared once per connection, not on every login.
+
+    static func reserveAttempt(_ db: Database, mpinId: String, maxAttempts: Int, now: Int, hold: Int) throws -> AttemptReservation {
+        // Reservations older than `hold` (a crashed login) no longer count.
+        try db.cachedStatement(sql: """
+            UPDATE identities
+            SET reserved = CASE WHEN reserved_until <= ?1 THEN 1 ELSE reserved + 1 END,
+                reserved_until = ?1 + ?2
+            WHERE mpin_id = ?3 AND state = 'active'
+              AND failed + CASE WHEN reserved_until <= ?1 THEN 0 ELSE reserved END < ?4
+            """).execute(arguments: [now, hold, mpinId, maxAttempts])
+        if db.changesCount == 1 { return .reserved }
+        guard let state = try String.fetchOne(db.cachedStatement(sql: "SELECT state FROM identities WHERE mpin_id = ?"), arguments: [mpinId])
+        else { return .unknown }
+        switch IdentityState(rawValue: state) {
+        case .blocked: return .blocked
+        case .revoked: return .revoked
+        default: return .busy
+        }
+    }
+
+    static func settleAttempt(_ db: Database, mpinId: String, _ settlement: AttemptSettlement) throws -> AttemptResult? {
+        let row: Row?
+        switch settlement {
+        case .success(let now):
+            row = try Row.fetchOne(db.cachedStatement(sql: """
+                UPDATE identities SET reserved = MAX(reserved - 1, 0), failed = 0, last_login = ?
+                WHERE mpin_id = ? RETURNING failed, state
+                """), arguments: [now, mpinId])
+        case .wrongPIN(let maxAttempts):
+            row = try Row.fetchOne(db.cachedStatement(sql: """
+                UPDATE identities SET reserved = MAX(reserved - 1, 0), failed = failed + 1,
+                    state = CASE WHEN state = 'active' AND failed + 1 >= ? THEN 'blocked' ELSE state END
+                WHERE mpin_id = ? RETURNING failed, state
+                """), arguments: [maxAttempts, mpinId])
+        case .neutral:
+            row = try Row.fetchOne(db.cachedStatement(sql: """
+                UPDATE identities SET reserved = MAX(reserved - 1, 0) WHERE mpin_id = ? RETURNING failed, state
+                """), arguments: [mpinId])
+        }
+        return row.map { AttemptResult(failedAttempts: $0["failed"], state: IdentityState(rawValue: $0["state"]) ?? .revoked) }
+    }
+
+    static func consumeChallenge(_ db: Database, id: String?, mpinId: String, now: Int) throws -> Challenge? {
+        let row: Row?
+        if let id {
+            row = try Row.fetchOne(db.cachedStatement(sql: """
+                DELETE FROM challenges WHERE id = ? AND mpin_id = ? AND expires > ? RETURNING *
+                """), arguments: [id, mpinId, now])
+        } else {
+            row = try Row.fetchOne(db.cachedStatement(sql: """
+                DELETE FROM challenges WHERE id = (SELECT id FROM challenges WHERE mpin_id = ? AND expires > ?
+                    ORDER BY created DESC, rowid DESC LIMIT 1) RETURNING *
+                """), arguments: [mpinId, now])
+        }
+        return row.map(Self.challenge)
+    }
+
+    static func insertAuthToken(_ db: Database, _ t: AuthToken) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO auth_tokens(hash, mpin_id, user_id, outcome, attempts_left, access_code, expires)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [t.hash, t.mpinId, t.userId, t.outcome.rawValue, t.attemptsLeft, t.accessCode, t.expires])
     }
 
     // MARK: Challenges
 
     public func insertChallenge(_ c: Challenge) async throws {
         try await pool.write { db in
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 INSERT INTO challenges(id, mpin_id, u, ut, y, date, created, expires) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [c.id, c.mpinId, Data(c.u), c.ut.map { Data($0) }, Data(c.y), c.date, c.created, c.expires])
+                """).execute(arguments: [c.id, c.mpinId, Data(c.u), c.ut.map { Data($0) }, Data(c.y), c.date, c.created, c.expires])
         }
     }
 
     public func consumeChallenge(id: String?, mpinId: String, now: Int) async throws -> Challenge? {
-        try await pool.write { db in
-            let row: Row?
-            if let id {
-                row = try Row.fetchOne(db, sql: """
-                    DELETE FROM challenges WHERE id = ? AND mpin_id = ? AND expires > ? RETURNING *
-                    """, arguments: [id, mpinId, now])
-            } else {
-                row = try Row.fetchOne(db, sql: """
-                    DELETE FROM challenges WHERE id = (SELECT id FROM challenges WHERE mpin_id = ? AND expires > ?
-                        ORDER BY created DESC, rowid DESC LIMIT 1) RETURNING *
-                    """, arguments: [mpinId, now])
-            }
-            return row.map(Self.challenge)
-        }
+        try await pool.write { db in try Self.consumeChallenge(db, id: id, mpinId: mpinId, now: now) }
     }
 
     // MARK: Access sessions
@@ -242,17 +279,12 @@ public final class SQLiteStore: Store {
     // MARK: Auth tokens
 
     public func insertAuthToken(_ t: AuthToken) async throws {
-        try await pool.write { db in
-            try db.execute(sql: """
-                INSERT INTO auth_tokens(hash, mpin_id, user_id, outcome, attempts_left, access_code, expires)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [t.hash, t.mpinId, t.userId, t.outcome.rawValue, t.attemptsLeft, t.accessCode, t.expires])
-        }
+        try await pool.write { db in try Self.insertAuthToken(db, t) }
     }
 
     public func consumeAuthToken(hash: String, now: Int) async throws -> AuthToken? {
         try await pool.write { db in
-            try Row.fetchOne(db, sql: "DELETE FROM auth_tokens WHERE hash = ? AND expires > ? RETURNING *",
+            try Row.fetchOne(db.cachedStatement(sql: "DELETE FROM auth_tokens WHERE hash = ? AND expires > ? RETURNING *"),
                              arguments: [hash, now]).map(Self.authToken)
         }
     }
@@ -282,8 +314,8 @@ public final class SQLiteStore: Store {
 
     public func appendAudit(_ e: AuditEvent) async throws {
         try await pool.write { db in
-            try db.execute(sql: "INSERT INTO audit(time, kind, user_id, mpin_id, address, detail) VALUES (?, ?, ?, ?, ?, ?)",
-                           arguments: [e.time, e.kind, e.userId, e.mpinId, e.address, e.detail])
+            try db.cachedStatement(sql: "INSERT INTO audit(time, kind, user_id, mpin_id, address, detail) VALUES (?, ?, ?, ?, ?, ?)")
+                .execute(arguments: [e.time, e.kind, e.userId, e.mpinId, e.address, e.detail])
         }
     }
 
@@ -301,19 +333,19 @@ public final class SQLiteStore: Store {
     public func countEvent(key: String, window: Int, now: Int) async throws -> Int {
         try await pool.write { db in
             // A window that has run out restarts at this event; both CASEs read the old row.
-            try Int.fetchOne(db, sql: """
+            try Int.fetchOne(db.cachedStatement(sql: """
                 INSERT INTO rate_limits(key, count, expires) VALUES (?1, 1, ?2 + ?3)
                 ON CONFLICT(key) DO UPDATE SET
                     count = CASE WHEN expires <= ?2 THEN 1 ELSE count + 1 END,
                     expires = CASE WHEN expires <= ?2 THEN excluded.expires ELSE expires END
                 RETURNING count
-                """, arguments: [key, now, window]) ?? 1
+                """), arguments: [key, now, window]) ?? 1
         }
     }
 
     public func eventCount(key: String, now: Int) async throws -> Int {
         try await pool.read { db in
-            try Int.fetchOne(db, sql: "SELECT count FROM rate_limits WHERE key = ? AND expires > ?", arguments: [key, now]) ?? 0
+            try Int.fetchOne(db.cachedStatement(sql: "SELECT count FROM rate_limits WHERE key = ? AND expires > ?"), arguments: [key, now]) ?? 0
         }
     }
 

@@ -27,6 +27,17 @@ public protocol Store: Sendable {
     func reserveAttempt(mpinId: String, maxAttempts: Int, now: Int, hold: Int) async throws -> AttemptReservation
     func settleAttempt(mpinId: String, _ settlement: AttemptSettlement) async throws -> AttemptResult?
 
+    // MARK: Pass 2 in two transactions (the login's hot path)
+    /// Consumes the named live challenge of `mpinId` and, when there was one, reserves an
+    /// attempt exactly as `reserveAttempt` does, atomically; the identity comes back so pass 2
+    /// needs no separate read. A refused reservation still consumes the challenge.
+    func startLogin(challengeID: String, mpinId: String, now: Int, maxAttempts: Int, hold: Int) async throws -> LoginStart
+    /// Settles the reserved attempt exactly as `settleAttempt` does and stores `token`,
+    /// atomically. The stored token's `attemptsLeft` is `maxAttempts` minus the settled count
+    /// (at least 0), and a `wrongPIN` outcome becomes `blocked` when this attempt blocked the
+    /// identity. Nil (and no token) when the identity is gone.
+    func finishLogin(_ settlement: AttemptSettlement, token: AuthToken, maxAttempts: Int) async throws -> AttemptResult?
+
     // MARK: Pass-1 challenges
     func insertChallenge(_ challenge: Challenge) async throws
     /// Consumes the named live challenge of `mpinId`, or the newest live one when `id` is nil.

@@ -178,3 +178,24 @@ public struct AttemptResult: Sendable, Equatable {
     public var state: IdentityState
     public init(failedAttempts: Int, state: IdentityState) { self.failedAttempts = failedAttempts; self.state = state }
 }
+
+/// What `Store.startLogin` found.
+public enum LoginStart: Sendable, Equatable {
+    /// The challenge was consumed and an attempt reserved; the identity as it was before.
+    case started(Challenge, Identity)
+    /// No live challenge of that id for that identity: nothing changed.
+    case noChallenge
+    /// The challenge was consumed but no attempt reserved (`reservation` says why).
+    case refused(AttemptReservation)
+}
+
+extension AuthToken {
+    /// The token as `Store.finishLogin` stores it after settling: attempts left from the
+    /// settled count, and a wrong PIN that blocked the identity answered as `blocked`.
+    public func settled(_ result: AttemptResult, maxAttempts: Int) -> AuthToken {
+        var token = self
+        token.attemptsLeft = max(0, maxAttempts - result.failedAttempts)
+        if outcome == .wrongPIN, result.state == .blocked { token.outcome = .blocked }
+        return token
+    }
+}

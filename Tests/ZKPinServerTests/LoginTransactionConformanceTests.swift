@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+@testable import ZKPinServer
+
+/// The conformance suite of pass 2's two store transactions (`startLogin`, `finishLogin`) on
+/// every store: the same rules as the single calls they fold together.
+@Suite struct LoginTransactionConformanceTests {
+    func challenge(_ id: String, _ mpinId: String, created: Int = 1000) -> Challenge {
+        Challenge(id: id, mpinId: mpinId, u: [1, 2], ut: [5], y: [3], date: 7, created: created, expires: created + 15)
+    }
+
+    func token(_ mpinId: String, _ outcome: AuthToken.Outcome, hash: String) -> AuthToken {
+        AuthToken(hash: hash, mpinId: mpinId, userId: "a@example.com", outcome: outcome, attemptsLeft: 99, accessCode: nil, expires: 2000)
+    }
+
+    func activeIdentity(_ store: any Store, _ mpinId: String) async throws {
+        try await store.insertRegistration(pending(mpinId))
+        #expect(try await store.activate(mpinId: mpinId, now: 1000))
+    }
+
+    @Test(arguments: StoreKind.available) func startTakesOnlyTheNamedChallengeAndReserves(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        try await activeIdentity(store, "s1")
+        try await store.insertChallenge(challenge("k1", "s1"))
+        try await store.insertChallenge(challenge("k2", "s1", created: 1001))
+        // Another identity's id, an unknown id, an expired one: nothing changes.
+        #expect(try await store.startLogin(challengeID: "k1", mpinId: "other", now: 1002, maxAttempts: 3, hold: 30) == .noChallenge)
+        #expect(try await store.startLogin(challengeID: "nope", mpinId: "s1", now: 1002, maxAttempts: 3, hold: 30) == .noChallenge)
+        #expect(try await store.startLogin(challengeID: "k1", mpinId: "s1", now: 1015, maxAttempts: 3, hold: 30) == .noChallenge)
+        guard case .started(let c, let identity) = try await store.startLogin(challengeID: "k2", mpinId: "s1", now: 1002, maxAttempts: 3, hold: 30)
+        else { Issue.record("no login started"); return }
+        #expect(c.id == "k2" && c.u == [1, 2] && c.ut == [5] && c.y == [3] && c.date == 7)
+        #expect(identity.userId == "a@example.com" && identity.state == .active && identity.failedAttempts == 0)
+        // Single use; k1 (not named) is still there for its own pass 2.
+        #expect(try await store.startLogin(challengeID: "k2", mpinId: "s1", now: 1002, maxAttempts: 3, hold: 30) == .noChallenge)
+        #expect(try await store.consumeChallenge(id: "k1", mpinId: "s1", now: 1002) != nil)
+        // The reservation counts: two more fill the budget of three.
+        #expect(try await store.reserveAttempt(mpinId: "s1", maxAttempts: 3, now: 1002, hold: 30) == .reserved)
+        #expect(try await store.reserveAttempt(mpinId: "s1", maxAttempts: 3, now: 1002, hold: 30) == .reserved)
+        try await store.insertChallenge(challenge("k3", "s1"))
+        #expect(try await store.startLogin(challengeID: "k3", mpinId: "s1", now: 1002, maxAttempts: 3, hold: 30) == .refused(.busy))
+        // A refused reservation consumed the challenge all the same.
+        #expect(try await store.consumeChallenge(id: "k3", mpinId: "s1", now: 1002) == nil)
+    }
+
+    @Test(arguments: StoreKind.available) func startRefusesBlockedRevokedAndUnknown(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        try await store.insertChallenge(challenge("u1", "ghost"))
+        #expect(try await store.startLogin(challengeID: "u1", mpinId: "ghost", now: 1001, maxAttempts: 3, hold: 30) == .refused(.unknown))
+        try await activeIdentity(store, "r1")
+        _ = try await store.revoke(userId: "a@example.com")
+        try await store.insertChallenge(challenge("r1c", "r1"))
+        #expect(try await store.startLogin(challengeID: "r1c", mpinId: "r1", now: 1001, maxAttempts: 3, hold: 30) == .refused(.revoked))
+        try await activeIdentity(store, "b1")
+        for _ in 0..<3 {
+            _ = try await store.reserveAttempt(mpinId: "b1", maxAttempts: 3, now: 1001, hold: 30)
+            _ = try await store.settleAttempt(mpinId: "b1", .wrongPIN(maxAttempts: 3))
+        }
+        try await store.insertChallenge(challenge("b1c", "b1"))
+        #expect(try await store.startLogin(challengeID: "b1c", mpinId: "b1", now: 1001, maxAttempts: 3, hold: 30) == .refused(.blocked))
+    }
+
+    @Test(arguments: StoreKind.available) func finishSettlesAndStoresTheVerdict(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        try await activeIdentity(store, "f1")
+        // Wrong PIN: counted, attempts left from the settled count, stored under its hash.
+        _ = try await store.reserveAttempt(mpinId: "f1", maxAttempts: 3, now: 1001, hold: 30)
+        #expect(try await store.finishLogin(.wrongPIN(maxAttempts: 3), token: token("f1", .wrongPIN, hash: "t1"), maxAttempts: 3)
+                == AttemptResult(failedAttempts: 1, state: .active))
+        let t1 = try #require(try await store.consumeAuthToken(hash: "t1", now: 1002))
+        #expect(t1.outcome == .wrongPIN && t1.attemptsLeft == 2 && t1.userId == "a@example.com" && t1.accessCode == nil)
+        // Neutral (invalid token): not counted.
+        _ = try await store.reserveAttempt(mpinId: "f1", maxAttempts: 3, now: 1001, hold: 30)
+        #expect(try await store.finishLogin(.neutral, token: token("f1", .invalidToken, hash: "t2"), maxAttempts: 3)
+                == AttemptResult(failedAttempts: 1, state: .active))
+        #expect(try await store.consumeAuthToken(hash: "t2", now: 1002)?.outcome == .invalidToken)
+        // Success: the count is reset and the login time kept.
+        _ = try await store.reserveAttempt(mpinId: "f1", maxAttempts: 3, now: 1001, hold: 30)
+        #expect(try await store.finishLogin(.success(now: 1003), token: token("f1", .success, hash: "t3"), maxAttempts: 3)
+                == AttemptResult(failedAttempts: 0, state: .active))
+        #expect(try await store.consumeAuthToken(hash: "t3", now: 1004)?.attemptsLeft == 3)
+        #expect(try await store.identity(mpinId: "f1")?.lastLogin == 1003)
+        // The wrong PIN that blocks is stored as `blocked`, with no attempts left.
+        for (n, hash) in ["t4", "t5", "t6"].enumerated() {
+            _ = try await store.reserveAttempt(mpinId: "f1", maxAttempts: 3, now: 1005, hold: 30)
+            let result = try await store.finishLogin(.wrongPIN(maxAttempts: 3), token: token("f1", .wrongPIN, hash: hash), maxAttempts: 3)
+            #expect(result == AttemptResult(failedAttempts: n + 1, state: n == 2 ? .blocked : .active))
+        }
+        let last = try #require(try await store.consumeAuthToken(hash: "t6", now: 1006))
+        #expect(last.outcome == .blocked && last.attemptsLeft == 0)
+        // No identity: no token.
+        #expect(try await store.finishLogin(.neutral, token: token("ghost", .invalidToken, hash: "t7"), maxAttempts: 3) == nil)
+        #expect(try await store.consumeAuthToken(hash: "t7", now: 1006) == nil)
+    }
+
+    @Test(arguments: StoreKind.available) func concurrentStartsNeverExceedTheBudget(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        try await activeIdentity(store, "c1")
+        for i in 0..<20 { try await store.insertChallenge(challenge("cc\(i)", "c1")) }
+        let started = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for i in 0..<20 {
+                group.addTask {
+                    if case .started = try await store.startLogin(challengeID: "cc\(i)", mpinId: "c1", now: 1001, maxAttempts: 3, hold: 30) {
+                        return true
+                    }
+                    return false
+                }
+            }
+            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(started == 3)
+    }
+}
