@@ -175,7 +175,7 @@ public struct MPinCurveSuite<C: PairingCurve>: MPinSuite {
         var checks: [Scheme.LoginCheck] = [], positions: [Int] = []
         for (index, login) in logins.enumerated() {
             do throws(MPinError) {
-                checks.append(try loginCheck(login))
+                checks.append(try loginCheck(login, identityPoints: serverSecret.identityPoints))
                 positions.append(index)
             } catch {
                 results[index] = ServerVerification(result: error.resultCode, pinError: 0)
@@ -190,18 +190,20 @@ public struct MPinCurveSuite<C: PairingCurve>: MPinSuite {
     }
 
     /// The decoded, validated equation of one login; decoding failures are result -14.
-    func loginCheck(_ login: ServerVerifyInput) throws(MPinError) -> Scheme.LoginCheck {
+    /// HID and HTID come from `identityPoints` when this identity logged in recently.
+    func loginCheck(_ login: ServerVerifyInput, identityPoints: IdentityPointCache) throws(MPinError) -> Scheme.LoginCheck {
         let challenge = try scalar(login.y, field: "y")
         let uPoint = try g1(login.u, field: "U")
         let vPoint = try g1(login.v, field: "V")
-        let hashed = hashID(login.id)
-        let hid = MPinHash<C>.mapToG1(hashed)
+        let hid: G1Point<C> = identityPoints.point(id: login.id, date: 0) { MPinHash<C>.mapToG1(hashID(login.id)) }
         var htid: G1Point<C>? = nil, utPoint: G1Point<C>? = nil
         if login.date > 0 {
             guard let ut = login.ut else { throw MPinError.invalidPoint(field: "UT", reason: .wrongLength(expected: g1ByteCount, got: 0)) }
             try checkDate(login.date)
             utPoint = try g1(ut, field: "UT")
-            htid = hid + MPinHash<C>.timePermitPoint(hashedID: hashed, date: login.date)
+            htid = identityPoints.point(id: login.id, date: login.date) {
+                hid + MPinHash<C>.timePermitPoint(hashedID: hashID(login.id), date: login.date)
+            }
         }
         return Scheme.LoginCheck(hid: hid, htid: htid, u: uPoint, ut: utPoint, v: vPoint, y: challenge)
     }

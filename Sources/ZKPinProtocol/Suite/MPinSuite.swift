@@ -76,10 +76,13 @@ public struct ServerVerifyInput: Sendable {
     }
 }
 
-/// A decoded and validated server secret, kept by the relying party between logins.
+/// A decoded and validated server secret, kept by the relying party between logins, with the
+/// identities' hashed points of its recent logins (the same identity logs in again and again;
+/// its hash to the curve need not be computed every time).
 public final class PreparedServerSecret: @unchecked Sendable {
     let point: Any
     public let bytes: [UInt8]
+    let identityPoints = IdentityPointCache()
     init(point: Any, bytes: [UInt8]) { self.point = point; self.bytes = bytes }
 }
 
