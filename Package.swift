@@ -112,3 +112,13 @@ let package = Package(
         .testTarget(name: "ZKPinClientTests", dependencies: ["ZKPinClient", "ZKPinWire", "ZKPinProtocol", "CQREncode", "CZBar"]),
     ]
 )
+
+// ZKPIN_MATH_ONLY=1 narrows the package to the field, curve and pairing code and its tests:
+// tools/test runs the portable field path's tests (ZKPIN_PORTABLE=1, its own build folder)
+// that way, without building the server's dependencies a second time.
+if ProcessInfo.processInfo.environment["ZKPIN_MATH_ONLY"] == "1" {
+    let kept: Set<String> = ["CGMP", "CFieldArithmetic", "ZKPinMath", "CAllocationCounter", "ZKPinTestSupport", "ZKPinMathTests"]
+    package.targets = package.targets.filter { kept.contains($0.name) }
+    package.products = package.products.filter { $0.name == "ZKPinMath" }
+    package.dependencies = []
+}
