@@ -82,8 +82,19 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
 
+        // Tooling, kept out of the product libraries: the vector files and their checker, the
+        // benchmark (with its ECDSA baseline) and the load driver. The `zkpin` executable links them.
+        .target(name: "ZKPinVectors", dependencies: ["ZKPinMath", "ZKPinProtocol"], swiftSettings: optimizedEvenInDebug),
+        .target(name: "ZKPinBenchmark", dependencies: ["ZKPinMath", "ZKPinProtocol", "COpenSSL"], swiftSettings: optimizedEvenInDebug),
+        .target(name: "ZKPinLoad", dependencies: [
+            "ZKPinProtocol", "ZKPinWire", "ZKPinClient",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
+
         .executableTarget(name: "zkpin", dependencies: [
-            "ZKPinMath", "ZKPinProtocol", "ZKPinWire", "ZKPinClient",
+            "ZKPinMath", "ZKPinProtocol", "ZKPinWire", "ZKPinClient", "ZKPinVectors", "ZKPinBenchmark", "ZKPinLoad",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "zkpin-server", dependencies: [
@@ -97,7 +108,7 @@ let package = Package(
         // Test support: seeded randomness whose seed a failing test prints.
         .target(name: "ZKPinTestSupport", path: "Tests/ZKPinTestSupport"),
         .testTarget(name: "ZKPinMathTests", dependencies: ["ZKPinMath", "CAllocationCounter", "ZKPinTestSupport"]),
-        .testTarget(name: "ZKPinProtocolTests", dependencies: ["ZKPinMath", "ZKPinProtocol", "ZKPinTestSupport"]),
+        .testTarget(name: "ZKPinProtocolTests", dependencies: ["ZKPinMath", "ZKPinProtocol", "ZKPinVectors", "ZKPinTestSupport"]),
         .testTarget(name: "ZKPinWireTests", dependencies: ["ZKPinWire"]),
         .testTarget(name: "ZKPinServerTests", dependencies: [
             "ZKPinServer", "ZKPinWire", "ZKPinProtocol",
@@ -109,7 +120,7 @@ let package = Package(
             // The PostgreSQL tests create a database of their own per test.
             .product(name: "PostgresNIO", package: "postgres-nio"),
         ]),
-        .testTarget(name: "ZKPinClientTests", dependencies: ["ZKPinClient", "ZKPinWire", "ZKPinProtocol", "CQREncode", "CZBar"]),
+        .testTarget(name: "ZKPinClientTests", dependencies: ["ZKPinClient", "ZKPinLoad", "ZKPinWire", "ZKPinProtocol", "CQREncode", "CZBar"]),
     ]
 )
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ZKPinBenchmark
 import ZKPinMath
 import ZKPinProtocol
 

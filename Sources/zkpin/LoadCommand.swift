@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ZKPinClient
+import ZKPinLoad
 
 /// `zkpin load`: a load driver. Registers N throwaway identities (activating them from the
 /// server's outbox folder), then has each log in again and again for a fixed time.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ZKPinProtocol
+import ZKPinVectors
 
 struct VectorsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ZKPinProtocol
+import ZKPinVectors
 
 struct VectorsGenerateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

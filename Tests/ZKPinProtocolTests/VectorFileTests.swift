@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ZKPinProtocol
+import ZKPinVectors
 
 /// Upstream vectors from ../shared/vectors (never copied into the repository) and the
 /// project's own Vectors/. A debug run checks a sample of each upstream file (pairings are slow

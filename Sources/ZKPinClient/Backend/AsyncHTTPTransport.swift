@@ -39,7 +39,7 @@ public struct AsyncHTTPTransport: HTTPTransport {
     }
 
     /// A short reason a person can act on, from NIO's error texts.
-    static func describe(_ error: any Error) -> String {
+    package static func describe(_ error: any Error) -> String {
         let text = String(describing: error)
         if text.contains("connectionRefused") || text.contains("Connection refused") || text.contains("ECONNREFUSED") {
             return "connection refused (is the server running at that address?)"

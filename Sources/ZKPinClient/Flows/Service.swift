@@ -26,16 +26,16 @@ public struct Service: Sendable {
 
     func resolve(_ url: String) -> String { ClientSettings.resolve(url, against: base) }
 
-    var registerURL: String { resolve(settings.registerURL) }
-    func signatureURL(mpinId: String, regOTT: String) -> String {
+    package var registerURL: String { resolve(settings.registerURL) }
+    package func signatureURL(mpinId: String, regOTT: String) -> String {
         resolve(settings.signatureURL) + "/" + mpinId + "?regOTT=" + regOTT
     }
-    func timePermitURL(mpinId: String) -> String { resolve(settings.timePermitsURL) + "/" + mpinId }
-    var pass1URL: String { resolve(settings.mpinAuthServerURL) + "/pass1" }
-    var pass2URL: String { resolve(settings.mpinAuthServerURL) + "/pass2" }
-    var authenticateURL: String { resolve(settings.mobileAuthenticateURL) }
+    package func timePermitURL(mpinId: String) -> String { resolve(settings.timePermitsURL) + "/" + mpinId }
+    package var pass1URL: String { resolve(settings.mpinAuthServerURL) + "/pass1" }
+    package var pass2URL: String { resolve(settings.mpinAuthServerURL) + "/pass2" }
+    package var authenticateURL: String { resolve(settings.mobileAuthenticateURL) }
     /// `<dta2URL>/<path>?<params>`; params come signed from the relying party as they are.
-    func dta2URL(_ path: String, params: String) -> String {
+    package func dta2URL(_ path: String, params: String) -> String {
         var dta2 = resolve(settings.dta2URL)
         while dta2.hasSuffix("/") { dta2.removeLast() }
         return dta2 + "/" + path + "?" + params

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ZKPinClient
+import ZKPinLoad
 
 /// `zkpin load` against a real `zkpin-server serve` over loopback: a short run whose logins
 /// must all succeed. Timing is reported, never asserted.

@@ -1,5 +1,6 @@
 import Foundation
 import ZKPinMath
+import ZKPinProtocol
 
 /// One measured operation.
 public struct BenchmarkResult: Sendable, Codable, Equatable {

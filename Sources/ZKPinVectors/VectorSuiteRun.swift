@@ -1,4 +1,5 @@
 import Foundation
+import ZKPinProtocol
 
 /// The result of checking one file.
 public struct VectorFileReport: Sendable {

@@ -1,4 +1,5 @@
 import Foundation
+import ZKPinClient
 
 /// What a load run measured: successful logins per second over the run, latency percentiles
 /// of the successful logins, and every failure counted by kind.

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
+import ZKPinClient
 
 /// An `HTTPTransport` with a client of its own whose pool allows `connections` connections per
 /// host: the shared client allows 8, which would cap a load test at 8 requests in flight.

@@ -1,4 +1,5 @@
 import ZKPinMath
+import ZKPinProtocol
 
 /// A deterministic byte stream: SHA-256(label ‖ counter), so the same seed gives the same file.
 public struct SeededGenerator: RandomNumberGenerator {

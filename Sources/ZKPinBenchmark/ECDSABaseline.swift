@@ -1,4 +1,5 @@
 import COpenSSL
+import ZKPinProtocol
 
 /// OpenSSL's P-256 ECDSA verification in the same process: a fixed reference that makes
 /// timings comparable across machines (`zkpin bench --baseline`).

@@ -1,4 +1,5 @@
 import Foundation
+import ZKPinClient
 
 /// Finds activation links in a server's outbox folder (`.eml` files, the server's default
 /// mailer): how the load driver activates its identities without a person reading mail.

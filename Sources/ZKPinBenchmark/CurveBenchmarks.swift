@@ -1,4 +1,5 @@
 import ZKPinMath
+import ZKPinProtocol
 
 /// The operations `zkpin bench` reports, on one curve.
 ///

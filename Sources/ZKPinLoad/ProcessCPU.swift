@@ -1,4 +1,5 @@
 import Foundation
+import ZKPinClient
 
 /// The CPU time (user + system) a process has used so far, from Linux's /proc/PID/stat: how
 /// `zkpin load --server-pid` tells what one login costs a server on the same machine.

@@ -1,4 +1,5 @@
 import Foundation
+import ZKPinProtocol
 
 /// One test vector: its name and its fields in file order (values as written, without commas).
 public struct TestVector: Sendable, Equatable {

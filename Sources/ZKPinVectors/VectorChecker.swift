@@ -1,4 +1,5 @@
 import ZKPinMath
+import ZKPinProtocol
 
 /// The verdict on one vector.
 public enum VectorOutcome: Equatable, Sendable {

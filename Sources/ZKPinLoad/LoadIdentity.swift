@@ -1,4 +1,5 @@
 import Foundation
+import ZKPinClient
 import ZKPinProtocol
 import ZKPinWire
 
