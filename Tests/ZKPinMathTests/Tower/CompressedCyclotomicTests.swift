@@ -1,32 +1,35 @@
 import Testing
 @testable import ZKPinMath
+import ZKPinTestSupport
 
 /// Karabina's compressed squaring and the exponentiation built on it, against Granger–Scott
 /// squaring and the uncompressed exponentiation, on random elements of the cyclotomic subgroup.
 struct CompressedCyclotomicTests {
     func checkSquaring<C: PairingCurve>(_: C.Type) {
+        var random = SeededRandom()
         for _ in 0..<20 {
-            let x = FastPairingTests.randomCyclotomic(C.self)
+            let x = PairingDefinitionsTests.randomCyclotomic(C.self, using: &random)
             let square = x.cyclotomicSquared
             // The Swift formulas and the field's kernel (C on the two curves), once and repeated.
-            #expect(CompressedCyclotomic(x).squared == CompressedCyclotomic(square))
+            #expect(CompressedCyclotomic(x).squared == CompressedCyclotomic(square), "\(random.replay)")
             var kernel = CompressedCyclotomic(x)
             C.Field.compressedCyclotomicSquare(&kernel, times: 1)
-            #expect(kernel == CompressedCyclotomic(square))
+            #expect(kernel == CompressedCyclotomic(square), "\(random.replay)")
             C.Field.compressedCyclotomicSquare(&kernel, times: 5)
             #expect(kernel == CompressedCyclotomic(square.cyclotomicSquared.cyclotomicSquared
                 .cyclotomicSquared.cyclotomicSquared.cyclotomicSquared))
             var unchanged = CompressedCyclotomic(x)
             C.Field.compressedCyclotomicSquare(&unchanged, times: 0)
-            #expect(unchanged == CompressedCyclotomic(x))
+            #expect(unchanged == CompressedCyclotomic(x), "\(random.replay)")
             // Decompression gives the whole element back.
             let compressed = CompressedCyclotomic(square)
-            #expect(compressed.decompressed(g1: compressed.g1Numerator * compressed.g1Denominator.inverse) == square)
+            #expect(compressed.decompressed(g1: compressed.g1Numerator * compressed.g1Denominator.inverse) == square, "\(random.replay)")
         }
     }
 
     func checkPower<C: PairingCurve>(_: C.Type) {
         var generator = FieldPropertyTests.Generator(state: 5)
+        var random = SeededRandom()
         // Binary and NAF digit sets, a digit at position 0 or not, negative NAF digits, the
         // curve's |u|, and exponents with more than 16 non-zero digits (the fallback).
         var exponents: [UInt64] = [0, 1, 2, 3, 7, 0x10, 0x8000_0000_0000_0000, .max, 0x5555_5555_5555_5555,
@@ -34,9 +37,9 @@ struct CompressedCyclotomicTests {
         exponents += (0..<8).map { _ in generator.next() }
         exponents += (0..<8).map { _ in generator.next() & generator.next() & generator.next() }
         for exponent in exponents {
-            let x = FastPairingTests.randomCyclotomic(C.self)
+            let x = PairingDefinitionsTests.randomCyclotomic(C.self, using: &random)
             #expect(x.compressedCyclotomicPower(word: exponent) == x.cyclotomicPower(word: exponent),
-                    "exponent \(String(exponent, radix: 16))")
+                    "exponent \(String(exponent, radix: 16)), \(random.replay)")
         }
     }
 
