@@ -60,5 +60,5 @@ enum RPRoutes {
 }
 
 public enum ZKPinServerInfo {
-    public static let version = "0.1.0"
+    public static let version = ZKPinVersion.text
 }
