@@ -1,0 +1,50 @@
+import Foundation
+import Logging
+
+/// `--log-format json`: one JSON object per line on standard error, with time, level, label,
+/// message and metadata, for log collectors.
+public struct JSONLogHandler: LogHandler {
+    public var logLevel: Logger.Level
+    public var metadata: Logger.Metadata = [:]
+    let label: String
+    let write: @Sendable (String) -> Void
+
+    public init(label: String, level: Logger.Level,
+                write: @escaping @Sendable (String) -> Void = { line in FileHandle.standardError.write(Data(line.utf8)) }) {
+        self.label = label
+        self.logLevel = level
+        self.write = write
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    // The signature every swift-log 1.x calls (1.16's log(event:) forwards to it).
+    public func log(level: Logger.Level, message: Logger.Message, metadata explicit: Logger.Metadata?,
+                    source: String, file: String, function: String, line: UInt) {
+        var object: [String: Any] = [
+            "time": Self.timestamp(), "level": level.rawValue, "label": label, "message": message.description,
+        ]
+        let merged = metadata.merging(explicit ?? [:]) { _, new in new }
+        for (key, value) in merged where object[key] == nil { object[key] = Self.plain(value) }
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
+        write(String(decoding: data, as: UTF8.self) + "\n")
+    }
+
+    static func plain(_ value: Logger.MetadataValue) -> Any {
+        switch value {
+        case let .string(text): return text
+        case let .stringConvertible(convertible): return convertible.description
+        case let .array(values): return values.map(plain)
+        case let .dictionary(values): return values.mapValues(plain)
+        }
+    }
+
+    static func timestamp() -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: Date())
+    }
+}
