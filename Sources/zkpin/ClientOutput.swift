@@ -32,8 +32,12 @@ enum ClientOutput {
     }
 
     static func json(_ object: [String: Any]) {
+        json(encoded: (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8))
+    }
+
+    /// A document already encoded (an `Encodable` report).
+    static func json(encoded data: Data) {
         guard !jsonWritten.exchange(true, ordering: .relaxed) else { return }
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
         StandardStreams.writeOutput(String(decoding: data, as: UTF8.self) + "\n")
     }
 
