@@ -18,7 +18,7 @@ struct ErrorBodyMiddleware: RouterMiddleware {
             let message = error.status.code == 405 ? "method not allowed" : error.status.reasonPhrase
             return HTTPHelpers.error(APIError(status: error.status.code, code: code, message))
         } catch {
-            logger.error("unexpected error", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
+            logger.error("unexpected error", metadata: ["path": "\(RedactingLogMiddleware.redact(request.uri.path, nil))", "error": "\(error)"])
             return HTTPHelpers.error(APIError(.internalError, "internal error"))
         }
     }
