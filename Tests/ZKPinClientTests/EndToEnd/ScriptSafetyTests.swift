@@ -165,6 +165,21 @@ import ZKPinWire
         #expect(!result.err.contains(".swift"), "no build paths: \(result.err)")
     }
 
+    /// https:// for a server that speaks http://: NIOSSL's error becomes one sentence.
+    @Test(.enabled(if: Binaries.serverAvailable, "zkpin-server is not built beside the tests"))
+    func aTLSMistakeIsOneSentence() async throws {
+        let server = try await TestServer()
+        defer { server.stop() }
+        let home = ClientHome()
+        defer { home.folder.remove() }
+        let https = server.base.replacingOccurrences(of: "http://", with: "https://")
+        let result = try await home.run(["scan", https + "#1234560"])
+        #expect(result.status == 3)
+        #expect(result.err.contains("the secure (TLS) connection failed"), "\(result.err)")
+        #expect(!result.err.contains("NIOSSL") && !result.err.contains(".swift"), "\(result.err)")
+        #expect(result.err.split(separator: "\n").count == 1, "one line: \(result.err)")
+    }
+
     /// A server that accepts the connection and never answers: `--timeout` ends the wait.
     @Test func aSilentServerTimesOutWithOneLine() async throws {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
