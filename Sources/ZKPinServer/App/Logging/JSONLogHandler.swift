@@ -21,13 +21,11 @@ public struct JSONLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    // The signature every swift-log 1.x calls (1.16's log(event:) forwards to it).
-    public func log(level: Logger.Level, message: Logger.Message, metadata explicit: Logger.Metadata?,
-                    source: String, file: String, function: String, line: UInt) {
+    public func log(event: LogEvent) {
         var object: [String: Any] = [
-            "time": Self.timestamp(), "level": level.rawValue, "label": label, "message": message.description,
+            "time": Self.timestamp(), "level": event.level.rawValue, "label": label, "message": event.message.description,
         ]
-        let merged = metadata.merging(explicit ?? [:]) { _, new in new }
+        let merged = metadata.merging(event.metadata ?? [:]) { _, new in new }
         for (key, value) in merged where object[key] == nil { object[key] = Self.plain(value) }
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
         write(String(decoding: data, as: UTF8.self) + "\n")
