@@ -59,6 +59,9 @@ struct DTA: AsyncParsableCommand {
         let dta: DTA2Service
         let opts = o
         umask(0o077)
+        if let problem = PortProbe.problem(host: host, port: port) {
+            throw ServerExitStatus.fail("cannot listen on \(host):\(port): \(problem)", status: ServerExitStatus.unavailable)
+        }
         do { dta = try ZKPinServerApp.makeDTA2(opts, logger: logger) }
         catch let error as SetupError { throw ServerExitStatus.fail(error.description, status: ServerExitStatus.status(for: error)) }
         catch { throw ServerExitStatus.fail("\(opts.dataDirectory): \(DataFolder.reason(error))", status: ServerExitStatus.dataFolder) }

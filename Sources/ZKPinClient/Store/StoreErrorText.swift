@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 /// One sentence for an error of the local SQLite file: GRDB's own text repeats the SQL
@@ -5,6 +6,12 @@ import GRDB
 enum StoreErrorText {
     static func reason(_ error: any Error) -> String {
         guard let database = error as? DatabaseError else {
+            // Foundation's file errors carry the POSIX cause, whose text is a sentence.
+            let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+            if let posix = underlying, posix.domain == NSPOSIXErrorDomain {
+                return String(cString: strerror(Int32(posix.code))).lowercased()
+            }
+            if let file = error as? CocoaError { return FileErrorText.reason(file) }
             return "it could not be opened (\(String(describing: type(of: error))))"
         }
         switch database.resultCode.primaryResultCode {

@@ -47,6 +47,14 @@ public enum DataFolder {
             default: break
             }
         }
+        if let file = error as? CocoaError {
+            switch file.code {
+            case .fileWriteNoPermission, .fileReadNoPermission: return "permission denied"
+            case .fileWriteOutOfSpace: return "the disk is full"
+            case .fileWriteVolumeReadOnly: return "the disk is read-only"
+            default: return "the path cannot be used (is part of it a file?)"
+            }
+        }
         return "\(String(describing: type(of: error)))"
     }
 }

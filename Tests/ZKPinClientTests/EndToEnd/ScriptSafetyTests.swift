@@ -203,6 +203,18 @@ import ZKPinWire
         #expect(result.err.split(separator: "\n").count == 1, "one line: \(result.err)")
     }
 
+    /// GRDB's text (SQL, result codes) stays out of the message about a damaged store.
+    @Test func aDamagedStoreIsOneSentence() async throws {
+        let home = ClientHome()
+        defer { home.folder.remove() }
+        try FileManager.default.createDirectory(atPath: home.path, withIntermediateDirectories: true)
+        try "not a database".write(toFile: home.path + "/" + IdentityStore.fileName, atomically: true, encoding: .utf8)
+        let result = try await home.run(["users", "--json"])
+        try Self.expectFailureDocument(result, status: "BAD_INPUT", exitCode: 2, "damaged store")
+        #expect(result.err.contains("is not a zkpin identity store or is damaged"), "\(result.err)")
+        #expect(!result.err.contains("SQLite error") && !result.err.contains("SQLITE_"), "\(result.err)")
+    }
+
     @Test func bothBinariesPrintTheOneVersion() async throws {
         let client = try await runClient(["--version"])
         #expect(client.status == 0)
