@@ -91,6 +91,30 @@ import ZKPinWire
         #expect(seen >= 6, "database, keys, outbox and a mail")
     }
 
+    /// `--log-format json` and `--log-level` reach the executable's log handler: every line on
+    /// standard error is one JSON object, and at debug the page polls appear.
+    @Test func logsAsJSONAtTheChosenLevel() async throws {
+        let data = try TempDir.make() + "/data"
+        let port = ServerProcess.freePort()
+        let errors = Pipe()
+        let server = try ServerProcess(["serve", "--host", "127.0.0.1", "--port", String(port), "--data", data,
+                                        "--log-format", "json", "--log-level", "debug"], port: port, errors: errors)
+        try await server.waitUntilListening()
+        _ = try await HTTPJSON.send(method: "GET", url: server.base + "/service")
+        _ = try await HTTPJSON.send(method: "POST", url: server.base + "/rps/access", headers: [("Content-Type", "application/json")],
+                                    body: Array(#"{"webOTT":"unknown"}"#.utf8))
+        server.stop()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let objects = try text.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+        }
+        func level(of prefix: String) -> String? {
+            objects.first { ($0["message"] as? String)?.hasPrefix(prefix) == true }?["level"] as? String
+        }
+        #expect(level(of: "GET /service ") == "info", "\(text)")
+        #expect(level(of: "POST /rps/access ") == "debug", "\(text)")
+    }
+
     @Test func configCheckShowsSourcesAndMasksSecrets() throws {
         let dir = try TempDir.make()
         let file = dir + "/zkpin.json"
