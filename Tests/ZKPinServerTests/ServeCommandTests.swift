@@ -69,6 +69,10 @@ import ZKPinWire
 
     @Test func theDataFolderHoldsOnly0600FilesAnd0700Folders() async throws {
         let data = try TempDir.make() + "/data"
+        // A folder from before: too open, with a file too open (zkpin.sqlite used to be 0644).
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        try "old".write(toFile: data + "/notes.txt", atomically: true, encoding: .utf8)
+        chmod(data + "/notes.txt", 0o644)
         let port = ServerProcess.freePort()
         let server = try ServerProcess(["serve", "--host", "127.0.0.1", "--port", String(port), "--data", data], port: port)
         try await server.waitUntilListening()
@@ -88,7 +92,7 @@ import ZKPinWire
             #expect(mode == (isFolder ? 0o700 : 0o600), "\(name.isEmpty ? "data" : name): \(String(mode, radix: 8))")
             seen += 1
         }
-        #expect(seen >= 6, "database, keys, outbox and a mail")
+        #expect(seen >= 7, "database, keys, outbox, a mail and the old file")
     }
 
     /// `--log-format json` and `--log-level` reach the executable's log handler: every line on
