@@ -23,6 +23,7 @@ struct ConfigCommand: AsyncParsableCommand {
             } catch { throw ServerExitStatus.fail(error) }
             for line in SettingsReport.lines(configuration) { print(line) }
             do { _ = try configuration.options() } catch { throw ServerExitStatus.fail(error) }
+            for warning in configuration.warnings { print("Warning: " + warning) }
             print("The settings are usable.")
         }
     }

@@ -38,6 +38,7 @@ import ZKPinWire
         // ZKPIN_CONFIG names the file when --config does not.
         let named = try await ServeConfiguration.resolve(flags: [:], configFile: nil, environment: ["ZKPIN_CONFIG": file])
         #expect(named.configFile == file && named.text("port") == "7003")
+        #expect(named.configFileSource == .environment("ZKPIN_CONFIG") && all.configFileSource == .flag("--config"))
     }
 
     @Test func aBadValueNamesItsSourceAndOnlyAFlagIsAUsageError() async throws {
@@ -72,6 +73,10 @@ import ZKPinWire
         #expect(text.contains("environment ZKPIN_SMTP_PASSWORD"))
         #expect(text.range(of: #"host\s+0\.0\.0\.0\s+flag --host"#, options: .regularExpression) != nil, "\(text)")
         #expect(text.range(of: #"port\s+8080\s+default"#, options: .regularExpression) != nil)
+        // The default sender with a real relay is worth a warning.
+        #expect(configuration.warnings.contains { $0.contains("mail-from") })
+        let sender = try await ServeConfiguration.resolve(flags: ["mail-from": "login@example.com"], configFile: nil, environment: environment)
+        #expect(!sender.warnings.contains { $0.contains("mail-from") })
         // A URL without a password, and other text, are shown as they are.
         #expect(SettingsReport.maskedURLPassword("smtp://mailer@mail.example.com:25") == "smtp://mailer@mail.example.com:25")
         #expect(SettingsReport.maskedURLPassword("not a url") == "not a url")

@@ -12,8 +12,9 @@ public struct ServeConfiguration: Sendable {
     }
 
     public let values: [String: Value]
-    /// The config file read, if any (`--config` or ZKPIN_CONFIG).
+    /// The config file read, if any, and whether `--config` or ZKPIN_CONFIG named it.
     public let configFile: String?
+    public let configFileSource: SettingSource
     /// Whether ZKPIN_SMTP_PASSWORD is set (shown masked, never printed).
     public let smtpPasswordInEnvironment: Bool
 
@@ -25,6 +26,8 @@ public struct ServeConfiguration: Sendable {
     public static func resolve(flags: [String: String], configFile flagConfigFile: String?,
                                environment: [String: String]) async throws(ConfigurationError) -> ServeConfiguration {
         let configFile = flagConfigFile ?? environment[configFileVariable].flatMap { $0.isEmpty ? nil : $0 }
+        let configFileSource: SettingSource = flagConfigFile != nil ? .flag("--config")
+            : configFile != nil ? .environment(configFileVariable) : .unset
         var file: ConfigFileSettings? = nil
         if let configFile { file = try await ConfigFileSettings.read(path: configFile) }
         // swift-configuration maps the key zkpin.<name> to ZKPIN_<NAME> (dashes as underscores).
@@ -44,7 +47,8 @@ public struct ServeConfiguration: Sendable {
             }
         }
         let password = environment[smtpPasswordVariable].map { !$0.isEmpty } ?? false
-        return ServeConfiguration(values: values, configFile: configFile, smtpPasswordInEnvironment: password)
+        return ServeConfiguration(values: values, configFile: configFile, configFileSource: configFileSource,
+                                  smtpPasswordInEnvironment: password)
     }
 
     public func text(_ name: String) -> String? { values[name]?.text }
@@ -119,6 +123,18 @@ public struct ServeConfiguration: Sendable {
         _ = try logLevel()
         _ = try logFormat()
         return o
+    }
+
+    /// Settings that work but are probably not what an operator wants in production.
+    public var warnings: [String] {
+        var found: [String] = []
+        if text("smtp") != nil, (text("mail-from") ?? "").hasSuffix(".invalid>") || (text("mail-from") ?? "").hasSuffix(".invalid") {
+            found.append("mail-from is \(text("mail-from") ?? ""), which real mail relays refuse; set --mail-from to an address of your domain")
+        }
+        if text("dta2") == nil {
+            found.append("D-TA 2 runs in this process (no --dta2): a demo setup, not for production")
+        }
+        return found
     }
 
     public func logLevel() throws(ConfigurationError) -> Logger.Level {

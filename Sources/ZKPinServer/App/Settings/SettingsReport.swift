@@ -13,7 +13,7 @@ public enum SettingsReport {
         }
         rows.append(["smtp-password", configuration.smtpPasswordInEnvironment ? mask : "-",
                      configuration.smtpPasswordInEnvironment ? "environment \(ServeConfiguration.smtpPasswordVariable)" : "unset"])
-        rows.append(["config", configuration.configFile ?? "-", configuration.configFile == nil ? "unset" : "flag --config or \(ServeConfiguration.configFileVariable)"])
+        rows.append(["config", configuration.configFile ?? "-", configuration.configFileSource.description])
         let widths = (0..<2).map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in
             row[0].padding(toLength: widths[0], withPad: " ", startingAt: 0) + "  "
