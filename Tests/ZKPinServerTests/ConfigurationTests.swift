@@ -41,6 +41,18 @@ import ZKPinWire
         #expect(named.configFileSource == .environment("ZKPIN_CONFIG") && all.configFileSource == .flag("--config"))
     }
 
+    /// The variable names the help and README give are the ones swift-configuration reads
+    /// (its key mapping also splits camel case and digits, which the names must survive).
+    @Test func everySettingIsReadFromItsDocumentedVariable() async throws {
+        for setting in ServeSetting.all {
+            let configuration = try await ServeConfiguration.resolve(flags: [:], configFile: nil,
+                                                                     environment: [setting.environmentVariable: "7"])
+            #expect(configuration.source(setting.name) == .environment(setting.environmentVariable), "\(setting.name)")
+            #expect(configuration.text(setting.name) == "7")
+        }
+        #expect(ServeSetting.named("dta2-key-file").environmentVariable == "ZKPIN_DTA2_KEY_FILE")
+    }
+
     @Test func aBadValueNamesItsSourceAndOnlyAFlagIsAUsageError() async throws {
         func problem(flags: [String: String] = [:], environment: [String: String] = [:], file: String? = nil) async -> ConfigurationError? {
             do {
