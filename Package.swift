@@ -32,7 +32,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // 1.16: LogHandler.log(event:) (the JSON log handler).
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
@@ -42,6 +43,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.20.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.20.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
+        // Serve options from a JSON file and ZKPIN_* environment variables (default JSON trait only).
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.0.0"),
     ],
     targets: [
         // System libraries (Debian -dev packages; tools/test installs them when missing).
@@ -72,6 +75,7 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "Configuration", package: "swift-configuration"),
         ], resources: [.copy("Templates")]),
         // The person's side: payloads, registration, login, the local identity store.
         .target(name: "ZKPinClient", dependencies: [
@@ -98,7 +102,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
         .executableTarget(name: "zkpin-server", dependencies: [
-            "ZKPinMath", "ZKPinProtocol", "ZKPinServer",
+            "ZKPinMath", "ZKPinProtocol", "ZKPinServer", "ZKPinWire",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

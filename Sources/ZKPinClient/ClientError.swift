@@ -32,7 +32,7 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
 
     // 3: network or server trouble.
     case networkError(url: String, reason: String)
-    case timeout(url: String)
+    case timeout(url: String, seconds: Int? = nil)
     case notMPinServer(url: String, reason: String)
     case unexpectedResponse(url: String, status: Int, detail: String)
     case rateLimited(url: String)
@@ -133,8 +133,9 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
 
         case let .networkError(url, reason):
             return "Could not reach \(url): \(reason). Check the address and your connection, then try again."
-        case let .timeout(url):
-            return "\(url) did not answer in time. Try again later; if it keeps happening, tell the site's operator."
+        case let .timeout(url, seconds):
+            let within = seconds.map { " within \($0) s" } ?? " in time"
+            return "\(url) did not answer\(within). Try again later or with a longer --timeout SECONDS; if it keeps happening, tell the site's operator."
         case let .notMPinServer(url, reason):
             return "\(url) does not answer like an M-Pin server (\(reason)). Check that the URL is the site's login address."
         case let .unexpectedResponse(url, status, detail):

@@ -4,13 +4,16 @@ import Logging
 import ZKPinMath
 import ZKPinProtocol
 import ZKPinServer
+import ZKPinWire
 
 @main
 struct ZKPinServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "zkpin-server",
         abstract: "ZKPin relying party and trusted authorities (M-Pin zero-knowledge PIN login).",
-        subcommands: [Serve.self, DTA.self, Demo.self, Admin.self])
+        discussion: ServerExitStatus.helpText,
+        version: ZKPinVersion.text,
+        subcommands: [Serve.self, ConfigCommand.self, DTA.self, Demo.self, Admin.self])
 
     /// ArgumentParser's default, after checking that this CPU runs the build's field arithmetic.
     static func main() async {
@@ -33,91 +36,12 @@ func parseCurve(_ text: String) throws -> CurveID {
     return curve
 }
 
-/// Logs go to stderr; the bound URL line goes to stdout so scripts can read it.
-func announce(_ text: String) {
-    // Unbuffered, so a parent process sees the line at once.
-    FileHandle.standardOutput.write(Data((text + "\n").utf8))
-}
-
 /// Where the relying party keeps its state: SQLite in the data folder, or PostgreSQL.
 struct DatabaseOptions: ParsableArguments {
     @Option(help: ArgumentHelp("postgres://USER@HOST:PORT/DATABASE, shared by several instances (default: SQLite in the data folder). Password from PGPASSWORD or --database-password-file.", valueName: "URL"))
     var database: String?
     @Option(name: .customLong("database-password-file"), help: "0600 file holding the PostgreSQL password.")
     var databasePasswordFile: String?
-}
-
-struct Serve: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Run the relying party and D-TA 1 (and D-TA 2 unless --dta2).")
-
-    @Option var host = "127.0.0.1"
-    @Option(help: "Port; 0 picks a free one (printed; needs --public-url).") var port = 8080
-    @Option(help: "Data folder (database, keys, outbox).") var data = "./zkpin-data"
-    @Option(help: "bls12-381 or bn254cx; fixed at first start.") var curve: String?
-    @Option(name: .customLong("public-url"), help: "The URL people use (default http://host:port).") var publicURL: String?
-    @Option(help: "Folder for activation mails as .eml files (default DATA/outbox).") var outbox: String?
-    @Option(help: "smtp://user@host:port; password from ZKPIN_SMTP_PASSWORD or --smtp-password-file.") var smtp: String?
-    @Option(name: .customLong("smtp-password-file")) var smtpPasswordFile: String?
-    @Option(name: .customLong("smtp-ca-file"), help: "Extra CA (PEM) for the SMTP server.") var smtpCAFile: String?
-    @Option(help: "URL of a separate D-TA 2 (zkpin-server dta).") var dta2: String?
-    @Option(name: .customLong("dta2-key-file"), help: "0600 file with the key shared with D-TA 2.") var dta2KeyFile: String?
-    @Option(help: "Time permits: on or off.") var permits = "off"
-    @Option(name: .customLong("max-attempts")) var maxAttempts = 3
-    @Option(name: .customLong("access-code-ttl")) var accessCodeTTL = 120
-    @Option(name: .customLong("trusted-proxy"), help: "Address of a proxy whose X-Forwarded-For is believed.") var trustedProxy: String?
-    @Option(name: .customLong("registrations-per-address"), help: "Registrations per client address and hour (raise it to register many load-test identities).")
-    var registrationsPerAddress = 30
-    @Option(name: .customLong("verification-batch"), help: ArgumentHelp(
-        "The most pass-2 logins verified together when they arrive at once (one pairing check for the batch); 1 verifies each alone.",
-        valueName: "N"))
-    var verificationBatch = 256
-    @OptionGroup var storage: DatabaseOptions
-
-    func options() throws -> ServeOptions {
-        var o = ServeOptions()
-        o.host = host; o.port = port; o.dataDirectory = data
-        o.database = storage.database; o.databasePasswordFile = storage.databasePasswordFile
-        guard registrationsPerAddress >= 1 else { throw ValidationError("--registrations-per-address is at least 1") }
-        o.registrationsPerAddress = registrationsPerAddress
-        guard (1...4096).contains(verificationBatch) else { throw ValidationError("--verification-batch is 1...4096") }
-        o.verificationBatch = verificationBatch
-        o.curve = try curve.map(parseCurve)
-        o.publicURL = publicURL; o.outbox = outbox; o.smtp = smtp; o.smtpPasswordFile = smtpPasswordFile
-        o.smtpCAFile = smtpCAFile; o.dta2URL = dta2; o.dta2KeyFile = dta2KeyFile
-        switch permits.lowercased() {
-        case "on": o.permits = true
-        case "off": o.permits = false
-        default: throw ValidationError("--permits takes on or off")
-        }
-        guard (1...100).contains(maxAttempts) else { throw ValidationError("--max-attempts is 1...100") }
-        guard (10...3600).contains(accessCodeTTL) else { throw ValidationError("--access-code-ttl is 10...3600 seconds") }
-        o.maxAttempts = maxAttempts; o.accessCodeTTL = accessCodeTTL; o.trustedProxy = trustedProxy
-        return o
-    }
-
-    func run() async throws { try await runServe(try options(), demo: false) }
-}
-
-func runServe(_ options: ServeOptions, demo: Bool) async throws {
-    let logger = Logger(label: "zkpin")
-    let rp: RelyingParty
-    let dta2: DTA2Service?
-    do { (rp, dta2) = try await ZKPinServerApp.makeRelyingParty(options, logger: logger) }
-    catch let error as SetupError { throw ValidationError(error.description) }
-    if dta2 != nil {
-        announce("NOTE: D-TA 2 runs in this process: a demo/development setup, not for production (see rps-api.md, Trust).")
-    }
-    let router = try ZKPinServerApp.router(rp: rp, dta2: dta2, logger: logger)
-    try await ZKPinServerApp.serve(router: router, host: options.host, port: options.port, logger: logger) { port in
-        let url = options.publicURL ?? "http://\(options.host):\(port)"
-        announce("zkpin-server listening on http://\(options.host):\(port) (curve \(rp.config.curve.rawValue))")
-        if demo {
-            announce("Open \(url)/ to sign in.")
-            if options.smtp == nil {
-                announce("Activation mails land in \(options.outbox ?? (options.dataDirectory as NSString).appendingPathComponent("outbox"))")
-            }
-        }
-    }
 }
 
 struct DTA: AsyncParsableCommand {
@@ -134,7 +58,13 @@ struct DTA: AsyncParsableCommand {
         let logger = Logger(label: "zkpin.dta2")
         let dta: DTA2Service
         let opts = o
-        do { dta = try ZKPinServerApp.makeDTA2(opts, logger: logger) } catch { throw ValidationError("\(error)") }
+        umask(0o077)
+        if let problem = PortProbe.problem(host: host, port: port) {
+            throw ServerExitStatus.fail("cannot listen on \(host):\(port): \(problem)", status: ServerExitStatus.unavailable)
+        }
+        do { dta = try ZKPinServerApp.makeDTA2(opts, logger: logger) }
+        catch let error as SetupError { throw ServerExitStatus.fail(error.description, status: ServerExitStatus.status(for: error)) }
+        catch { throw ServerExitStatus.fail("\(opts.dataDirectory): \(DataFolder.reason(error))", status: ServerExitStatus.dataFolder) }
         try await ZKPinServerApp.serve(router: ZKPinServerApp.dtaRouter(dta, logger: logger), host: host, port: port, logger: logger) { port in
             announce("zkpin-server dta listening on http://\(opts.host):\(port) (curve \(opts.curve.rawValue))")
         }
@@ -201,5 +131,5 @@ func openStore(_ data: String, _ storage: DatabaseOptions) async throws -> any S
         return try await ZKPinServerApp.openStore(dataDirectory: data, database: storage.database,
                                                   passwordFile: storage.databasePasswordFile, mustExist: true,
                                                   logger: Logger(label: "zkpin.admin"))
-    } catch let error as SetupError { throw ValidationError(error.description) }
+    } catch let error as SetupError { throw ServerExitStatus.fail(error.description, status: ServerExitStatus.status(for: error)) }
 }

@@ -5,7 +5,8 @@ import ZKPinClient
 /// PIN twice, store the token, say what to do next.
 enum ActivationFinisher {
     static func finish(registration: Registration, identity: Identity, service: Service,
-                       waitSeconds: Int, pinFromStandardInput: Bool, json: Bool) async throws(ClientError) {
+                       waitSeconds: Int, pinFromStandardInput: Bool, json: Bool,
+                       confirmationCode: String?) async throws(ClientError) {
         let spinner = Spinner(label: "Waiting for the activation of \(identity.userId)", seconds: waitSeconds)
         let secret: [UInt8]
         do {
@@ -22,8 +23,10 @@ enum ActivationFinisher {
         let pin = try PINPrompt.readNew(fromStandardInput: pinFromStandardInput)
         let stored = try registration.finish(identity: identity, service: service, clientSecret: clientSecret, pin: pin)
         if json {
-            ClientOutput.json(["status": "OK", "userId": stored.userId, "server": stored.server,
-                               "state": stored.state.rawValue, "curve": stored.curve])
+            var object: [String: Any] = ["status": "OK", "userId": stored.userId, "server": stored.server,
+                                         "state": stored.state.rawValue, "curve": stored.curve]
+            if let confirmationCode { object["confirmationCode"] = confirmationCode }
+            ClientOutput.json(object)
         } else {
             ClientOutput.info("Registered \(stored.userId) at \(service.info.name) (\(stored.server)).")
             ClientOutput.info("Sign in by running `zkpin login 'URL#CODE'` with the text under the QR code on the login page.")

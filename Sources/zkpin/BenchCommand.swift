@@ -54,7 +54,7 @@ struct BenchCommand: ParsableCommand {
         let curves = curve == "all" ? CurveID.allCases : [CurveID(name: curve)!]
         let only = ops.map { Set($0.split(separator: ",").map(String.init)) }
         let progress: (String) -> Void = { op in
-            if !json { FileHandle.standardError.write(Data("  timing \(op)...\r".utf8)) }
+            if !json { StandardStreams.writeError("  timing \(op)...\r") }
         }
         var stopwatch = Stopwatch()
         stopwatch.samples = samples
@@ -62,7 +62,7 @@ struct BenchCommand: ParsableCommand {
         var reference: ECDSABaseline?
         if baseline {
             guard let baselineVerifier = ECDSABaseline(), let own = baselineVerifier.run(stopwatch: stopwatch) else {
-                FileHandle.standardError.write(Data("zkpin bench: OpenSSL's P-256 ECDSA verification failed, so there is no baseline\n".utf8))
+                StandardStreams.writeError("zkpin bench: OpenSSL's P-256 ECDSA verification failed, so there is no baseline\n")
                 throw ExitCode(1)
             }
             reference = baselineVerifier

@@ -11,6 +11,13 @@ struct ClientOptions: ParsableArguments {
     @Flag(name: .long, help: "Print the result as JSON on standard output (messages still go to standard error).")
     var json = false
 
+    @Option(help: ArgumentHelp("Seconds to wait for each answer from the server (default 5).", valueName: "SECONDS"))
+    var timeout: Int = 5
+
+    func validate() throws {
+        guard (1...3600).contains(timeout) else { throw ValidationError("--timeout takes 1...3600 seconds.") }
+    }
+
     var resolvedHome: String { home ?? IdentityStore.defaultHome() }
 
     func openStore() throws(ClientError) -> IdentityStore {
@@ -18,6 +25,6 @@ struct ClientOptions: ParsableArguments {
     }
 
     func connection() -> RPSConnection {
-        RPSConnection(transport: AsyncHTTPTransport())
+        RPSConnection(transport: AsyncHTTPTransport(timeoutSeconds: Int64(timeout)))
     }
 }

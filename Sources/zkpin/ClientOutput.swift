@@ -1,35 +1,60 @@
 import ArgumentParser
 import Foundation
+import Synchronization
 import ZKPinClient
 
 /// Where the client's words go: results on standard output, progress and problems on standard
-/// error, and with `--json` one JSON object on standard output.
+/// error. With `--json` standard output carries exactly one JSON document, success or failure,
+/// and everything else goes to standard error.
 enum ClientOutput {
-    /// Written at once (not through print's buffer), so a script or parent process that
-    /// waits for a line, such as the confirmation code, sees it while the command waits.
+    /// Set by `run(json:)` (or by `main` for a usage error under `--json`).
+    private static let jsonMode = Atomic<Bool>(false)
+    /// The first document wins; a script parses standard output as one JSON value.
+    private static let jsonWritten = Atomic<Bool>(false)
+
+    static func useJSON() { jsonMode.store(true, ordering: .relaxed) }
+
+    static var hasWrittenJSON: Bool { jsonWritten.load(ordering: .relaxed) }
+
+    /// A result line: standard output, or standard error under `--json`. Written at once (no
+    /// buffer), so a script or parent process that waits for a line, such as the confirmation
+    /// code, sees it while the command waits.
     static func info(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        if jsonMode.load(ordering: .relaxed) {
+            note(text)
+        } else {
+            StandardStreams.writeOutput(text + "\n")
+        }
     }
 
     static func note(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        StandardStreams.writeError(text + "\n")
     }
 
     static func json(_ object: [String: Any]) {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        info(String(decoding: data, as: UTF8.self))
+        json(encoded: (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8))
+    }
+
+    /// A document already encoded (an `Encodable` report).
+    static func json(encoded data: Data) {
+        guard !jsonWritten.exchange(true, ordering: .relaxed) else { return }
+        StandardStreams.writeOutput(String(decoding: data, as: UTF8.self) + "\n")
+    }
+
+    /// The JSON document of a failure.
+    static func jsonFailure(status: ClientStatus, message: String, exitCode: Int32) {
+        json(["status": status.rawValue, "message": message, "exitCode": Int(exitCode)])
     }
 
     /// Runs a client command body: a `ClientError` becomes its message on standard error (and
     /// a JSON object with `--json`) and its exit code.
     static func run(json: Bool, _ body: () async throws(ClientError) -> Void) async throws {
+        if json { useJSON() }
         do {
             try await body()
         } catch {
             note("zkpin: " + error.message)
-            if json {
-                self.json(["status": error.status.rawValue, "message": error.message, "exitCode": Int(error.exitCode)])
-            }
+            if json { jsonFailure(status: error.status, message: error.message, exitCode: error.exitCode) }
             throw ExitCode(error.exitCode)
         }
     }

@@ -45,13 +45,15 @@ struct ConfirmCommand: AsyncParsableCommand {
             }
             let connection = options.connection()
             let service = try await Discovery(connection: connection).discover(server: identity.server)
-            if let regOTT = identity.pendingRegOTT, let code = ConfirmationCode.code(regOTT: regOTT) {
+            let code = identity.pendingRegOTT.flatMap { ConfirmationCode.code(regOTT: $0) }
+            if let code {
                 ClientOutput.info("Confirmation code: \(code)")
                 ClientOutput.note("Type it on the page of the activation link mailed to \(email), if you have not yet.")
             }
             let registration = Registration(connection: connection, store: store)
             try await ActivationFinisher.finish(registration: registration, identity: identity, service: service,
-                                                waitSeconds: wait, pinFromStandardInput: pinStdin, json: options.json)
+                                                waitSeconds: wait, pinFromStandardInput: pinStdin, json: options.json,
+                                                confirmationCode: code)
         }
     }
 }

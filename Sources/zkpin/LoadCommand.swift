@@ -60,8 +60,7 @@ struct LoadCommand: AsyncParsableCommand {
             await driver.shutdown()
             let report = try outcome.get()
             if json {
-                let data = (try? JSONEncoder().encode(report)) ?? Data("{}".utf8)
-                ClientOutput.info(String(decoding: data, as: UTF8.self))
+                ClientOutput.json(encoded: (try? JSONEncoder().encode(report)) ?? Data("{}".utf8))
             } else {
                 ClientOutput.info(report.text)
             }

@@ -48,6 +48,8 @@ struct LoginCommand: AsyncParsableCommand {
             guard let identity else { throw .unknownIdentity(userId: user, server: service.base) }
 
             ClientOutput.note("Signing in to \(service.info.name) at \(service.base) as \(identity.userId)")
+            // An expired code is reported now, not after the person typed the PIN.
+            try await login.checkAccessCode(payload.accessCode, service: service)
             let pin = try PINPrompt.read(fromStandardInput: pinStdin)
             let userId = try await login.signIn(identity: identity, service: service,
                                                 accessCode: payload.accessCode, pin: pin)

@@ -51,6 +51,7 @@ struct RegisterCommand: AsyncParsableCommand {
             let deviceName = device ?? ProcessInfo.processInfo.hostName
             let started = try await registration.start(email: email, deviceName: deviceName, service: service)
 
+            // Under --json this line goes to standard error; the code is also in the JSON.
             ClientOutput.info("Confirmation code: \(started.confirmationCode)")
             ClientOutput.note("""
                 \(service.info.name) (\(service.base)) mailed an activation link to \(email).
@@ -67,7 +68,8 @@ struct RegisterCommand: AsyncParsableCommand {
                 return
             }
             try await ActivationFinisher.finish(registration: registration, identity: started.identity, service: service,
-                                                waitSeconds: wait ?? 600, pinFromStandardInput: pinStdin, json: options.json)
+                                                waitSeconds: wait ?? 600, pinFromStandardInput: pinStdin, json: options.json,
+                                                confirmationCode: started.confirmationCode)
         }
     }
 }

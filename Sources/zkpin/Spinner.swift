@@ -21,7 +21,7 @@ final class Spinner: Sendable {
             while !Task.isCancelled {
                 let left = max(0, Int(ContinuousClock.now.duration(to: deadline).components.seconds))
                 let line = "\r\(frames[frame % frames.count]) \(label): \(Spinner.format(left)) left (Ctrl-C stops; `zkpin confirm` finishes later) "
-                FileHandle.standardError.write(Data(line.utf8))
+                StandardStreams.writeError(line)
                 frame += 1
                 try? await Task.sleep(for: .milliseconds(250))
             }
@@ -33,7 +33,7 @@ final class Spinner: Sendable {
         guard let task else { return }
         task.cancel()
         await task.value
-        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+        StandardStreams.writeError("\r\u{1B}[2K")
     }
 
     static func format(_ seconds: Int) -> String {

@@ -36,7 +36,7 @@ struct VectorsCheckCommand: ParsableCommand {
         for file in files {
             let report: VectorFileReport
             do { report = try VectorSuiteRun.check(path: file) } catch {
-                FileHandle.standardError.write(Data("zkpin vectors check: \(error)\n".utf8))
+                StandardStreams.writeError("zkpin vectors check: \(error)\n")
                 throw ExitCode(2)
             }
             for (name, outcome) in report.results {

@@ -51,7 +51,7 @@ struct VectorsGenerateCommand: ParsableCommand {
         let text = generator.generate()
         if let output {
             do { try Data(text.utf8).write(to: URL(fileURLWithPath: output)) } catch {
-                FileHandle.standardError.write(Data("zkpin vectors generate: cannot write \(output): \(error.localizedDescription)\n".utf8))
+                StandardStreams.writeError("zkpin vectors generate: cannot write \(output): \(error.localizedDescription)\n")
                 throw ExitCode(2)
             }
         } else {

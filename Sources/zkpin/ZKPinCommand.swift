@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import ZKPinClient
 import ZKPinMath
+import ZKPinWire
 
 /// `zkpin`: the person's M-Pin client, plus the developer tools (vectors, bench).
 @main
@@ -23,8 +25,12 @@ struct ZKPinCommand: AsyncParsableCommand {
           zkpin load --server URL --outbox DIR  load-test servers (N identities logging in)
 
         Exit status: 0 success, 1 authentication refused or vectors failed, 2 bad input,
-        3 network or server trouble.
+        3 network or server trouble. When the reader of standard output closes it early
+        (`zkpin users | head -1`), the command ends quietly with 0.
+        With --json, standard output carries exactly one JSON document, also on failure
+        ({"status", "message", "exitCode"}); every other line goes to standard error.
         """,
+        version: ZKPinVersion.text,
         subcommands: [ScanCommand.self, RegisterCommand.self, ConfirmCommand.self, LoginCommand.self,
                       UsersCommand.self, DeleteCommand.self, VectorsCommand.self, BenchCommand.self, LoadCommand.self]
     )
@@ -33,6 +39,7 @@ struct ZKPinCommand: AsyncParsableCommand {
     /// project's "bad input" status) instead of 64.
     static func main() async {
         FieldArithmeticSupport.exitIfUnsupported(program: "zkpin")
+        StandardStreams.ignoreBrokenPipeSignal()
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
@@ -41,9 +48,20 @@ struct ZKPinCommand: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
-            if exitCode(for: error) == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            let code = exitCode(for: error)
+            let asksForJSON = CommandLine.arguments.dropFirst().contains("--json")
+            if code == .validationFailure {
+                let message = fullMessage(for: error)
+                ClientOutput.note(message)
+                if asksForJSON {
+                    ClientOutput.jsonFailure(status: .badInput, message: message.split(separator: "\n").first.map(String.init) ?? message,
+                                             exitCode: 2)
+                }
                 Foundation.exit(2)
+            }
+            // A failure outside ClientOutput.run (bench, vectors) still leaves one document.
+            if asksForJSON && !code.isSuccess && !ClientOutput.hasWrittenJSON {
+                ClientOutput.jsonFailure(status: .badInput, message: fullMessage(for: error), exitCode: code.rawValue)
             }
             exit(withError: error)
         }

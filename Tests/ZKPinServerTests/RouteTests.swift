@@ -351,7 +351,12 @@ import ZKPinWire
 
     @Test func logRedaction() {
         #expect(RedactingLogMiddleware.redact("/rps/signature/ab", "regOTT=secret&x=1") == "/rps/signature/ab?regOTT=REDACTED&x=1")
-        #expect(RedactingLogMiddleware.redact("/mpinActivate", "i=ab&e=1&s=sig") == "/mpinActivate?i=ab&e=1&s=REDACTED")
+        // `i` is the mpinId, the hex of a JSON object holding the e-mail: personal data.
+        #expect(RedactingLogMiddleware.redact("/mpinActivate", "i=ab&e=1&s=sig") == "/mpinActivate?i=REDACTED&e=1&s=REDACTED")
+        let mpinId = Hex.encode(Array(#"{"userID":"kim@example.com","mobile":0}"#.utf8))
+        #expect(RedactingLogMiddleware.redact("/rps/timePermit/" + mpinId, nil) == "/rps/timePermit/REDACTED")
+        #expect(RedactingLogMiddleware.redact("/rps/user/" + mpinId, nil) == "/rps/user/REDACTED")
+        #expect(RedactingLogMiddleware.redact("/rps/pass1", nil) == "/rps/pass1")
     }
 
     @Test func qrCodeMatrix() throws {

@@ -2,19 +2,34 @@ import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
 
-/// `HTTPTransport` over AsyncHTTPClient's shared client.
+/// `HTTPTransport` over AsyncHTTPClient, failing fast: a refused connection or an unknown host
+/// is reported at once (the shared client retries a failed connection until the deadline, 30 s
+/// of silence), and every request ends within `timeoutSeconds`.
 public struct AsyncHTTPTransport: HTTPTransport {
-    /// Per request; `/rps/authenticate` itself may wait up to 10 s for the page.
+    /// Per request (`zkpin --timeout`).
     public var timeoutSeconds: Int64
     /// Answers larger than this are refused (no M-Pin answer comes close).
     public var maxBodyBytes: Int
 
-    public init(timeoutSeconds: Int64 = 30, maxBodyBytes: Int = 1 << 20) {
+    public init(timeoutSeconds: Int64 = 5, maxBodyBytes: Int = 1 << 20) {
         self.timeoutSeconds = timeoutSeconds
         self.maxBodyBytes = maxBodyBytes
     }
 
+    /// One client for the process, never shut down: a command runs a handful of requests and
+    /// exits. Its connect timeout is long; each request's deadline is what bounds the wait.
+    static let client: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout = .init(connect: .seconds(600))
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }()
+
     public func send(_ verb: HTTPVerb, _ url: String, json body: [UInt8]?) async throws(ClientError) -> HTTPResult {
+        try await send(verb, url, json: body, serverHoldSeconds: 0)
+    }
+
+    public func send(_ verb: HTTPVerb, _ url: String, json body: [UInt8]?, serverHoldSeconds: Int64) async throws(ClientError) -> HTTPResult {
         var request = HTTPClientRequest(url: url)
         request.method = HTTPMethod(rawValue: verb.rawValue)
         request.headers.add(name: "Accept", value: "application/json")
@@ -23,33 +38,22 @@ public struct AsyncHTTPTransport: HTTPTransport {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(body)
         }
+        let seconds = timeoutSeconds + serverHoldSeconds
         do {
-            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(timeoutSeconds))
+            let response = try await Self.client.execute(request, timeout: .seconds(seconds))
             let buffer = try await response.body.collect(upTo: maxBodyBytes)
             return HTTPResult(status: Int(response.status.code), body: Array(buffer.readableBytesView))
         } catch let error as HTTPClientError {
             if [.deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout].contains(error) {
-                throw .timeout(url: url)
+                throw .timeout(url: url, seconds: Int(seconds))
             }
             if [.invalidURL, .emptyHost, .emptyScheme].contains(error) { throw .malformedURL(url) }
-            throw .networkError(url: url, reason: Self.describe(error))
+            throw .networkError(url: url, reason: NetworkErrorText.reason(error))
         } catch {
-            throw .networkError(url: url, reason: Self.describe(error))
+            throw .networkError(url: url, reason: NetworkErrorText.reason(error))
         }
     }
 
-    /// A short reason a person can act on, from NIO's error texts.
-    package static func describe(_ error: any Error) -> String {
-        let text = String(describing: error)
-        if text.contains("connectionRefused") || text.contains("Connection refused") || text.contains("ECONNREFUSED") {
-            return "connection refused (is the server running at that address?)"
-        }
-        if text.contains("NXDOMAIN") || text.contains("lookup") || text.contains("resolve") {
-            return "the host name could not be resolved"
-        }
-        if text.contains("responseBodyTooBig") || text.contains("TooMany") || text.contains("tooMany") {
-            return "the answer was too large"
-        }
-        return text.count > 200 ? String(text.prefix(200)) + "..." : text
-    }
+    /// Kept for the load driver's transport.
+    package static func describe(_ error: any Error) -> String { NetworkErrorText.reason(error) }
 }

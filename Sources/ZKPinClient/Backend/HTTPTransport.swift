@@ -15,4 +15,15 @@ public struct HTTPResult: Sendable {
 public protocol HTTPTransport: Sendable {
     /// Throws only `networkError` or `timeout`; any HTTP status is a result.
     func send(_ verb: HTTPVerb, _ url: String, json body: [UInt8]?) async throws(ClientError) -> HTTPResult
+
+    /// The same, for a request the server may hold on purpose for up to `serverHoldSeconds`
+    /// (`/rps/authenticate` waits for the page): the timeout starts after that hold.
+    func send(_ verb: HTTPVerb, _ url: String, json body: [UInt8]?, serverHoldSeconds: Int64) async throws(ClientError) -> HTTPResult
+}
+
+extension HTTPTransport {
+    /// Transports without a timeout of their own (test fakes) ignore the hold.
+    public func send(_ verb: HTTPVerb, _ url: String, json body: [UInt8]?, serverHoldSeconds: Int64) async throws(ClientError) -> HTTPResult {
+        try await send(verb, url, json: body)
+    }
 }

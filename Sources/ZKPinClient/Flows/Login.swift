@@ -43,6 +43,20 @@ public struct Login: Sendable {
         return nil
     }
 
+    /// How long `/rps/authenticate` may wait for the page to take the login up (rps-api.md).
+    static let pageTakeUpSeconds: Int64 = 10
+
+    /// Checks that the access code is live before the PIN is asked, and tells the page it was
+    /// scanned (`POST /rps/codeStatus`). A server without that endpoint (404) is not checked.
+    public func checkAccessCode(_ accessCode: String, service: Service) async throws(ClientError) {
+        let answer = try await connection.send(.post, service.codeStatusURL, CodeStatusRequest(wid: accessCode))
+        switch answer.status {
+        case 200..<300, 404, 405: return
+        case 412, 410: throw .accessCodeExpired
+        default: throw answer.unexpected()
+        }
+    }
+
     /// Runs the protocol; returns the user id the server signed in.
     public func signIn(identity: Identity, service: Service, accessCode: String, pin: PIN) async throws(ClientError) -> String {
         guard identity.canSignIn, let mpinId = identity.mpinId, let tokenHex = identity.token else {
@@ -91,7 +105,8 @@ public struct Login: Sendable {
         let ott = try pass2.decode(Pass2Response.self)
 
         let authenticate = try await connection.send(.post, service.authenticateURL,
-                                                     AuthenticateRequest(authOTT: ott.authOTT))
+                                                     AuthenticateRequest(authOTT: ott.authOTT),
+                                                     serverHoldSeconds: Self.pageTakeUpSeconds)
         try settleRefusal(authenticate, identity: identity, mpinId: mpinId)
         let result = try authenticate.decode(AuthenticateResponse.self)
         try store.recordLogin(server: identity.server, userId: identity.userId)

@@ -34,6 +34,10 @@ public struct Service: Sendable {
     package var pass1URL: String { resolve(settings.mpinAuthServerURL) + "/pass1" }
     package var pass2URL: String { resolve(settings.mpinAuthServerURL) + "/pass2" }
     package var authenticateURL: String { resolve(settings.mobileAuthenticateURL) }
+    /// `/rps/codeStatus` (not in clientSettings): under the `rps_prefix` of `/service`.
+    var codeStatusURL: String {
+        base + "/" + info.rpsPrefix.trimmingCharacters(in: CharacterSet(charactersIn: "/")) + "/codeStatus"
+    }
     /// `<dta2URL>/<path>?<params>`; params come signed from the relying party as they are.
     package func dta2URL(_ path: String, params: String) -> String {
         var dta2 = resolve(settings.dta2URL)

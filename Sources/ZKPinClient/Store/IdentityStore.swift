@@ -27,7 +27,7 @@ public final class IdentityStore: Sendable {
         } catch let error as ClientError {
             throw error
         } catch {
-            throw .storeUnavailable(path: path, reason: "\(error)")
+            throw .storeUnavailable(path: path, reason: StoreErrorText.reason(error))
         }
     }
 
@@ -89,11 +89,11 @@ public final class IdentityStore: Sendable {
     }
 
     private func read<T>(_ body: (Database) throws -> T) throws(ClientError) -> T {
-        do { return try queue.read(body) } catch { throw .storeUnavailable(path: path, reason: "\(error)") }
+        do { return try queue.read(body) } catch { throw .storeUnavailable(path: path, reason: StoreErrorText.reason(error)) }
     }
 
     private func write<T>(_ body: (Database) throws -> T) throws(ClientError) -> T {
-        do { return try queue.write(body) } catch { throw .storeUnavailable(path: path, reason: "\(error)") }
+        do { return try queue.write(body) } catch { throw .storeUnavailable(path: path, reason: StoreErrorText.reason(error)) }
     }
 
     // MARK: Queries

@@ -35,6 +35,8 @@ public struct ServeOptions: Sendable {
     public var accessCodeTTL = 120
     public var trustedProxy: String?
     public var serviceName = "ZKPin"
+    /// The sender of activation mails (`--mail-from`).
+    public var mailFrom = "ZKPin <no-reply@zkpin.invalid>"
 
     public init() {}
 }
@@ -50,6 +52,20 @@ public struct DTAOptions: Sendable {
 }
 
 public struct SetupError: Error, CustomStringConvertible {
+    /// What kind of trouble, for the exit status of `zkpin-server` (see `ServerExitStatus`).
+    public enum Kind: Sendable {
+        /// A setting that cannot work (wrong curve for the data folder, missing key file...).
+        case configuration
+        /// The data folder or a file in it cannot be created, read or written.
+        case dataFolder
+        /// A service this one needs (a separate D-TA 2, PostgreSQL) cannot be reached.
+        case unavailable
+    }
+
     public var description: String
-    public init(_ description: String) { self.description = description }
+    public var kind: Kind
+    public init(_ description: String, kind: Kind = .configuration) {
+        self.description = description
+        self.kind = kind
+    }
 }

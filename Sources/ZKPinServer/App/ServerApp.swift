@@ -20,7 +20,11 @@ public enum ZKPinServerApp {
             throw SetupError("--port 0 needs --public-url: the default public URL (http://host:port) would name port 0")
         }
         let dir = o.dataDirectory
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        do {
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw SetupError("the data folder \(dir) cannot be created: \(DataFolder.reason(error))", kind: .dataFolder)
+        }
         func path(_ name: String) -> String { (dir as NSString).appendingPathComponent(name) }
         let store = try await openStore(dataDirectory: dir, database: o.database, passwordFile: o.databasePasswordFile, logger: logger)
 
@@ -30,8 +34,14 @@ public enum ZKPinServerApp {
             throw SetupError("\(dir) was created for curve \(curve.rawValue); it cannot be served with \(wanted.rawValue). Use another --data folder.")
         }
         let suite = curve.suite
-        let dta1 = try TrustedAuthority.load(path: path("dta1.master"), suite: suite)
-        let linkKey = try SecretFile.loadOrCreate(path("rps.key")) { Digest.randomBytes(32) }
+        let dta1: TrustedAuthority
+        let linkKey: [UInt8]
+        do {
+            dta1 = try TrustedAuthority.load(path: path("dta1.master"), suite: suite)
+            linkKey = try SecretFile.loadOrCreate(path("rps.key")) { Digest.randomBytes(32) }
+        } catch {
+            throw SetupError("the keys in \(dir) cannot be read or created: \(DataFolder.reason(error))", kind: .dataFolder)
+        }
 
         let link: DTA2Link
         let dta2Key: [UInt8]
@@ -39,12 +49,17 @@ public enum ZKPinServerApp {
         var inProcess: DTA2Service? = nil
         if let url = o.dta2URL {
             guard let keyFile = o.dta2KeyFile else { throw SetupError("--dta2 needs --dta2-key-file") }
-            dta2Key = try SecretFile.load(keyFile)
+            do { dta2Key = try SecretFile.load(keyFile) } catch {
+                throw SetupError("--dta2-key-file: \(DataFolder.reason(error))", kind: .configuration)
+            }
             link = .remote(url: url)
             let signer = DTA2Signer(key: dta2Key)
             let query = signer.query(kind: "serverSecret", hashedID: nil, date: nil, now: clock.now)
             let base = url.hasSuffix("/") ? String(url.dropLast()) : url
-            let status = try await HTTPJSON.get(base + "/status", as: ServerStatus.self)
+            let status: ServerStatus
+            do { status = try await HTTPJSON.get(base + "/status", as: ServerStatus.self) } catch {
+                throw SetupError("D-TA 2 at \(url) cannot be reached", kind: .unavailable)
+            }
             guard CurveID(name: status.curve) == curve else {
                 throw SetupError("D-TA 2 at \(url) uses curve \(status.curve), this server \(curve.rawValue)")
             }
@@ -74,12 +89,15 @@ public enum ZKPinServerApp {
         config.trustedProxy = o.trustedProxy
         config.limits.registrationsPerAddress.limit = o.registrationsPerAddress
         config.maxVerificationBatch = o.verificationBatch
+        config.mailFrom = o.mailFrom
         let mailer: any Mailer
         if let smtp = o.smtp {
             mailer = try SMTPMailer(url: smtp, passwordFile: o.smtpPasswordFile, caFile: o.smtpCAFile, logger: logger)
         } else {
             mailer = try OutboxMailer(directory: o.outbox ?? path("outbox"))
         }
+        // Files made before this version (zkpin.sqlite was 0644) are narrowed too.
+        DataFolder.restrictPermissions(dir)
         let rp = try RelyingParty(config: config, store: wrapStore(store), dta1: dta1, dta2: link, dta2Key: dta2Key,
                                   serverSecret: serverSecret, linkKey: linkKey, mailer: mailer, clock: clock, logger: logger)
         return (rp, inProcess)

@@ -10,12 +10,18 @@ extension ZKPinServerApp {
         guard let database else {
             if passwordFile != nil { throw SetupError("--database-password-file needs --database postgres://...") }
             let path = (dataDirectory as NSString).appendingPathComponent("zkpin.sqlite")
-            if mustExist && !FileManager.default.fileExists(atPath: path) { throw SetupError("no database at \(path)") }
-            return try SQLiteStore(path: path)
+            if mustExist && !FileManager.default.fileExists(atPath: path) { throw SetupError("no database at \(path)", kind: .dataFolder) }
+            do { return try SQLiteStore(path: path) } catch {
+                throw SetupError("the database \(path) cannot be opened: \(DataFolder.reason(error))", kind: .dataFolder)
+            }
         }
         let location: PostgresLocation
         do { location = try PostgresLocation(url: database, passwordFile: passwordFile) }
         catch let error as PostgresLocation.Invalid { throw SetupError(error.description) }
-        return try await PostgresStore.open(location, logger: logger)
+        do { return try await PostgresStore.open(location, logger: logger) } catch let error as SetupError {
+            throw SetupError(error.description, kind: .unavailable)
+        } catch {
+            throw SetupError("the PostgreSQL database at \(location.host):\(location.port) cannot be used (\(String(describing: type(of: error))))", kind: .unavailable)
+        }
     }
 }

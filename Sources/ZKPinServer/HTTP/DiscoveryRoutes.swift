@@ -19,5 +19,5 @@ enum DiscoveryRoutes {
 }
 
 public enum ZKPinServerInfo {
-    public static let version = "0.1.0"
+    public static let version = ZKPinVersion.text
 }

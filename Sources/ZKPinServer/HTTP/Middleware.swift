@@ -19,7 +19,7 @@ struct ErrorShapeMiddleware: RouterMiddleware {
         } catch let error as any HTTPResponseError {
             throw APIError(status: error.status, code: Self.code(for: error.status.code), error.status.reasonPhrase)
         } catch {
-            logger.error("unexpected error", metadata: ["path": "\(request.uri.path)", "error": "\(error)"])
+            logger.error("unexpected error", metadata: ["path": "\(RedactingLogMiddleware.redact(request.uri.path, nil))", "error": "\(error)"])
             throw APIError(.internalError, "internal error")
         }
     }
@@ -39,14 +39,19 @@ struct ErrorShapeMiddleware: RouterMiddleware {
     }
 }
 
-/// One log line per request, with the secrets of query strings (regOTT, s, params, signature)
-/// redacted; bodies are never logged. The line is built only when the logger's level lets it
-/// through, so logging costs nothing when it is off.
+/// One log line per request, with no secret and no personal data: the secrets of query strings
+/// (regOTT, s, params, signature) and the e-mail-bearing ones (`i` of activation links, the mpinId)
+/// are redacted, and so are path segments holding an mpinId (hex of the e-mail). Page polls,
+/// static files and probes are logged at debug, the rest at info. Bodies are never logged; the
+/// line is built only when the logger's level lets it through.
 struct RedactingLogMiddleware: RouterMiddleware {
     typealias Context = AppContext
     let logger: Logger
     let metrics: ServerMetrics?
-    static let secretKeys: Set<String> = ["regott", "s", "params", "signature", "webott", "authott", "expires", "code", "state", "nonce"]
+    static let secretKeys: Set<String> = ["regott", "s", "params", "signature", "webott", "authott", "expires",
+                                          "i", "email", "userid", "mpinid", "mpin_id", "hash_mpin_id", "code", "state", "nonce"]
+    /// Requests a page or a monitor repeats every second or so.
+    static let routinePaths: Set<String> = ["/rps/access", "/logo.svg", "/favicon.ico", "/metrics", "/status"]
 
     func handle(_ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response) async throws -> Response {
         do {
@@ -61,17 +66,25 @@ struct RedactingLogMiddleware: RouterMiddleware {
 
     func record(_ request: Request, status: Int) {
         metrics?.requests.increment()
-        // The page's poll comes every second per open page: debug, not info.
-        let level: Logger.Level = request.uri.path == "/rps/access" ? .debug : .info
+        let level: Logger.Level = Self.routinePaths.contains(request.uri.path) ? .debug : .info
         logger.log(level: level, "\(request.method) \(Self.redact(request.uri.path, request.uri.query)) \(status)")
     }
 
     static func redact(_ path: String, _ query: String?) -> String {
-        guard let query, !query.isEmpty else { return path }
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false).map { segment -> String in
+            isIdentifier(segment) ? "REDACTED" : String(segment)
+        }
+        let redactedPath = segments.joined(separator: "/")
+        guard let query, !query.isEmpty else { return redactedPath }
         let items = query.split(separator: "&").map { item -> String in
             let key = item.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
             return secretKeys.contains(key.lowercased()) ? "\(key)=REDACTED" : String(item)
         }
-        return path + "?" + items.joined(separator: "&")
+        return redactedPath + "?" + items.joined(separator: "&")
+    }
+
+    /// An mpinId (hex of a JSON object with the e-mail) or a hash of one: long hex.
+    static func isIdentifier(_ segment: Substring) -> Bool {
+        segment.count >= 32 && segment.allSatisfy(\.isHexDigit)
     }
 }

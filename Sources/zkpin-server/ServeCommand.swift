@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Synchronization
+import ZKPinServer
+
+/// `zkpin-server serve`: settings from flags, `ZKPIN_*` variables, `--config FILE`, defaults.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the relying party and D-TA 1 (and D-TA 2 unless --dta2).",
+        discussion: """
+        Every setting can also come from the environment (ZKPIN_PORT, ZKPIN_PUBLIC_URL, ...) or \
+        from a JSON file given with --config FILE (or ZKPIN_CONFIG); a flag beats the \
+        environment, which beats the file, which beats the default. `zkpin-server config check` \
+        shows the effective settings and where each came from.
+
+        \(ServerExitStatus.helpText)
+        """)
+
+    @OptionGroup var flags: ServeFlags
+
+    func run() async throws {
+        let (configuration, options) = try await EffectiveSettings.load(flags)
+        do {
+            LogSetup.bootstrap(level: try configuration.logLevel(), format: try configuration.logFormat())
+        } catch { throw ServerExitStatus.fail(error) }
+        try await runServe(options, demo: false)
+    }
+}
+
+/// Resolves the settings of `serve` and `config check`, turning a bad one into its exit status.
+enum EffectiveSettings {
+    static func load(_ flags: ServeFlags) async throws -> (ServeConfiguration, ServeOptions) {
+        do {
+            let configuration = try await ServeConfiguration.resolve(flags: flags.given, configFile: flags.config,
+                                                                     environment: ProcessInfo.processInfo.environment)
+            return (configuration, try configuration.options())
+        } catch {
+            throw ServerExitStatus.fail(error)
+        }
+    }
+}
+
+/// Binds, opens the data folder and serves until stopped. Nothing is written to the data folder
+/// before the port is known to be free.
+func runServe(_ options: ServeOptions, demo: Bool) async throws {
+    // Every file the server makes (database, journal, keys, mails) is 0600, every folder 0700.
+    umask(0o077)
+    if let problem = PortProbe.problem(host: options.host, port: options.port) {
+        throw ServerExitStatus.fail("cannot listen on \(options.host):\(options.port): \(problem)", status: ServerExitStatus.unavailable)
+    }
+    let logger = Logger(label: "zkpin")
+    let rp: RelyingParty
+    let dta2: DTA2Service?
+    do { (rp, dta2) = try await ZKPinServerApp.makeRelyingParty(options, logger: logger) }
+    catch let error as SetupError { throw ServerExitStatus.fail(error.description, status: ServerExitStatus.status(for: error)) }
+    catch { throw ServerExitStatus.fail("the server could not start (\(String(describing: type(of: error))))", status: ServerExitStatus.software) }
+    if dta2 != nil {
+        announce("NOTE: D-TA 2 runs in this process: a demo/development setup, not for production (see rps-api.md, Trust).")
+    }
+    let router = try ZKPinServerApp.router(rp: rp, dta2: dta2, logger: logger)
+    let listening = ListeningFlag()
+    do {
+        try await ZKPinServerApp.serve(router: router, host: options.host, port: options.port, logger: logger) { port in
+            listening.isSet.store(true, ordering: .relaxed)
+            let url = options.publicURL ?? "http://\(options.host):\(port)"
+            announce("zkpin-server listening on http://\(options.host):\(port) (curve \(rp.config.curve.rawValue))")
+            if demo {
+                announce("Open \(url)/ to sign in.")
+                if options.smtp == nil {
+                    announce("Activation mails land in \(options.outbox ?? (options.dataDirectory as NSString).appendingPathComponent("outbox"))")
+                }
+            }
+        }
+    } catch where !listening.isSet.load(ordering: .relaxed) {
+        // The probe passed but the bind failed: another process took the port meanwhile.
+        throw ServerExitStatus.fail("cannot listen on \(options.host):\(options.port) (\(String(describing: type(of: error))))",
+                                    status: ServerExitStatus.unavailable)
+    }
+}
+
+/// Set once the server listens: an error before that is a bind error.
+final class ListeningFlag: Sendable {
+    let isSet = Atomic<Bool>(false)
+}
+
+/// Logs go to stderr; the bound URL line goes to stdout so scripts can read it.
+func announce(_ text: String) {
+    // Unbuffered, so a parent process sees the line at once.
+    FileHandle.standardOutput.write(Data((text + "\n").utf8))
+}

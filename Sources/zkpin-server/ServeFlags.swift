@@ -1,0 +1,89 @@
+import ArgumentParser
+import ZKPinServer
+
+/// The settings of `serve` and `config check` on the command line. Every one is optional here:
+/// when a flag is not given, `ServeConfiguration` takes the environment, the config file or
+/// the default, in that order.
+struct ServeFlags: ParsableArguments {
+    @Option(name: .customLong("config"), help: ArgumentHelp(
+        "JSON file of settings, keys named like the flags: {\"port\": 8443, \"service-name\": \"Example\"}. Also ZKPIN_CONFIG.",
+        valueName: "FILE"))
+    var config: String?
+
+    @Option(name: .customLong("host"), help: ArgumentHelp(ServeSetting.helpText("host"), valueName: "HOST"))
+    var host: String?
+    @Option(name: .customLong("port"), help: ArgumentHelp(ServeSetting.helpText("port"), valueName: "PORT"))
+    var port: String?
+    @Option(name: .customLong("data"), help: ArgumentHelp(ServeSetting.helpText("data"), valueName: "DIR"))
+    var data: String?
+    @Option(name: .customLong("curve"), help: ArgumentHelp(ServeSetting.helpText("curve"), valueName: "CURVE"))
+    var curve: String?
+    @Option(name: .customLong("public-url"), help: ArgumentHelp(ServeSetting.helpText("public-url"), valueName: "URL"))
+    var publicUrl: String?
+    @Option(name: .customLong("service-name"), help: ArgumentHelp(ServeSetting.helpText("service-name"), valueName: "NAME"))
+    var serviceName: String?
+    @Option(name: .customLong("mail-from"), help: ArgumentHelp(ServeSetting.helpText("mail-from"), valueName: "FROM"))
+    var mailFrom: String?
+    @Option(name: .customLong("outbox"), help: ArgumentHelp(ServeSetting.helpText("outbox"), valueName: "DIR"))
+    var outbox: String?
+    @Option(name: .customLong("smtp"), help: ArgumentHelp(ServeSetting.helpText("smtp"), valueName: "URL"))
+    var smtp: String?
+    @Option(name: .customLong("smtp-password-file"), help: ArgumentHelp(ServeSetting.helpText("smtp-password-file"), valueName: "FILE"))
+    var smtpPasswordFile: String?
+    @Option(name: .customLong("smtp-ca-file"), help: ArgumentHelp(ServeSetting.helpText("smtp-ca-file"), valueName: "FILE"))
+    var smtpCaFile: String?
+    @Option(name: .customLong("dta2"), help: ArgumentHelp(ServeSetting.helpText("dta2"), valueName: "URL"))
+    var dta2: String?
+    @Option(name: .customLong("dta2-key-file"), help: ArgumentHelp(ServeSetting.helpText("dta2-key-file"), valueName: "FILE"))
+    var dta2KeyFile: String?
+    @Option(name: .customLong("permits"), help: ArgumentHelp(ServeSetting.helpText("permits"), valueName: "on|off"))
+    var permits: String?
+    @Option(name: .customLong("max-attempts"), help: ArgumentHelp(ServeSetting.helpText("max-attempts"), valueName: "N"))
+    var maxAttempts: String?
+    @Option(name: .customLong("access-code-ttl"), help: ArgumentHelp(ServeSetting.helpText("access-code-ttl"), valueName: "SECONDS"))
+    var accessCodeTtl: String?
+    @Option(name: .customLong("trusted-proxy"), help: ArgumentHelp(ServeSetting.helpText("trusted-proxy"), valueName: "ADDRESS"))
+    var trustedProxy: String?
+    @Option(name: .customLong("registrations-per-address"), help: ArgumentHelp(ServeSetting.helpText("registrations-per-address"), valueName: "N"))
+    var registrationsPerAddress: String?
+    @Option(name: .customLong("verification-batch"), help: ArgumentHelp(ServeSetting.helpText("verification-batch"), valueName: "N"))
+    var verificationBatch: String?
+    @Option(name: .customLong("database"), help: ArgumentHelp(ServeSetting.helpText("database"), valueName: "URL"))
+    var database: String?
+    @Option(name: .customLong("database-password-file"), help: ArgumentHelp(ServeSetting.helpText("database-password-file"), valueName: "FILE"))
+    var databasePasswordFile: String?
+    @Option(name: .customLong("log-level"), help: ArgumentHelp(ServeSetting.helpText("log-level"), valueName: "LEVEL"))
+    var logLevel: String?
+    @Option(name: .customLong("log-format"), help: ArgumentHelp(ServeSetting.helpText("log-format"), valueName: "text|json"))
+    var logFormat: String?
+
+    /// The flags given, by setting name.
+    var given: [String: String] {
+        let all: [String: String?] = [
+            "host": host,
+            "port": port,
+            "data": data,
+            "curve": curve,
+            "public-url": publicUrl,
+            "service-name": serviceName,
+            "mail-from": mailFrom,
+            "outbox": outbox,
+            "smtp": smtp,
+            "smtp-password-file": smtpPasswordFile,
+            "smtp-ca-file": smtpCaFile,
+            "dta2": dta2,
+            "dta2-key-file": dta2KeyFile,
+            "permits": permits,
+            "max-attempts": maxAttempts,
+            "access-code-ttl": accessCodeTtl,
+            "trusted-proxy": trustedProxy,
+            "registrations-per-address": registrationsPerAddress,
+            "verification-batch": verificationBatch,
+            "database": database,
+            "database-password-file": databasePasswordFile,
+            "log-level": logLevel,
+            "log-format": logFormat,
+        ]
+        return all.compactMapValues { $0 }
+    }
+}
