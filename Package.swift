@@ -42,6 +42,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.20.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.20.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
+        // ID tokens of the OpenID Connect provider: ES256 signing, JWKS (on swift-crypto).
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.0.0"),
     ],
     targets: [
         // System libraries (Debian -dev packages; tools/test installs them when missing).
@@ -72,6 +74,7 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "JWTKit", package: "jwt-kit"),
         ], resources: [.copy("Templates")]),
         // The person's side: payloads, registration, login, the local identity store.
         .target(name: "ZKPinClient", dependencies: [

@@ -71,6 +71,7 @@ public enum ZKPinServerApp {
         config.trustedProxy = o.trustedProxy
         config.limits.registrationsPerAddress.limit = o.registrationsPerAddress
         config.maxVerificationBatch = o.verificationBatch
+        config.dataDirectory = dir
         let mailer: any Mailer
         if let smtp = o.smtp {
             mailer = try SMTPMailer(url: smtp, passwordFile: o.smtpPasswordFile, caFile: o.smtpCAFile, logger: logger)
@@ -88,7 +89,9 @@ public enum ZKPinServerApp {
         router.add(middleware: RedactingLogMiddleware(logger: logger, metrics: rp.metrics))
         router.add(middleware: ErrorBodyMiddleware(logger: logger))
         RPRoutes.add(to: router, rp: rp)
-        PageRoutes.add(to: router, rp: rp, pages: try Pages())
+        let pages = try Pages()
+        PageRoutes.add(to: router, rp: rp, pages: pages)
+        if let dir = rp.config.dataDirectory { try OIDCRoutes.add(to: router, rp: rp, pages: pages, dataDirectory: dir) }
         if let dta2 { DTA2Routes.add(to: router, dta2: dta2, prefix: "/dta2", withStatus: true) }
         return router
     }

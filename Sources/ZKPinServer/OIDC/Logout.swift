@@ -1,0 +1,39 @@
+/// The parameters of `/oauth/logout` (OpenID Connect RP-Initiated Logout 1.0, section 2).
+struct LogoutParameters: Decodable, Sendable {
+    var id_token_hint: String?
+    var client_id: String?
+    var post_logout_redirect_uri: String?
+    var state: String?
+}
+
+extension OIDCProvider {
+    /// Where to send the browser after logout: a post-logout URI registered for the client
+    /// named by client_id or by the hint's audience; nil without one. Throws a page error for
+    /// an unregistered URI or a hint this provider did not sign.
+    func logoutTarget(_ p: LogoutParameters) async throws -> String? {
+        var clientId = p.client_id
+        if let hint = p.id_token_hint, !hint.isEmpty {
+            guard hint.utf8.count <= 8192, let claims = try? await key.verify(hint), claims.iss == issuer else {
+                throw AuthorizationPageError(message: "The id_token_hint was not issued by this service.")
+            }
+            if let id = clientId, id != claims.aud { throw AuthorizationPageError(message: "client_id differs from the id_token_hint's audience.") }
+            clientId = claims.aud
+        }
+        guard let uri = p.post_logout_redirect_uri, !uri.isEmpty else { return nil }
+        guard let id = clientId, let client = try await client(id: id) else {
+            throw AuthorizationPageError(message: "post_logout_redirect_uri needs client_id or id_token_hint naming a registered client.")
+        }
+        guard client.postLogoutURIs.contains(uri) else {
+            throw AuthorizationPageError(message: "The post_logout_redirect_uri is not registered for \(client.name).")
+        }
+        return RedirectURL.with(uri, [("state", p.state)])
+    }
+
+    /// Ends the ZKPin web session of the cookie.
+    func endSession(cookie: String?, address: String) async {
+        let ended = await self.session(cookie: cookie)
+        await rp.closeSession(cookie: cookie)
+        metrics.logouts.increment()
+        await rp.audit("oidc_logout", userId: ended?.userId, mpinId: ended?.mpinId, address: address)
+    }
+}

@@ -1,0 +1,17 @@
+import Foundation
+import Mustache
+
+/// The provider's own page: errors that must not be redirected, and "signed out".
+struct OIDCPages: Sendable {
+    let message: MustacheTemplate
+
+    init() throws {
+        guard let url = Bundle.module.url(forResource: "oidc-message", withExtension: "mustache", subdirectory: "Templates")
+        else { throw CocoaError(.fileNoSuchFile) }
+        message = try MustacheTemplate(string: String(contentsOf: url, encoding: .utf8))
+    }
+
+    func messagePage(serviceName: String, title: String, message text: String) -> String {
+        message.render(["serviceName": serviceName, "title": title, "message": text] as [String: Any])
+    }
+}

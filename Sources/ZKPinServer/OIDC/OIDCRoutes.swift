@@ -1,0 +1,178 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import ZKPinWire
+
+/// The HTTP face of the OpenID Connect provider: discovery, JWKS, authorize (with the
+/// access-code page), token, userinfo, logout.
+enum OIDCRoutes {
+    static func add(to router: Router<AppContext>, rp: RelyingParty, pages: Pages, dataDirectory: String) throws {
+        let provider = OIDCProvider(rp: rp, key: try SigningKey.loadOrCreate(dataDirectory: dataDirectory))
+        let messages = try OIDCPages()
+        let cookieName = rp.config.isHTTPS ? "__Host-zkpin" : "zkpin"
+        let name = rp.config.serviceName
+        let secure = rp.config.isHTTPS
+        @Sendable func address(_ request: Request, _ context: AppContext) -> String {
+            HTTPHelpers.address(request, context, trustedProxy: rp.config.trustedProxy)
+        }
+        @Sendable func page(_ title: String, _ message: String, status: HTTPResponse.Status) -> Response {
+            HTTPHelpers.html(messages.messagePage(serviceName: name, title: title, message: message), status: status)
+        }
+
+        router.get("/.well-known/openid-configuration") { _, _ in
+            OAuthHTTP.json(ProviderMetadata(issuer: provider.issuer), cache: "public, max-age=300")
+        }
+        router.get("/oauth/jwks") { _, _ in
+            OAuthHTTP.json(JWKSet(keys: [provider.key.jwk]), cache: "public, max-age=300")
+        }
+
+        @Sendable func authorize(_ request: Request, _ context: AppContext) async throws -> Response {
+            let from = address(request, context)
+            let params: AuthorizationParameters
+            do {
+                let text = request.method == .post ? try await OAuthHTTP.formBody(request) : (request.uri.query ?? "")
+                params = try URLEncodedFormDecoder().decode(AuthorizationParameters.self, from: text)
+            } catch {
+                await provider.refused(.invalidRequest("malformed authorization request"), clientId: nil, address: from)
+                return page("Sign-in request refused", "The sign-in request is malformed (a parameter given twice, or not a form).",
+                            status: .badRequest)
+            }
+            let client: OIDCClient, redirectURI: String
+            do { (client, redirectURI) = try await AuthorizationValidation.client(params, lookup: provider.client) }
+            catch let error as AuthorizationPageError {
+                await provider.refused(.invalidRequest(error.message), clientId: params.client_id, address: from)
+                return page("Sign-in request refused", error.message, status: .badRequest)
+            }
+            let valid: ValidAuthorization
+            do { valid = try AuthorizationValidation.rest(params, client: client, redirectURI: redirectURI) }
+            catch {
+                return HTTPHelpers.redirect(await provider.errorRedirect(error, redirectURI: redirectURI, state: params.state,
+                                                                         clientId: client.id, address: from))
+            }
+            if let session = await provider.session(cookie: request.cookies[cookieName]?.value),
+               provider.sessionSuffices(session, for: valid) {
+                return HTTPHelpers.redirect(try await provider.issueCode(
+                    clientId: client.id, redirectURI: redirectURI, scope: valid.scope, state: valid.state, nonce: valid.nonce,
+                    codeChallenge: valid.codeChallenge, userId: session.userId, mpinId: session.mpinId, authTime: session.created,
+                    address: from))
+            }
+            if valid.noPrompt {
+                return HTTPHelpers.redirect(await provider.errorRedirect(.loginRequired("no ZKPin session"), redirectURI: redirectURI,
+                                                                         state: valid.state, clientId: client.id, address: from))
+            }
+            let access = try await provider.startLogin(valid)
+            return HTTPHelpers.html(pages.loginPage(serviceName: name, accessNumber: access.accessNumber, webOTT: access.webOTT,
+                                                    ttl: access.ttlSeconds, qrUrl: access.qrUrl, clientName: client.name,
+                                                    action: "/oauth/authorize/complete"))
+        }
+        router.get("/oauth/authorize", use: authorize)
+        router.post("/oauth/authorize", use: authorize)
+
+        // The access-code page posts here (instead of /session) once `zkpin login` succeeded.
+        router.post("/oauth/authorize/complete") { request, context in
+            try PageRoutes.sameOrigin(request, rp.config.publicURL)
+            let fields = try await HTTPHelpers.fields(request)
+            guard let webOTT = fields["webOTT"], let authOTT = fields["authOTT"] else { throw APIError.bad("webOTT and authOTT are required") }
+            do {
+                let (cookie, redirect) = try await provider.completeLogin(webOTT: webOTT, authOTT: authOTT, address: address(request, context))
+                return HTTPHelpers.redirect(redirect, cookie: PageRoutes.cookieHeader(cookieName, cookie, maxAge: rp.config.sessionTTL, secure: secure))
+            } catch let signedIn as OIDCProvider.SignedInWithoutRequest {
+                var response = page("Signed in", "You are signed in, but the application's request has expired: go back to it and sign in again.",
+                                    status: .badRequest)
+                response.headers[.setCookie] = PageRoutes.cookieHeader(cookieName, signedIn.cookie, maxAge: rp.config.sessionTTL, secure: secure)
+                return response
+            } catch let error as APIError {
+                return page("Sign-in failed", error.body.message, status: HTTPResponse.Status(code: error.status))
+            }
+        }
+
+        router.post("/oauth/token") { request, context in
+            let from = address(request, context)
+            do {
+                guard request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true else {
+                    throw OAuthError.invalidRequest("the body must be application/x-www-form-urlencoded")
+                }
+                let text = try await OAuthHTTP.formBody(request)
+                let params: TokenParameters
+                do { params = try URLEncodedFormDecoder().decode(TokenParameters.self, from: text) }
+                catch { throw OAuthError.invalidRequest("malformed form (a parameter given twice?)") }
+                let basic = try BasicCredentials.parse(request.headers[.authorization])
+                return OAuthHTTP.json(try await provider.token(params, basic: basic, address: from))
+            } catch let error as OAuthError {
+                await provider.refused(error, clientId: nil, address: from)
+                return OAuthHTTP.error(error)
+            } catch {
+                let failure = OAuthError.invalidRequest("the request could not be read")
+                await provider.refused(failure, clientId: nil, address: from)
+                return OAuthHTTP.error(failure)
+            }
+        }
+
+        @Sendable func userinfo(_ request: Request, _ context: AppContext) async throws -> Response {
+            guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else {
+                return OAuthHTTP.bearerChallenge(nil)
+            }
+            let token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
+            guard let info = await provider.userInfo(accessToken: token) else { return OAuthHTTP.bearerChallenge("invalid_token") }
+            return OAuthHTTP.json(info)
+        }
+        router.get("/oauth/userinfo", use: userinfo)
+        router.post("/oauth/userinfo", use: userinfo)
+
+        @Sendable func logout(_ request: Request, _ context: AppContext) async throws -> Response {
+            let params: LogoutParameters
+            do {
+                let text = request.method == .post ? try await OAuthHTTP.formBody(request) : (request.uri.query ?? "")
+                params = try URLEncodedFormDecoder().decode(LogoutParameters.self, from: text)
+            } catch { return page("Sign-out refused", "The sign-out request is malformed.", status: .badRequest) }
+            let target: String?
+            do { target = try await provider.logoutTarget(params) }
+            catch let error as AuthorizationPageError { return page("Sign-out refused", error.message, status: .badRequest) }
+            await provider.endSession(cookie: request.cookies[cookieName]?.value, address: address(request, context))
+            let clear = PageRoutes.cookieHeader(cookieName, "", maxAge: 0, secure: secure)
+            if let target { return HTTPHelpers.redirect(target, cookie: clear) }
+            var response = page("Signed out", "You are signed out of \(name).", status: .ok)
+            response.headers[.setCookie] = clear
+            return response
+        }
+        router.get("/oauth/logout", use: logout)
+        router.post("/oauth/logout", use: logout)
+    }
+}
+
+/// JSON answers of the OAuth endpoints (RFC 6749 5.1/5.2: no-store, no-cache).
+enum OAuthHTTP {
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok, cache: String = "no-store",
+                     extra: HTTPFields = [:]) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        var headers: HTTPFields = [.contentType: "application/json; charset=utf-8", .cacheControl: cache]
+        if cache == "no-store" { headers[HTTPField.Name("Pragma")!] = "no-cache" }
+        headers.append(contentsOf: extra)
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    struct ErrorBody: Encodable { var error: String; var error_description: String }
+
+    /// invalid_client is a 401 with a Basic challenge (RFC 6749 section 5.2 asks for it when the
+    /// client used the Authorization header; it does no harm otherwise).
+    static func error(_ e: OAuthError) -> Response {
+        var extra: HTTPFields = [:]
+        if e.status == 401 { extra[.wwwAuthenticate] = #"Basic realm="zkpin""# }
+        return json(ErrorBody(error: e.code, error_description: e.description), status: HTTPResponse.Status(code: e.status), extra: extra)
+    }
+
+    /// RFC 6750 section 3.
+    static func bearerChallenge(_ error: String?) -> Response {
+        let value = error.map { #"Bearer realm="zkpin", error="\#($0)""# } ?? #"Bearer realm="zkpin""#
+        return json(ErrorBody(error: error ?? "invalid_request", error_description: "a valid Bearer access token is required"),
+                    status: .unauthorized, extra: [.wwwAuthenticate: value])
+    }
+
+    static func formBody(_ request: Request) async throws -> String {
+        let buffer = try await request.body.collect(upTo: HTTPHelpers.maxBody)
+        return String(decoding: buffer.readableBytesView, as: UTF8.self)
+    }
+}

@@ -1,0 +1,296 @@
+import Foundation
+import Testing
+@testable import ZKPinServer
+import ZKPinWire
+
+/// The OpenID Connect provider in process: discovery, every error of RFC 6749 4.1.2.1 and 5.2,
+/// the code flow with client_secret_basic, client_secret_post and PKCE (RFC 7636 appendix B),
+/// code reuse, sessions, max_age, prompt, userinfo and logout. ID tokens are checked by PyJWT.
+@Suite struct OIDCTests {
+    static let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"
+    static let challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWW789_QyRwjM"
+
+    @Test func pkceVectorOfRFC7636AppendixB() {
+        #expect(PKCE.challenge(verifier: Self.verifier) == Self.challenge)
+        #expect(PKCE.matches(verifier: Self.verifier, challenge: Self.challenge))
+        #expect(!PKCE.matches(verifier: Self.verifier + "x", challenge: Self.challenge))
+        #expect(!PKCE.isWellFormed("short") && !PKCE.isWellFormed(String(repeating: "a", count: 129)))
+        #expect(!PKCE.isWellFormed(String(repeating: "a", count: 42) + "+"))
+    }
+
+    @Test func discoveryAndKeys() async throws {
+        let h = try await Harness.make()
+        try await h.run { t in
+            let d = try await t.get("/.well-known/openid-configuration")
+            #expect(d.status == 200)
+            let meta = try d.json(ProviderMetadata.self)
+            #expect(meta.issuer == "http://127.0.0.1:8080")
+            #expect(meta.authorization_endpoint == "http://127.0.0.1:8080/oauth/authorize")
+            #expect(meta.jwks_uri == "http://127.0.0.1:8080/oauth/jwks" && meta.end_session_endpoint == "http://127.0.0.1:8080/oauth/logout")
+            #expect(meta.code_challenge_methods_supported == ["S256"] && meta.id_token_signing_alg_values_supported == ["ES256"])
+            let jwks = try await t.get("/oauth/jwks").json(JWKSet.self)
+            #expect(jwks.keys.count == 1 && jwks.keys[0].kty == "EC" && jwks.keys[0].crv == "P-256" && jwks.keys[0].alg == "ES256")
+        }
+        // The key file is private and survives a restart (same kid).
+        let path = h.dir + "/" + SigningKey.fileName
+        let mode = (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? 0
+        #expect(mode == 0o600)
+        let a = try SigningKey.loadOrCreate(dataDirectory: h.dir), b = try SigningKey.loadOrCreate(dataDirectory: h.dir)
+        #expect(a.kid == b.kid && a.jwk.x == b.jwk.x)
+    }
+
+    @Test func unknownClientOrRedirectIsAPageNeverARedirect() async throws {
+        let h = try await Harness.make()
+        let (client, _) = try await OIDCFlow.addClient(h)
+        try await h.run { t in
+            let cases = [
+                OIDCFlow.authorizePath(client: "zk-unknown"),
+                OIDCFlow.authorizePath(client: ""),
+                OIDCFlow.authorizePath(client: client.id, extra: ["redirect_uri": "https://evil.example/cb"]),
+                OIDCFlow.authorizePath(client: client.id, extra: ["redirect_uri": OIDCFlow.callback + "/x"]),
+                OIDCFlow.authorizePath(client: client.id, extra: ["redirect_uri": ""]),
+                OIDCFlow.authorizePath(client: client.id) + "&client_id=\(client.id)",  // given twice
+            ]
+            for path in cases {
+                let r = try await t.get(path)
+                #expect(r.status == 400, "\(path)")
+                #expect(r.header("Location") == nil, "\(path)")
+                #expect(r.header("Content-Type")?.hasPrefix("text/html") == true)
+            }
+            #expect(try await t.get(OIDCFlow.authorizePath(client: "zk-unknown")).text.contains("not registered"))
+        }
+        #expect(try await h.rp.store.auditLog(limit: 50).contains { $0.kind == "oidc_refused" })
+    }
+
+    @Test func requestErrorsAreRedirectedWithStateAndIssuer() async throws {
+        let h = try await Harness.make()
+        let (client, _) = try await OIDCFlow.addClient(h)
+        let (app, _) = try await OIDCFlow.addClient(h, name: "App", isPublic: true)
+        try await h.run { t in
+            let cases: [(String, [String: String], String)] = [
+                (client.id, ["response_type": "token"], "unsupported_response_type"),
+                (client.id, ["response_type": ""], "invalid_request"),
+                (client.id, ["scope": "email"], "invalid_scope"),
+                (client.id, ["code_challenge": Self.challenge, "code_challenge_method": "plain"], "invalid_request"),
+                (client.id, ["code_challenge": "short", "code_challenge_method": "S256"], "invalid_request"),
+                (client.id, ["max_age": "-1"], "invalid_request"),
+                (client.id, ["prompt": "none"], "login_required"),
+                (client.id, ["request": "eyJ"], "request_not_supported"),
+                (app.id, [:], "invalid_request"),  // a public client without PKCE
+            ]
+            for (id, extra, expected) in cases {
+                let r = try await t.get(OIDCFlow.authorizePath(client: id, extra: extra))
+                #expect(r.status == 303, "\(extra)")
+                #expect(r.header("Location")?.hasPrefix(OIDCFlow.callback + "?") == true)
+                let items = OIDCFlow.redirectItems(r)
+                #expect(items["error"] == expected, "\(extra): \(items)")
+                #expect(items["state"] == "st-1" && items["iss"] == "http://127.0.0.1:8080" && items["code"] == nil)
+                #expect(items["error_description"]?.isEmpty == false)
+            }
+        }
+    }
+
+    @Test func codeFlowWithBasicAuthIDTokenUserinfoAndCodeReuse() async throws {
+        let h = try await Harness.make()
+        let (client, secret) = try await OIDCFlow.addClient(h)
+        let secretValue = try #require(secret)
+        try await h.run { t in
+            let flow = OIDCFlow(t: t)
+            let user = try await TestUser.register(t, email: "alice@example.com", pin: 1234, outbox: h.outbox)
+            let page = try await t.get(OIDCFlow.authorizePath(client: client.id))
+            #expect(page.status == 200)
+            #expect(page.text.contains("Sign in to Wiki with your PIN"))
+            #expect(page.text.contains(#"action="/oauth/authorize/complete""#))
+            let (done, cookie) = try await flow.signIn(page: page, user: user)
+            #expect(done.status == 303)
+            let items = OIDCFlow.redirectItems(done)
+            #expect(done.header("Location")?.hasPrefix(OIDCFlow.callback + "?") == true)
+            #expect(items["state"] == "st-1" && items["iss"] == "http://127.0.0.1:8080")
+            let code = try #require(items["code"])
+            #expect(cookie.hasPrefix("zkpin="))
+
+            let fields = ["grant_type": "authorization_code", "code": code, "redirect_uri": OIDCFlow.callback]
+            let tokenReply = try await flow.token(fields, basic: (client.id, secretValue))
+            #expect(tokenReply.status == 200, "\(tokenReply.text)")
+            #expect(tokenReply.header("Cache-Control") == "no-store")
+            let tokens = try tokenReply.json(TokenResponse.self)
+            #expect(tokens.token_type == "Bearer" && tokens.expires_in == OIDCProvider.accessTokenTTL)
+
+            // An independent verifier: PyJWT checks signature, iss, aud, exp, nonce, amr.
+            let jwks = try await t.get("/oauth/jwks").text
+            let claims = try PyJWT.verify(jwks: jwks, token: tokens.id_token, issuer: "http://127.0.0.1:8080", audience: client.id, nonce: "n-1")
+            #expect(claims["email"] as? String == "alice@example.com")
+            #expect(claims["email_verified"] as? Bool == true)
+            #expect((claims["sub"] as? String)?.count == 32)
+            #expect(claims["auth_time"] as? Int == h.clock.now)
+
+            let info = try await t.get("/oauth/userinfo", headers: [("Authorization", "Bearer \(tokens.access_token)")])
+            #expect(info.status == 200)
+            #expect(try info.json(UserInfo.self).email == "alice@example.com")
+            #expect(try info.json(UserInfo.self).sub == claims["sub"] as? String)
+
+            // The code is single-use; a second use revokes the access token it gave.
+            let again = try await flow.token(fields, basic: (client.id, secretValue))
+            #expect(again.status == 400 && again.oauthError == "invalid_grant")
+            let revoked = try await t.get("/oauth/userinfo", headers: [("Authorization", "Bearer \(tokens.access_token)")])
+            #expect(revoked.status == 401 && revoked.header("WWW-Authenticate")?.contains("invalid_token") == true)
+
+            // Signed in at ZKPin: the next authorization redirects at once (same auth_time)...
+            let quick = try await t.get(OIDCFlow.authorizePath(client: client.id, extra: ["state": "st-2"]), headers: [("Cookie", cookie)])
+            #expect(quick.status == 303 && OIDCFlow.redirectItems(quick)["state"] == "st-2" && OIDCFlow.redirectItems(quick)["code"] != nil)
+            // ...unless prompt=login, or the login is older than max_age.
+            let forced = try await t.get(OIDCFlow.authorizePath(client: client.id, extra: ["prompt": "login"]), headers: [("Cookie", cookie)])
+            #expect(forced.status == 200 && forced.text.contains("Sign in to Wiki"))
+            h.clock.advance(30)
+            #expect(try await t.get(OIDCFlow.authorizePath(client: client.id, extra: ["max_age": "10"]), headers: [("Cookie", cookie)]).status == 200)
+            let fresh = try await t.get(OIDCFlow.authorizePath(client: client.id, extra: ["max_age": "60"]), headers: [("Cookie", cookie)])
+            #expect(fresh.status == 303)
+            // A code from the session carries the original auth_time.
+            let code2 = try #require(OIDCFlow.redirectItems(fresh)["code"])
+            let second = try await flow.token(["grant_type": "authorization_code", "code": code2, "redirect_uri": OIDCFlow.callback,
+                                               "client_id": client.id, "client_secret": secretValue])
+            #expect(second.status == 200, "\(second.text)")
+            let claims2 = try PyJWT.verify(jwks: jwks, token: try second.json(TokenResponse.self).id_token, issuer: "http://127.0.0.1:8080",
+                                           audience: client.id, nonce: "n-1")
+            #expect(claims2["auth_time"] as? Int == claims["auth_time"] as? Int)
+
+            // RP-initiated logout: ends the ZKPin session, back to the registered URI with state.
+            let out = try await t.get("/oauth/logout?" + OIDCFlow.query(["id_token_hint": tokens.id_token, "post_logout_redirect_uri": OIDCFlow.bye,
+                                                                          "state": "bye-1"]), headers: [("Cookie", cookie)])
+            #expect(out.status == 303 && out.header("Location") == OIDCFlow.bye + "?state=bye-1")
+            #expect(try await t.get("/account", headers: [("Cookie", cookie)]).status == 303)
+            let after = try await t.get(OIDCFlow.authorizePath(client: client.id), headers: [("Cookie", cookie)])
+            #expect(after.status == 200)
+        }
+        let kinds = Set(try await h.rp.store.auditLog(limit: 100).map(\.kind))
+        #expect(kinds.isSuperset(of: ["oidc_authorize", "oidc_token", "oidc_code_reuse", "oidc_refused", "oidc_logout"]))
+        let metrics = h.rp.metrics.text()
+        #expect(metrics.contains("zkpin_oidc_tokens_total 2") && metrics.contains("zkpin_oidc_authorizations_total 2"))
+    }
+
+    @Test func tokenEndpointErrors() async throws {
+        let h = try await Harness.make()
+        let (client, secret) = try await OIDCFlow.addClient(h)
+        let secretValue = try #require(secret)
+        try await h.run { t in
+            let flow = OIDCFlow(t: t)
+            let user = try await TestUser.register(t, email: "bob@example.com", pin: 77, outbox: h.outbox)
+            let (done, cookie) = try await flow.signIn(page: try await t.get(OIDCFlow.authorizePath(client: client.id)), user: user)
+            let code = try #require(OIDCFlow.redirectItems(done)["code"])
+            let good = ["grant_type": "authorization_code", "code": code, "redirect_uri": OIDCFlow.callback]
+            func expectError(_ r: Reply, _ status: Int, _ error: String, _ note: String) {
+                #expect(r.status == status && r.oauthError == error, "\(note): \(r.status) \(r.text)")
+                #expect(r.header("Cache-Control") == "no-store", "\(note)")
+            }
+            expectError(try await flow.token(good, basic: (client.id, "wrong")), 401, "invalid_client", "wrong secret")
+            #expect(try await flow.token(good, basic: (client.id, "wrong")).header("WWW-Authenticate")?.hasPrefix("Basic") == true)
+            expectError(try await flow.token(good, basic: ("zk-nobody", secretValue)), 401, "invalid_client", "unknown client")
+            expectError(try await flow.token(good), 401, "invalid_client", "no client authentication")
+            expectError(try await flow.token(good.merging(["client_id": client.id]) { a, _ in a }), 401, "invalid_client", "no secret")
+            expectError(try await flow.token(good.merging(["client_secret": secretValue]) { a, _ in a }, basic: (client.id, secretValue)),
+                        400, "invalid_request", "two methods")
+            expectError(try await flow.token(["code": code, "redirect_uri": OIDCFlow.callback], basic: (client.id, secretValue)),
+                        400, "invalid_request", "no grant_type")
+            expectError(try await flow.token(good.merging(["grant_type": "password"]) { _, b in b }, basic: (client.id, secretValue)),
+                        400, "unsupported_grant_type", "password grant")
+            expectError(try await flow.token(["grant_type": "authorization_code", "redirect_uri": OIDCFlow.callback], basic: (client.id, secretValue)),
+                        400, "invalid_request", "no code")
+            let json = try await t.send("POST", "/oauth/token", headers: [("Content-Type", "application/json")], body: Array("{}".utf8))
+            expectError(json, 400, "invalid_request", "JSON body")
+            expectError(try await flow.token(good.merging(["code": "00"]) { _, b in b }, basic: (client.id, secretValue)),
+                        400, "invalid_grant", "unknown code")
+            // A wrong redirect_uri uses the code up; then the code is gone.
+            expectError(try await flow.token(good.merging(["redirect_uri": "https://wiki.example/other"]) { _, b in b }, basic: (client.id, secretValue)),
+                        400, "invalid_grant", "other redirect_uri")
+            expectError(try await flow.token(good, basic: (client.id, secretValue)), 400, "invalid_grant", "used code")
+            // A verifier for a code that had no challenge.
+            let c2 = try #require(OIDCFlow.redirectItems(try await t.get(OIDCFlow.authorizePath(client: client.id), headers: [("Cookie", cookie)]))["code"])
+            expectError(try await flow.token(["grant_type": "authorization_code", "code": c2, "redirect_uri": OIDCFlow.callback,
+                                              "code_verifier": Self.verifier], basic: (client.id, secretValue)), 400, "invalid_grant", "stray verifier")
+            // Codes live 60 s.
+            let c3 = try #require(OIDCFlow.redirectItems(try await t.get(OIDCFlow.authorizePath(client: client.id), headers: [("Cookie", cookie)]))["code"])
+            h.clock.advance(61)
+            expectError(try await flow.token(good.merging(["code": c3]) { _, b in b }, basic: (client.id, secretValue)), 400, "invalid_grant", "expired")
+            // Userinfo without a token.
+            let anonymous = try await t.get("/oauth/userinfo")
+            #expect(anonymous.status == 401 && anonymous.header("WWW-Authenticate")?.hasPrefix("Bearer") == true)
+            // Bad logout requests are pages, never redirects.
+            let bad = try await t.get("/oauth/logout?" + OIDCFlow.query(["client_id": client.id, "post_logout_redirect_uri": "https://evil.example/"]))
+            #expect(bad.status == 400 && bad.header("Location") == nil)
+        }
+    }
+
+    @Test func publicClientWithPKCEOfRFC7636AppendixB() async throws {
+        let h = try await Harness.make()
+        let (app, secret) = try await OIDCFlow.addClient(h, name: "App", isPublic: true)
+        #expect(secret == nil)
+        try await h.run { t in
+            let flow = OIDCFlow(t: t)
+            let user = try await TestUser.register(t, email: "carol@example.com", pin: 5, outbox: h.outbox)
+            let pkce = ["code_challenge": Self.challenge, "code_challenge_method": "S256"]
+            let (done, cookie) = try await flow.signIn(page: try await t.get(OIDCFlow.authorizePath(client: app.id, extra: pkce)), user: user)
+            let code = try #require(OIDCFlow.redirectItems(done)["code"])
+            let base = ["grant_type": "authorization_code", "code": code, "redirect_uri": OIDCFlow.callback, "client_id": app.id]
+            // A wrong verifier uses the code up (invalid_grant), as does a missing one.
+            let wrong = try await flow.token(base.merging(["code_verifier": String(Self.verifier.reversed())]) { _, b in b })
+            #expect(wrong.status == 400 && wrong.oauthError == "invalid_grant")
+            let (again, _) = try await flow.signIn(page: try await t.get(OIDCFlow.authorizePath(client: app.id, extra: pkce.merging(["prompt": "login"]) { _, b in b })), user: user)
+            let code2 = try #require(OIDCFlow.redirectItems(again)["code"])
+            let ok = try await flow.token(base.merging(["code": code2, "code_verifier": Self.verifier]) { _, b in b })
+            #expect(ok.status == 200, "\(ok.text)")
+            let claims = try PyJWT.verify(jwks: try await t.get("/oauth/jwks").text, token: try ok.json(TokenResponse.self).id_token,
+                                          issuer: "http://127.0.0.1:8080", audience: app.id, nonce: "n-1")
+            #expect(claims["email"] as? String == "carol@example.com")
+            let c3 = try #require(OIDCFlow.redirectItems(try await t.get(OIDCFlow.authorizePath(client: app.id, extra: pkce), headers: [("Cookie", cookie)]))["code"])
+            let missing = try await flow.token(base.merging(["code": c3]) { _, b in b })
+            #expect(missing.status == 400 && missing.oauthError == "invalid_grant")
+            // A public client presenting a secret is refused.
+            let withSecret = try await flow.token(base.merging(["client_secret": "x"]) { _, b in b })
+            #expect(withSecret.status == 401 && withSecret.oauthError == "invalid_client")
+        }
+    }
+
+    @Test func wrongPINLeavesThePageWaiting() async throws {
+        let h = try await Harness.make()
+        let (client, _) = try await OIDCFlow.addClient(h)
+        try await h.run { t in
+            let user = try await TestUser.register(t, email: "dave@example.com", pin: 1111, outbox: h.outbox)
+            let page = try await t.get(OIDCFlow.authorizePath(client: client.id))
+            let webOTT = try #require(OIDCFlow.capture(#"id="webOTT" value="([0-9a-f]+)""#, in: page.text))
+            let code = try #require(OIDCFlow.capture(#"id="code">([0-9]{7})<"#, in: page.text))
+            let r2 = try await user.pass12(t, pin: 2222, wid: code)
+            let auth = try await t.json("POST", "/rps/authenticate", AuthenticateRequest(authOTT: try r2.json(Pass2Response.self).authOTT))
+            #expect(auth.status == 401)
+            #expect(try await t.json("POST", "/rps/access", AccessRequest(webOTT: webOTT)).json(AccessResponse.self).status == .wrongPIN)
+            // Without a successful login the page cannot complete.
+            let early = try await t.form("/oauth/authorize/complete", ["webOTT": webOTT, "authOTT": "00"], headers: [("Origin", OIDCFlow.origin)])
+            #expect(early.status == 403 && early.header("Location") == nil)
+        }
+    }
+}
+
+extension Reply {
+    var oauthError: String? { (try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])?["error"] as? String }
+}
+
+/// tools/oidc-verify-id-token: PyJWT verifies the token (signature, iss, aud, exp, nonce, amr).
+enum PyJWT {
+    struct Refused: Error, CustomStringConvertible { var description: String }
+
+    static func verify(jwks: String, token: String, issuer: String, audience: String, nonce: String) throws -> [String: Any] {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", root.appendingPathComponent("tools/oidc-verify-id-token").path, jwks, token, issuer, audience, nonce]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0, let claims = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { throw Refused(description: "PyJWT refused the ID token: \(errors)") }
+        return claims
+    }
+}
