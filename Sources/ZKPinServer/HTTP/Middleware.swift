@@ -30,7 +30,7 @@ struct RedactingLogMiddleware: RouterMiddleware {
     typealias Context = AppContext
     let logger: Logger
     let metrics: ServerMetrics?
-    static let secretKeys: Set<String> = ["regott", "s", "params", "signature", "webott", "authott", "expires"]
+    static let secretKeys: Set<String> = ["regott", "s", "params", "signature", "webott", "authott", "expires", "id_token_hint", "code", "code_verifier"]
 
     func handle(_ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response) async throws -> Response {
         let response = try await next(request, context)
