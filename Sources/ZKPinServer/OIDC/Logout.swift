@@ -13,7 +13,7 @@ extension OIDCProvider {
     func logoutTarget(_ p: LogoutParameters) async throws -> String? {
         var clientId = p.client_id
         if let hint = p.id_token_hint, !hint.isEmpty {
-            guard hint.utf8.count <= 8192, let claims = try? await key.verify(hint), claims.iss == issuer else {
+            guard hint.utf8.count <= 8192, let claims = try? await keys.verify(hint, now: now), claims.iss == issuer else {
                 throw AuthorizationPageError(message: "The id_token_hint was not issued by this service.")
             }
             if let id = clientId, id != claims.aud { throw AuthorizationPageError(message: "client_id differs from the id_token_hint's audience.") }

@@ -6,15 +6,15 @@ import ZKPinWire
 /// sessions. HTTP lives in OIDCRoutes; this type speaks in values and OAuthError.
 final class OIDCProvider: Sendable {
     let rp: RelyingParty
-    let key: SigningKey
+    let keys: KeyRing
     let metrics: OIDCMetrics
     static let codeTTL = 60
     static let accessTokenTTL = 3600
     static let idTokenTTL = 600
 
-    init(rp: RelyingParty, key: SigningKey) {
+    init(rp: RelyingParty, keys: KeyRing) {
         self.rp = rp
-        self.key = key
+        self.keys = keys
         self.metrics = OIDCMetrics(rp.metrics)
     }
 

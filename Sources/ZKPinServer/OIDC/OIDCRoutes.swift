@@ -8,7 +8,7 @@ import ZKPinWire
 /// access-code page), token, userinfo, logout.
 enum OIDCRoutes {
     static func add(to router: Router<AppContext>, rp: RelyingParty, pages: Pages, dataDirectory: String) throws {
-        let provider = OIDCProvider(rp: rp, key: try SigningKey.loadOrCreate(dataDirectory: dataDirectory))
+        let provider = OIDCProvider(rp: rp, keys: try KeyRing(dataDirectory: dataDirectory))
         let messages = try OIDCPages()
         let cookieName = rp.config.isHTTPS ? "__Host-zkpin" : "zkpin"
         let name = rp.config.serviceName
@@ -24,7 +24,7 @@ enum OIDCRoutes {
             OAuthHTTP.json(ProviderMetadata(issuer: provider.issuer), cache: "public, max-age=300")
         }
         router.get("/oauth/jwks") { _, _ in
-            OAuthHTTP.json(JWKSet(keys: [provider.key.jwk]), cache: "public, max-age=300")
+            OAuthHTTP.json(JWKSet(keys: try provider.keys.published(now: provider.now)), cache: "public, max-age=300")
         }
 
         @Sendable func authorize(_ request: Request, _ context: AppContext) async throws -> Response {

@@ -13,8 +13,12 @@ struct SigningKey: Sendable {
     let jwk: PublicJWK
 
     static func loadOrCreate(dataDirectory: String) throws -> SigningKey {
-        let path = (dataDirectory as NSString).appendingPathComponent(fileName)
-        let raw = try SecretFile.loadOrCreate(path) { freshScalar() }
+        try load(path: (dataDirectory as NSString).appendingPathComponent(fileName), create: true)
+    }
+
+    /// The key in `path` (0600, refused when open to others); created first when `create`.
+    static func load(path: String, create: Bool) throws -> SigningKey {
+        let raw = create ? try SecretFile.loadOrCreate(path) { freshScalar() } : try SecretFile.load(path)
         let key = try ES256PrivateKey(key: Base64URL.encode(raw))
         guard let p = key.parameters else { throw SetupError("\(path) does not hold a P-256 key") }
         // The key id names the public key, so every instance with the same file agrees.
@@ -39,10 +43,6 @@ struct SigningKey: Sendable {
         try await keys().sign(claims, kid: JWKIdentifier(string: kid))
     }
 
-    /// Verifies a token this provider signed (signature only; the caller checks the claims).
-    func verify(_ token: String) async throws -> IDTokenClaims {
-        try await keys().verify(token, as: IDTokenClaims.self)
-    }
 }
 
 /// One public key of `/oauth/jwks` (RFC 7517, RFC 7518 section 6.2).
