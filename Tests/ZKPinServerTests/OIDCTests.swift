@@ -252,6 +252,26 @@ import ZKPinWire
         }
     }
 
+    @Test func authorizeAndLogoutTakeFormPosts() async throws {
+        let h = try await Harness.make()
+        let (client, _) = try await OIDCFlow.addClient(h)
+        try await h.run { t in
+            let fields = ["client_id": client.id, "redirect_uri": OIDCFlow.callback, "response_type": "code", "scope": "openid",
+                          "state": "posted state & more", "nonce": "n"]
+            let page = try await t.form("/oauth/authorize", fields)
+            #expect(page.status == 200 && page.text.contains("Sign in to Wiki with your PIN"))
+            let refused = try await t.form("/oauth/authorize", fields.merging(["scope": "profile"]) { _, b in b })
+            #expect(refused.status == 303 && OIDCFlow.redirectItems(refused)["error"] == "invalid_scope")
+            #expect(OIDCFlow.redirectItems(refused)["state"] == "posted state & more")
+            let out = try await t.form("/oauth/logout", ["client_id": client.id, "post_logout_redirect_uri": OIDCFlow.bye, "state": "x y"])
+            #expect(out.status == 303 && out.header("Location") == OIDCFlow.bye + "?state=x%20y")
+            #expect(out.header("Set-Cookie")?.contains("Max-Age=0") == true)
+            // Without a redirect URI: a page saying so.
+            let plain = try await t.get("/oauth/logout")
+            #expect(plain.status == 200 && plain.text.contains("signed out"))
+        }
+    }
+
     @Test func wrongPINLeavesThePageWaiting() async throws {
         let h = try await Harness.make()
         let (client, _) = try await OIDCFlow.addClient(h)
