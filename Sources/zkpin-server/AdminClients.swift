@@ -14,6 +14,7 @@ struct Clients: AsyncParsableCommand {
         @Option(name: .customLong("post-logout-uri"), parsing: .upToNextOption, help: "Where the site may send people after logout.")
         var postLogoutURIs: [String] = []
         @Flag(name: .customLong("public"), help: "A public client (no secret; PKCE required).") var isPublic = false
+        @Option(name: .customLong("id-token-alg"), help: "ES256 (default) or RS256, for sites that cannot verify ES256.") var idTokenAlg = "ES256"
         @Option var data = "./zkpin-data"
         @OptionGroup var storage: DatabaseOptions
 
@@ -21,7 +22,7 @@ struct Clients: AsyncParsableCommand {
             let store = try await openStore(data, storage)
             do {
                 let (client, secret) = try await ClientRegistry.add(to: store, name: name, redirectURIs: redirectURIs, postLogoutURIs: postLogoutURIs,
-                                                                    isPublic: isPublic, now: Int(Date().timeIntervalSince1970))
+                                                                    isPublic: isPublic, idTokenAlg: idTokenAlg, now: Int(Date().timeIntervalSince1970))
                 print("client_id: \(client.id)")
                 if let secret { print("client_secret: \(secret)") } else { print("public client: no secret, PKCE (S256) required") }
             } catch let error as ClientRegistry.Invalid { throw ValidationError(error.description) }
@@ -34,7 +35,7 @@ struct Clients: AsyncParsableCommand {
         func run() async throws {
             let store = try await openStore(data, storage)
             for c in try await store.oidcClients() {
-                print("\(c.id)\t\(c.name)\t\(c.isPublic ? "public" : "confidential")\t\(c.redirectURIs.joined(separator: " "))"
+                print("\(c.id)\t\(c.name)\t\(c.isPublic ? "public" : "confidential")\t\(c.idTokenAlg)\t\(c.redirectURIs.joined(separator: " "))"
                       + (c.postLogoutURIs.isEmpty ? "" : "\tlogout: \(c.postLogoutURIs.joined(separator: " "))"))
             }
         }

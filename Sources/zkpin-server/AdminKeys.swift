@@ -24,7 +24,7 @@ struct Keys: AsyncParsableCommand {
         @Option var data = "./zkpin-data"
         func run() async throws {
             for entry in try SigningKeys.list(dataDirectory: data, now: Int(Date().timeIntervalSince1970)) {
-                print("\(entry.kid)\t\(entry.status)")
+                print("\(entry.kid)\t\(entry.algorithm)\t\(entry.status)")
             }
         }
     }

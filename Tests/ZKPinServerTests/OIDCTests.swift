@@ -28,16 +28,23 @@ import ZKPinWire
             #expect(meta.issuer == "http://127.0.0.1:8080")
             #expect(meta.authorization_endpoint == "http://127.0.0.1:8080/oauth/authorize")
             #expect(meta.jwks_uri == "http://127.0.0.1:8080/oauth/jwks" && meta.end_session_endpoint == "http://127.0.0.1:8080/oauth/logout")
-            #expect(meta.code_challenge_methods_supported == ["S256"] && meta.id_token_signing_alg_values_supported == ["ES256"])
+            #expect(meta.code_challenge_methods_supported == ["S256"] && meta.id_token_signing_alg_values_supported == ["ES256", "RS256"])
             let jwks = try await t.get("/oauth/jwks").json(JWKSet.self)
-            #expect(jwks.keys.count == 1 && jwks.keys[0].kty == "EC" && jwks.keys[0].crv == "P-256" && jwks.keys[0].alg == "ES256")
+            #expect(jwks.keys.map(\.alg) == ["ES256", "RS256"])
+            #expect(jwks.keys[0].kty == "EC" && jwks.keys[0].crv == "P-256" && jwks.keys[0].x != nil && jwks.keys[0].n == nil)
+            #expect(jwks.keys[1].kty == "RSA" && jwks.keys[1].e == "AQAB" && (jwks.keys[1].n?.count ?? 0) == 342 && jwks.keys[1].x == nil)
         }
         // The key file is private and survives a restart (same kid).
         let path = h.dir + "/" + SigningKey.fileName
         let mode = (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? 0
         #expect(mode == 0o600)
+        let rsaMode = (try FileManager.default.attributesOfItem(atPath: h.dir + "/oidc-rs256.key")[.posixPermissions] as? Int) ?? 0
+        #expect(rsaMode == 0o600)
         let a = try SigningKey.loadOrCreate(dataDirectory: h.dir), b = try SigningKey.loadOrCreate(dataDirectory: h.dir)
         #expect(a.kid == b.kid && a.jwk.x == b.jwk.x)
+        let r1 = try SigningKey.loadOrCreate(dataDirectory: h.dir, algorithm: .rs256)
+        let r2 = try SigningKey.loadOrCreate(dataDirectory: h.dir, algorithm: .rs256)
+        #expect(r1.kid == r2.kid && r1.jwk.n == r2.jwk.n)
     }
 
     @Test func unknownClientOrRedirectIsAPageNeverARedirect() async throws {
@@ -272,6 +279,28 @@ import ZKPinWire
         }
     }
 
+    @Test func rs256ForAClientThatAsksForIt() async throws {
+        let h = try await Harness.make()
+        let (client, secret) = try await ClientRegistry.add(to: h.rp.store, name: "Legacy", redirectURIs: [OIDCFlow.callback], postLogoutURIs: [],
+                                                            isPublic: false, idTokenAlg: "rs256", now: h.clock.now)
+        #expect(client.idTokenAlg == "RS256")
+        await #expect(throws: ClientRegistry.Invalid.self) {
+            try await ClientRegistry.add(to: h.rp.store, name: "X", redirectURIs: [OIDCFlow.callback], postLogoutURIs: [], isPublic: false,
+                                         idTokenAlg: "HS256", now: h.clock.now)
+        }
+        try await h.run { t in
+            let flow = OIDCFlow(t: t)
+            let user = try await TestUser.register(t, email: "rsa@example.com", pin: 8, outbox: h.outbox)
+            let (done, _) = try await flow.signIn(page: try await t.get(OIDCFlow.authorizePath(client: client.id)), user: user)
+            let r = try await flow.token(["grant_type": "authorization_code", "code": try #require(OIDCFlow.redirectItems(done)["code"]),
+                                          "redirect_uri": OIDCFlow.callback], basic: (client.id, try #require(secret)))
+            #expect(r.status == 200, "\(r.text)")
+            let claims = try PyJWT.verify(jwks: try await t.get("/oauth/jwks").text, token: try r.json(TokenResponse.self).id_token,
+                                          issuer: "http://127.0.0.1:8080", audience: client.id, nonce: "n-1", alg: "RS256")
+            #expect(claims["email"] as? String == "rsa@example.com")
+        }
+    }
+
     @Test func wrongPINLeavesThePageWaiting() async throws {
         let h = try await Harness.make()
         let (client, _) = try await OIDCFlow.addClient(h)
@@ -299,12 +328,13 @@ extension Reply {
 enum PyJWT {
     struct Refused: Error, CustomStringConvertible { var description: String }
 
-    static func verify(jwks: String, token: String, issuer: String, audience: String, nonce: String, leeway: Int = 0) throws -> [String: Any] {
+    static func verify(jwks: String, token: String, issuer: String, audience: String, nonce: String, leeway: Int = 0,
+                       alg: String = "ES256") throws -> [String: Any] {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", root.appendingPathComponent("tools/oidc-verify-id-token").path, jwks, token, issuer, audience, nonce,
-                             String(leeway)]
+                             String(leeway), alg]
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

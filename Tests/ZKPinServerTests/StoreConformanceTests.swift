@@ -259,7 +259,7 @@ extension StoreConformanceTests {
         let store = try await kind.make()
         let wiki = OIDCClient(id: "zk-1", name: "Wiki", secretHash: "ab", redirectURIs: ["http://a/cb", "http://b/cb"],
                               postLogoutURIs: ["http://a/bye"], created: 10)
-        let app = OIDCClient(id: "zk-2", name: "App", secretHash: nil, redirectURIs: ["http://c/cb"], created: 11)
+        let app = OIDCClient(id: "zk-2", name: "App", secretHash: nil, redirectURIs: ["http://c/cb"], created: 11, idTokenAlg: "RS256")
         try await store.insertOIDCClient(wiki)
         try await store.insertOIDCClient(app)
         await #expect(throws: (any Error).self) { try await store.insertOIDCClient(wiki) }

@@ -8,7 +8,10 @@ public enum ClientRegistry {
 
     /// A new client: id and (for a confidential client) a secret, shown once; only its hash is stored.
     public static func add(to store: any Store, name: String, redirectURIs: [String], postLogoutURIs: [String],
-                           isPublic: Bool, now: Int) async throws -> (client: OIDCClient, secret: String?) {
+                           isPublic: Bool, idTokenAlg: String = "ES256", now: Int) async throws -> (client: OIDCClient, secret: String?) {
+        guard let algorithm = SigningKey.Algorithm(rawValue: idTokenAlg.uppercased()) else {
+            throw Invalid(description: "the ID token algorithm is ES256 or RS256, not \(idTokenAlg)")
+        }
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, trimmed.count <= 100, !trimmed.contains(where: \.isNewline) else {
             throw Invalid(description: "the client name must be 1 to 100 characters on one line")
@@ -17,7 +20,7 @@ public enum ClientRegistry {
         for uri in redirectURIs + postLogoutURIs { try check(uri) }
         let secret: String? = isPublic ? nil : Tokens.fresh()
         let client = OIDCClient(id: "zk-" + Tokens.fresh(bytes: 12), name: trimmed, secretHash: secret.map(Tokens.hash),
-                                redirectURIs: redirectURIs, postLogoutURIs: postLogoutURIs, created: now)
+                                redirectURIs: redirectURIs, postLogoutURIs: postLogoutURIs, created: now, idTokenAlg: algorithm.rawValue)
         try await store.insertOIDCClient(client)
         try await store.appendAudit(AuditEvent(time: now, kind: "oidc_client_add", detail: "\(client.id) \(trimmed)"))
         return (client, secret)

@@ -11,7 +11,7 @@ struct ProviderMetadata: Codable, Sendable {
     var response_modes_supported = ["query"]
     var grant_types_supported = ["authorization_code"]
     var subject_types_supported = ["public"]
-    var id_token_signing_alg_values_supported = ["ES256"]
+    var id_token_signing_alg_values_supported = ["ES256", "RS256"]
     var token_endpoint_auth_methods_supported = ["client_secret_basic", "client_secret_post", "none"]
     var code_challenge_methods_supported = ["S256"]
     var claims_supported = ["iss", "sub", "aud", "exp", "iat", "auth_time", "nonce", "email", "email_verified", "amr", "azp"]

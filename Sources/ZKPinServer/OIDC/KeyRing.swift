@@ -1,56 +1,71 @@
 import Foundation
 import JWTKit
 
-/// The provider's signing keys in the data folder. The current one (`oidc-es256.key`) signs;
-/// a key retired by `zkpin-server admin keys rotate` (renamed `oidc-es256-retired-<unix time>.key`)
-/// stays in the JWKS until every ID token it signed has expired. The ring re-reads the folder
-/// when the current key file changes, so running servers pick up a rotation without a restart.
+/// The provider's signing keys in the data folder, one current key per algorithm
+/// (`oidc-es256.key`, `oidc-rs256.key`). A key retired by `zkpin-server admin keys rotate`
+/// (renamed `oidc-<alg>-retired-<unix time>.key`) stays in the JWKS until every ID token it
+/// signed has expired. The ring re-reads the folder when a current key file changes, so running
+/// servers pick up a rotation without a restart.
 final class KeyRing: @unchecked Sendable {  // mutable state only under `lock`
-    static let retiredPrefix = "oidc-es256-retired-"
     /// How long a retired key stays published: ID tokens live 600 s; the rest covers JWKS caches
     /// (max-age 300 s) and clock skew.
     static let publishedAfterRetirement = 3600
 
+    struct Keys {
+        var current: [SigningKey.Algorithm: SigningKey]
+        var retired: [(key: SigningKey, at: Int)]
+    }
+
     let dir: String
     private let lock = NSLock()
-    private var cache: (stamp: String, current: SigningKey, retired: [(key: SigningKey, at: Int)])?
+    private var cache: (stamp: String, keys: Keys)?
 
     init(dataDirectory: String) throws {
         dir = dataDirectory
         _ = try keys()
     }
 
-    var currentPath: String { (dir as NSString).appendingPathComponent(SigningKey.fileName) }
+    func path(_ name: String) -> String { (dir as NSString).appendingPathComponent(name) }
 
-    /// The current key and the retired ones (newest first), reloaded when the current file changed.
-    func keys() throws -> (current: SigningKey, retired: [(key: SigningKey, at: Int)]) {
-        let stamp = Self.stamp(currentPath)
-        if let cache = lock.withLock({ self.cache }), cache.stamp == stamp, stamp != nil { return (cache.current, cache.retired) }
-        let current = try SigningKey.load(path: currentPath, create: true)
-        var retired: [(key: SigningKey, at: Int)] = []
-        for (path, at) in Self.retiredFiles(dir) {
-            if let key = try? SigningKey.load(path: path, create: false) { retired.append((key, at)) }
+    /// Every key, reloaded when a current key file changed (or is missing: it is created).
+    func keys() throws -> Keys {
+        let stamp = stamps()
+        if let cache = lock.withLock({ self.cache }), cache.stamp == stamp { return cache.keys }
+        var keys = Keys(current: [:], retired: [])
+        for algorithm in SigningKey.Algorithm.allCases {
+            keys.current[algorithm] = try SigningKey.load(path: path(algorithm.fileName), algorithm: algorithm, create: true)
+            for (file, at) in Self.retiredFiles(dir, algorithm) {
+                if let key = try? SigningKey.load(path: file, algorithm: algorithm, create: false) { keys.retired.append((key, at)) }
+            }
         }
-        let loaded = (stamp: Self.stamp(currentPath) ?? "", current: current, retired: retired)
+        let loaded = (stamp: stamps(), keys: keys)
         lock.withLock { cache = loaded }
-        return (current, retired)
+        return keys
     }
 
-    func current() throws -> SigningKey { try keys().current }
+    private func stamps() -> String {
+        SigningKey.Algorithm.allCases.map { Self.stamp(path($0.fileName)) ?? "missing" }.joined(separator: "|")
+    }
 
-    /// The JWKS: the current key and the keys retired less than `publishedAfterRetirement` ago.
-    func published(now: Int) throws -> [PublicJWK] {
+    func current(_ algorithm: SigningKey.Algorithm = .es256) throws -> SigningKey {
+        guard let key = try keys().current[algorithm] else { throw SetupError("no \(algorithm.rawValue) key") }
+        return key
+    }
+
+    /// The keys a relying party may see: every current key and those retired less than
+    /// `publishedAfterRetirement` ago.
+    func publishedKeys(now: Int) throws -> [SigningKey] {
         let k = try keys()
-        return [k.current.jwk] + k.retired.filter { now - $0.at < Self.publishedAfterRetirement }.map(\.key.jwk)
+        return SigningKey.Algorithm.allCases.compactMap { k.current[$0] }
+            + k.retired.filter { now - $0.at < Self.publishedAfterRetirement }.map(\.key)
     }
+
+    func published(now: Int) throws -> [PublicJWK] { try publishedKeys(now: now).map(\.jwk) }
 
     /// Verifies a token signed by any published key (the header's kid picks it).
     func verify(_ token: String, now: Int) async throws -> IDTokenClaims {
-        let k = try keys()
         let collection = JWTKeyCollection()
-        for key in [k.current] + k.retired.filter({ now - $0.at < Self.publishedAfterRetirement }).map(\.key) {
-            await collection.add(ecdsa: key.key, kid: JWKIdentifier(string: key.kid))
-        }
+        for key in try publishedKeys(now: now) { await key.add(to: collection) }
         return try await collection.verify(token, as: IDTokenClaims.self)
     }
 
@@ -60,11 +75,11 @@ final class KeyRing: @unchecked Sendable {  // mutable state only under `lock`
         return "\(st.st_ino)-\(st.st_mtim.tv_sec)-\(st.st_mtim.tv_nsec)-\(st.st_size)"
     }
 
-    static func retiredFiles(_ dir: String) -> [(path: String, at: Int)] {
+    static func retiredFiles(_ dir: String, _ algorithm: SigningKey.Algorithm = .es256) -> [(path: String, at: Int)] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
+        let prefix = algorithm.retiredPrefix
         return names.compactMap { name -> (String, Int)? in
-            guard name.hasPrefix(retiredPrefix), name.hasSuffix(".key"),
-                  let at = Int(name.dropFirst(retiredPrefix.count).dropLast(4)) else { return nil }
+            guard name.hasPrefix(prefix), name.hasSuffix(".key"), let at = Int(name.dropFirst(prefix.count).dropLast(4)) else { return nil }
             return ((dir as NSString).appendingPathComponent(name), at)
         }.sorted { $0.1 > $1.1 }
     }
@@ -74,35 +89,46 @@ final class KeyRing: @unchecked Sendable {  // mutable state only under `lock`
 public enum SigningKeys {
     public struct Entry: Sendable {
         public var kid: String
+        public var algorithm: String
         public var status: String
     }
 
-    /// Retires the current key (kept published for `KeyRing.publishedAfterRetirement` seconds),
-    /// creates a new one, and deletes retired keys past that time. Returns the old and new kid.
+    /// Retires every current key (each kept published for `KeyRing.publishedAfterRetirement`
+    /// seconds), creates new ones, and deletes retired keys past that time. Returns the ES256
+    /// key ids, old and new.
     public static func rotate(dataDirectory dir: String, now: Int) throws -> (retired: String?, current: String) {
-        let current = (dir as NSString).appendingPathComponent(SigningKey.fileName)
-        var old: String? = nil
-        if FileManager.default.fileExists(atPath: current) {
-            old = try SigningKey.load(path: current, create: false).kid
-            let target = (dir as NSString).appendingPathComponent("\(KeyRing.retiredPrefix)\(now).key")
-            guard rename(current, target) == 0 else { throw SetupError("cannot retire \(current): errno \(errno)") }
+        var result: (String?, String) = (nil, "")
+        for algorithm in SigningKey.Algorithm.allCases {
+            let current = (dir as NSString).appendingPathComponent(algorithm.fileName)
+            var old: String? = nil
+            if FileManager.default.fileExists(atPath: current) {
+                old = try SigningKey.load(path: current, algorithm: algorithm, create: false).kid
+                let target = (dir as NSString).appendingPathComponent("\(algorithm.retiredPrefix)\(now).key")
+                guard rename(current, target) == 0 else { throw SetupError("cannot retire \(current): errno \(errno)") }
+            }
+            for (path, at) in KeyRing.retiredFiles(dir, algorithm) where now - at >= KeyRing.publishedAfterRetirement {
+                try? FileManager.default.removeItem(atPath: path)
+            }
+            let new = try SigningKey.load(path: current, algorithm: algorithm, create: true).kid
+            if algorithm == .es256 { result = (old, new) }
         }
-        for (path, at) in KeyRing.retiredFiles(dir) where now - at >= KeyRing.publishedAfterRetirement {
-            try? FileManager.default.removeItem(atPath: path)
-        }
-        return (old, try SigningKey.load(path: current, create: true).kid)
+        return result
     }
 
     public static func list(dataDirectory dir: String, now: Int) throws -> [Entry] {
-        let current = (dir as NSString).appendingPathComponent(SigningKey.fileName)
         var out: [Entry] = []
-        if FileManager.default.fileExists(atPath: current) {
-            out.append(Entry(kid: try SigningKey.load(path: current, create: false).kid, status: "current (signs)"))
-        }
-        for (path, at) in KeyRing.retiredFiles(dir) {
-            guard let key = try? SigningKey.load(path: path, create: false) else { continue }
-            let left = KeyRing.publishedAfterRetirement - (now - at)
-            out.append(Entry(kid: key.kid, status: left > 0 ? "retired, published for \(left) s more" : "retired, no longer published"))
+        for algorithm in SigningKey.Algorithm.allCases {
+            let current = (dir as NSString).appendingPathComponent(algorithm.fileName)
+            if FileManager.default.fileExists(atPath: current) {
+                let key = try SigningKey.load(path: current, algorithm: algorithm, create: false)
+                out.append(Entry(kid: key.kid, algorithm: algorithm.rawValue, status: "current (signs)"))
+            }
+            for (path, at) in KeyRing.retiredFiles(dir, algorithm) {
+                guard let key = try? SigningKey.load(path: path, algorithm: algorithm, create: false) else { continue }
+                let left = KeyRing.publishedAfterRetirement - (now - at)
+                out.append(Entry(kid: key.kid, algorithm: algorithm.rawValue,
+                                 status: left > 0 ? "retired, published for \(left) s more" : "retired, no longer published"))
+            }
         }
         return out
     }

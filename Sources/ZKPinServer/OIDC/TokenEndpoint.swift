@@ -87,7 +87,7 @@ extension OIDCProvider {
                                    emailVerified: true, amr: ["pin", "zkp"], azp: client.id)
         let idToken: String
         do {
-            idToken = try await keys.current().sign(claims)
+            idToken = try await keys.current(SigningKey.Algorithm(rawValue: client.idTokenAlg) ?? .es256).sign(claims)
             try await rp.store.insertOIDCAccessToken(OIDCAccessToken(
                 hash: Tokens.hash(accessToken), clientId: client.id, userId: grantCode.userId, mpinId: grantCode.mpinId,
                 scope: grantCode.scope, codeHash: codeHash, expires: issued + Self.accessTokenTTL))

@@ -10,12 +10,15 @@ public struct OIDCClient: Sendable, Equatable {
     public var redirectURIs: [String]
     public var postLogoutURIs: [String]
     public var created: Int
+    /// The ID token's signature: "ES256" (default) or "RS256".
+    public var idTokenAlg: String
 
     public var isPublic: Bool { secretHash == nil }
 
-    public init(id: String, name: String, secretHash: String?, redirectURIs: [String], postLogoutURIs: [String] = [], created: Int) {
+    public init(id: String, name: String, secretHash: String?, redirectURIs: [String], postLogoutURIs: [String] = [], created: Int,
+                idTokenAlg: String = "ES256") {
         self.id = id; self.name = name; self.secretHash = secretHash; self.redirectURIs = redirectURIs
-        self.postLogoutURIs = postLogoutURIs; self.created = created
+        self.postLogoutURIs = postLogoutURIs; self.created = created; self.idTokenAlg = idTokenAlg
     }
 }
 

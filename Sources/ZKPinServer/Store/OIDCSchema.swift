@@ -5,7 +5,7 @@ enum OIDCSchema {
         """
         CREATE TABLE oidc_clients(
             id TEXT PRIMARY KEY, name TEXT NOT NULL, secret_hash TEXT, redirect_uris TEXT NOT NULL,
-            post_logout_uris TEXT NOT NULL, created BIGINT NOT NULL)
+            post_logout_uris TEXT NOT NULL, created BIGINT NOT NULL, id_token_alg TEXT NOT NULL)
         """,
         """
         CREATE TABLE oidc_pending(
@@ -29,7 +29,7 @@ enum OIDCSchema {
     static let sqlite = """
         CREATE TABLE oidc_clients(
             id TEXT PRIMARY KEY, name TEXT NOT NULL, secret_hash TEXT, redirect_uris TEXT NOT NULL,
-            post_logout_uris TEXT NOT NULL, created INTEGER NOT NULL);
+            post_logout_uris TEXT NOT NULL, created INTEGER NOT NULL, id_token_alg TEXT NOT NULL);
         CREATE TABLE oidc_pending(
             web_ott_hash TEXT PRIMARY KEY, client_id TEXT NOT NULL, redirect_uri TEXT NOT NULL, scope TEXT NOT NULL,
             state TEXT, nonce TEXT, code_challenge TEXT, created INTEGER NOT NULL, expires INTEGER NOT NULL);

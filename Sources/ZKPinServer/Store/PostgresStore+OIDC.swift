@@ -4,8 +4,9 @@ import PostgresNIO
 extension PostgresStore {
     public func insertOIDCClient(_ c: OIDCClient) async throws {
         try await rows("""
-            INSERT INTO oidc_clients(id, name, secret_hash, redirect_uris, post_logout_uris, created)
-            VALUES (\(c.id), \(c.name), \(c.secretHash), \(URIList.join(c.redirectURIs)), \(URIList.join(c.postLogoutURIs)), \(c.created))
+            INSERT INTO oidc_clients(id, name, secret_hash, redirect_uris, post_logout_uris, created, id_token_alg)
+            VALUES (\(c.id), \(c.name), \(c.secretHash), \(URIList.join(c.redirectURIs)), \(URIList.join(c.postLogoutURIs)), \(c.created),
+                    \(c.idTokenAlg))
             """)
     }
 
@@ -96,6 +97,6 @@ extension PostgresStore {
                    secretHash: try r["secret_hash"].decode(String?.self),
                    redirectURIs: URIList.split(try r["redirect_uris"].decode(String.self)),
                    postLogoutURIs: URIList.split(try r["post_logout_uris"].decode(String.self)),
-                   created: try r["created"].decode(Int.self))
+                   created: try r["created"].decode(Int.self), idTokenAlg: try r["id_token_alg"].decode(String.self))
     }
 }

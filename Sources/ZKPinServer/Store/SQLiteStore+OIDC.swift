@@ -5,8 +5,8 @@ extension SQLiteStore {
     public func insertOIDCClient(_ c: OIDCClient) async throws {
         try await pool.write { db in
             try db.execute(sql: """
-                INSERT INTO oidc_clients(id, name, secret_hash, redirect_uris, post_logout_uris, created) VALUES (?, ?, ?, ?, ?, ?)
-                """, arguments: [c.id, c.name, c.secretHash, URIList.join(c.redirectURIs), URIList.join(c.postLogoutURIs), c.created])
+                INSERT INTO oidc_clients(id, name, secret_hash, redirect_uris, post_logout_uris, created, id_token_alg) VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [c.id, c.name, c.secretHash, URIList.join(c.redirectURIs), URIList.join(c.postLogoutURIs), c.created, c.idTokenAlg])
         }
     }
 
@@ -113,6 +113,6 @@ extension SQLiteStore {
 
     static func oidcClient(_ r: Row) -> OIDCClient {
         OIDCClient(id: r["id"], name: r["name"], secretHash: r["secret_hash"], redirectURIs: URIList.split(r["redirect_uris"]),
-                   postLogoutURIs: URIList.split(r["post_logout_uris"]), created: r["created"])
+                   postLogoutURIs: URIList.split(r["post_logout_uris"]), created: r["created"], idTokenAlg: r["id_token_alg"])
     }
 }
