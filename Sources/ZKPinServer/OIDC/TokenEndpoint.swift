@@ -20,31 +20,6 @@ struct TokenResponse: Codable, Sendable {
     var scope: String
 }
 
-/// What `/oauth/userinfo` answers (OpenID Connect Core 5.3).
-struct UserInfo: Codable, Sendable {
-    var sub: String
-    var email: String?
-    var email_verified: Bool?
-}
-
-/// HTTP Basic client credentials (RFC 6749 section 2.3.1: both parts form-urlencoded).
-struct BasicCredentials: Sendable, Equatable {
-    var id: String
-    var secret: String
-
-    /// nil when the header is not Basic; throws when it is Basic but malformed.
-    static func parse(_ header: String?) throws(OAuthError) -> BasicCredentials? {
-        guard let header, header.lowercased().hasPrefix("basic ") else { return nil }
-        let encoded = header.dropFirst(6).trimmingCharacters(in: .whitespaces)
-        guard let data = Data(base64Encoded: encoded), let text = String(data: data, encoding: .utf8),
-              let colon = text.firstIndex(of: ":") else { throw .invalidClient("malformed Basic credentials") }
-        func decode(_ s: Substring) -> String? { String(s).replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
-        guard let id = decode(text[..<colon]), let secret = decode(text[text.index(after: colon)...])
-        else { throw .invalidClient("malformed Basic credentials") }
-        return BasicCredentials(id: id, secret: secret)
-    }
-}
-
 extension OIDCProvider {
     /// `POST /oauth/token`, grant `authorization_code` (RFC 6749 4.1.3, RFC 7636 4.5).
     func token(_ p: TokenParameters, basic: BasicCredentials?, address: String) async throws(OAuthError) -> TokenResponse {
@@ -95,32 +70,5 @@ extension OIDCProvider {
         metrics.tokens.increment()
         await rp.audit("oidc_token", userId: grantCode.userId, mpinId: grantCode.mpinId, address: address, "client \(client.id)")
         return TokenResponse(access_token: accessToken, expires_in: Self.accessTokenTTL, id_token: idToken, scope: grantCode.scope)
-    }
-
-    /// client_secret_basic, client_secret_post, or none (public clients, which must use PKCE).
-    func authenticateClient(_ p: TokenParameters, basic: BasicCredentials?) async throws(OAuthError) -> OIDCClient {
-        if basic != nil && p.client_secret != nil { throw .invalidRequest("use one client authentication method, not two") }
-        if let basic, let id = p.client_id, id != basic.id { throw .invalidRequest("client_id differs from the Basic credentials") }
-        guard let id = basic?.id ?? p.client_id, !id.isEmpty, id.utf8.count <= 256 else {
-            throw .invalidClient("no client authentication")
-        }
-        let found: OIDCClient?
-        do { found = try await client(id: id) } catch { throw .serverError("storage failed") }
-        guard let client = found else { throw .invalidClient("client authentication failed") }
-        let secret = basic?.secret ?? p.client_secret
-        if let stored = client.secretHash {
-            guard let secret, Tokens.equal(Tokens.hash(secret), stored) else { throw .invalidClient("client authentication failed") }
-        } else if secret != nil && secret != "" {
-            throw .invalidClient("this client is public: it has no secret")
-        }
-        return client
-    }
-
-    /// `GET|POST /oauth/userinfo` with a Bearer access token.
-    func userInfo(accessToken: String?) async -> UserInfo? {
-        guard let accessToken, !accessToken.isEmpty, accessToken.utf8.count <= 256,
-              let token = try? await rp.store.oidcAccessToken(hash: Tokens.hash(accessToken), now: now) else { return nil }
-        let withEmail = token.scope.split(separator: " ").contains("email")
-        return UserInfo(sub: subject(userId: token.userId), email: withEmail ? token.userId : nil, email_verified: withEmail ? true : nil)
     }
 }
