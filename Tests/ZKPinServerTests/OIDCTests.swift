@@ -301,6 +301,41 @@ import ZKPinWire
         }
     }
 
+    @Test func junkIsNeverA500() async throws {
+        let h = try await Harness.make()
+        let (client, _) = try await OIDCFlow.addClient(h)
+        try await h.run { t in
+            let long = String(repeating: "a", count: 5000)
+            let gets = [
+                "/oauth/authorize", "/oauth/authorize?%", "/oauth/authorize?client_id[]=x", "/oauth/authorize?client_id=\(long)",
+                OIDCFlow.authorizePath(client: client.id, extra: ["state": long]), OIDCFlow.authorizePath(client: client.id, extra: ["nonce": "%zz"]),
+                "/oauth/logout?id_token_hint=a.b.c", "/oauth/logout?id_token_hint=\(long)&post_logout_redirect_uri=x", "/oauth/logout?%%",
+                "/oauth/userinfo", "/oauth/token", "/oauth/jwks?x=1",
+            ]
+            for path in gets {
+                let r = try await t.get(path)
+                #expect(r.status < 500, "GET \(path.prefix(80)) → \(r.status)")
+            }
+            let bodies: [(String, String, String)] = [
+                ("/oauth/token", "application/x-www-form-urlencoded", "grant_type=authorization_code&code=%ZZ"),
+                ("/oauth/token", "application/x-www-form-urlencoded", "a[b]=1&a=2"),
+                ("/oauth/token", "application/x-www-form-urlencoded", String(repeating: "x", count: 70_000)),
+                ("/oauth/token", "text/plain", "grant_type=authorization_code"),
+                ("/oauth/authorize", "application/x-www-form-urlencoded", "client_id=\(client.id)&client_id=\(client.id)"),
+                ("/oauth/authorize/complete", "application/x-www-form-urlencoded", "webOTT=zz&authOTT=zz"),
+                ("/oauth/logout", "application/x-www-form-urlencoded", "state=%"),
+                ("/oauth/userinfo", "application/json", "{}"),
+            ]
+            for (path, type, body) in bodies {
+                let r = try await t.send("POST", path, headers: [("Content-Type", type), ("Origin", OIDCFlow.origin)], body: Array(body.utf8))
+                #expect((400..<500).contains(r.status), "POST \(path) \(body.prefix(40)) → \(r.status)")
+            }
+            let badBasic = try await t.send("POST", "/oauth/token", headers: [("Content-Type", "application/x-www-form-urlencoded"),
+                                                                             ("Authorization", "Basic !!!")], body: Array("grant_type=authorization_code".utf8))
+            #expect(badBasic.status == 401 && badBasic.oauthError == "invalid_client")
+        }
+    }
+
     @Test func wrongPINLeavesThePageWaiting() async throws {
         let h = try await Harness.make()
         let (client, _) = try await OIDCFlow.addClient(h)
