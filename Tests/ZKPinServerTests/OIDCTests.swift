@@ -336,6 +336,50 @@ import ZKPinWire
         }
     }
 
+    @Test func refreshTokensWithOfflineAccessRotateAndReuseRevokes() async throws {
+        let h = try await Harness.make()
+        let (client, secret) = try await OIDCFlow.addClient(h)
+        let credentials = (client.id, try #require(secret))
+        try await h.run { t in
+            let flow = OIDCFlow(t: t)
+            let user = try await TestUser.register(t, email: "offline@example.com", pin: 3, outbox: h.outbox)
+            // Without offline_access: no refresh token.
+            let (plain, cookie) = try await flow.signIn(page: try await t.get(OIDCFlow.authorizePath(client: client.id)), user: user)
+            let first = try await flow.token(["grant_type": "authorization_code", "code": try #require(OIDCFlow.redirectItems(plain)["code"]),
+                                              "redirect_uri": OIDCFlow.callback], basic: credentials)
+            #expect(try first.json(TokenResponse.self).refresh_token == nil)
+
+            let offline = try await t.get(OIDCFlow.authorizePath(client: client.id, extra: ["scope": "openid email offline_access"]),
+                                          headers: [("Cookie", cookie)])
+            let code = try #require(OIDCFlow.redirectItems(offline)["code"])
+            let granted = try await flow.token(["grant_type": "authorization_code", "code": code, "redirect_uri": OIDCFlow.callback], basic: credentials)
+            let tokens = try granted.json(TokenResponse.self)
+            let r1 = try #require(tokens.refresh_token)
+            #expect(tokens.scope == "openid email offline_access")
+
+            let refreshed = try await flow.token(["grant_type": "refresh_token", "refresh_token": r1], basic: credentials)
+            #expect(refreshed.status == 200, "\(refreshed.text)")
+            let next = try refreshed.json(TokenResponse.self)
+            let r2 = try #require(next.refresh_token)
+            #expect(r2 != r1 && next.access_token != tokens.access_token)
+            let claims = try PyJWT.verify(jwks: try await t.get("/oauth/jwks").text, token: next.id_token, issuer: "http://127.0.0.1:8080",
+                                          audience: client.id, nonce: "")
+            #expect(claims["nonce"] == nil && claims["email"] as? String == "offline@example.com")
+            // Narrowing the scope is allowed, widening is not.
+            let wider = try await flow.token(["grant_type": "refresh_token", "refresh_token": r2, "scope": "openid phone"], basic: credentials)
+            #expect(wider.status == 400 && wider.oauthError == "invalid_scope")
+            // (That refusal used r2 up; a used refresh token presented again revokes the family.)
+            let replay = try await flow.token(["grant_type": "refresh_token", "refresh_token": r1], basic: credentials)
+            #expect(replay.status == 400 && replay.oauthError == "invalid_grant")
+            for access in [tokens.access_token, next.access_token] {
+                #expect(try await t.get("/oauth/userinfo", headers: [("Authorization", "Bearer \(access)")]).status == 401)
+            }
+            // Another client cannot use someone else's refresh token; a missing one is invalid_request.
+            #expect(try await flow.token(["grant_type": "refresh_token"], basic: credentials).oauthError == "invalid_request")
+        }
+        #expect(try await h.rp.store.auditLog(limit: 100).contains { $0.kind == "oidc_refresh_reuse" })
+    }
+
     @Test func wrongPINLeavesThePageWaiting() async throws {
         let h = try await Harness.make()
         let (client, _) = try await OIDCFlow.addClient(h)

@@ -307,4 +307,28 @@ extension StoreConformanceTests {
         try await store.purgeExpiredOIDC(now: 160 + OIDCSchema.usedCodeMemory + 1)
         #expect(!(try await store.authorizationCodeWasUsed(hash: "c1")))
     }
+
+    @Test(arguments: StoreKind.available) func oidcRefreshTokensRotateAndReuseRevokesTheFamily(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        func refresh(_ hash: String) -> OIDCRefreshToken {
+            OIDCRefreshToken(hash: hash, clientId: "zk-1", userId: "a@example.com", mpinId: "aa", scope: "openid offline_access",
+                             authTime: 90, family: "c1", expires: 1000)
+        }
+        try await store.insertOIDCRefreshToken(refresh("r1"))
+        #expect(try await store.usedOIDCRefreshTokenFamily(hash: "r1") == nil)
+        #expect(try await store.redeemOIDCRefreshToken(hash: "r1", now: 1000) == nil)  // expired
+        let wins = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for _ in 0..<8 { group.addTask { try await store.redeemOIDCRefreshToken(hash: "r1", now: 500) != nil } }
+            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(wins == 1)
+        #expect(try await store.usedOIDCRefreshTokenFamily(hash: "r1") == "c1")
+        try await store.insertOIDCRefreshToken(refresh("r2"))
+        try await store.insertOIDCAccessToken(OIDCAccessToken(hash: "t2", clientId: "zk-1", userId: "a@example.com", mpinId: "aa",
+                                                              scope: "openid", codeHash: "c1", expires: 900))
+        // Revoking the family takes the access tokens and every refresh token of it.
+        #expect(try await store.revokeOIDCAccessTokens(codeHash: "c1") == 1)
+        #expect(try await store.redeemOIDCRefreshToken(hash: "r2", now: 500) == nil)
+        #expect(try await store.usedOIDCRefreshTokenFamily(hash: "r1") == nil)
+    }
 }

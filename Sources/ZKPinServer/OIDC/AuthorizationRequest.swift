@@ -65,7 +65,7 @@ enum AuthorizationValidation {
         if let mode = p.response_mode, mode != "query" { throw .invalidRequest("only response_mode=query is supported") }
         let scopes = (p.scope ?? "").split(separator: " ").map(String.init)
         guard scopes.contains("openid") else { throw .invalidScope("scope must contain openid") }
-        let scope = scopes.filter { ["openid", "email", "profile"].contains($0) }.joined(separator: " ")
+        let scope = scopes.filter { ["openid", "email", "profile", "offline_access"].contains($0) }.joined(separator: " ")
 
         var challenge: String? = nil
         if let c = p.code_challenge {

@@ -6,10 +6,10 @@ struct ProviderMetadata: Codable, Sendable {
     var userinfo_endpoint: String
     var jwks_uri: String
     var end_session_endpoint: String
-    var scopes_supported = ["openid", "email", "profile"]
+    var scopes_supported = ["openid", "email", "profile", "offline_access"]
     var response_types_supported = ["code"]
     var response_modes_supported = ["query"]
-    var grant_types_supported = ["authorization_code"]
+    var grant_types_supported = ["authorization_code", "refresh_token"]
     var subject_types_supported = ["public"]
     var id_token_signing_alg_values_supported = ["ES256", "RS256"]
     var token_endpoint_auth_methods_supported = ["client_secret_basic", "client_secret_post", "none"]

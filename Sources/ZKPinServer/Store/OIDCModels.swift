@@ -66,6 +66,25 @@ public struct AuthorizationCode: Sendable, Equatable {
     }
 }
 
+/// A refresh token (`offline_access`), single use: each use gives a new one of the same family
+/// (the code it descends from); a second use revokes the whole family.
+public struct OIDCRefreshToken: Sendable, Equatable {
+    public var hash: String
+    public var clientId: String
+    public var userId: String
+    public var mpinId: String
+    public var scope: String
+    public var authTime: Int
+    /// The hash of the authorization code the family started with.
+    public var family: String
+    public var expires: Int
+
+    public init(hash: String, clientId: String, userId: String, mpinId: String, scope: String, authTime: Int, family: String, expires: Int) {
+        self.hash = hash; self.clientId = clientId; self.userId = userId; self.mpinId = mpinId; self.scope = scope
+        self.authTime = authTime; self.family = family; self.expires = expires
+    }
+}
+
 /// An opaque access token for `/oauth/userinfo` (hash at rest), tied to the code it came from.
 public struct OIDCAccessToken: Sendable, Equatable {
     public var hash: String

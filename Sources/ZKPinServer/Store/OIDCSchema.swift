@@ -24,6 +24,12 @@ enum OIDCSchema {
             scope TEXT NOT NULL, code_hash TEXT NOT NULL, expires BIGINT NOT NULL)
         """,
         "CREATE INDEX oidc_access_tokens_code ON oidc_access_tokens(code_hash)",
+        """
+        CREATE TABLE oidc_refresh_tokens(
+            hash TEXT PRIMARY KEY, client_id TEXT NOT NULL, user_id TEXT NOT NULL, mpin_id TEXT NOT NULL, scope TEXT NOT NULL,
+            auth_time BIGINT NOT NULL, family TEXT NOT NULL, expires BIGINT NOT NULL, used BOOLEAN NOT NULL)
+        """,
+        "CREATE INDEX oidc_refresh_tokens_family ON oidc_refresh_tokens(family)",
     ]
 
     static let sqlite = """
@@ -41,6 +47,10 @@ enum OIDCSchema {
             hash TEXT PRIMARY KEY, client_id TEXT NOT NULL, user_id TEXT NOT NULL, mpin_id TEXT NOT NULL,
             scope TEXT NOT NULL, code_hash TEXT NOT NULL, expires INTEGER NOT NULL);
         CREATE INDEX oidc_access_tokens_code ON oidc_access_tokens(code_hash);
+        CREATE TABLE oidc_refresh_tokens(
+            hash TEXT PRIMARY KEY, client_id TEXT NOT NULL, user_id TEXT NOT NULL, mpin_id TEXT NOT NULL, scope TEXT NOT NULL,
+            auth_time INTEGER NOT NULL, family TEXT NOT NULL, expires INTEGER NOT NULL, used INTEGER NOT NULL);
+        CREATE INDEX oidc_refresh_tokens_family ON oidc_refresh_tokens(family);
         """
 
     /// Codes are kept this long past expiry so that a late second use still revokes.

@@ -24,8 +24,15 @@ public protocol OIDCStore: Sendable {
     func authorizationCodeWasUsed(hash: String) async throws -> Bool
     func insertOIDCAccessToken(_ token: OIDCAccessToken) async throws
     func oidcAccessToken(hash: String, now: Int) async throws -> OIDCAccessToken?
-    /// Revokes every access token issued from the code; returns how many.
+    /// Revokes every access and refresh token issued from the code; returns how many access tokens.
     func revokeOIDCAccessTokens(codeHash: String) async throws -> Int
+
+    // MARK: Refresh tokens
+    func insertOIDCRefreshToken(_ token: OIDCRefreshToken) async throws
+    /// Marks a live, unused refresh token used and returns it; nil when unknown, expired or used.
+    func redeemOIDCRefreshToken(hash: String, now: Int) async throws -> OIDCRefreshToken?
+    /// The family of a refresh token that was used already (a second use), nil otherwise.
+    func usedOIDCRefreshTokenFamily(hash: String) async throws -> String?
 
     /// Deletes expired pending authorizations, codes (kept a while after expiry so a late
     /// second use is still recognised) and access tokens.

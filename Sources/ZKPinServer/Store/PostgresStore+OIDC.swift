@@ -21,6 +21,7 @@ extension PostgresStore {
     public func deleteOIDCClient(id: String) async throws -> Bool {
         let deleted = try await one("DELETE FROM oidc_clients WHERE id = \(id) RETURNING 1") != nil
         try await rows("DELETE FROM oidc_access_tokens WHERE client_id = \(id)")
+        try await rows("DELETE FROM oidc_refresh_tokens WHERE client_id = \(id)")
         try await rows("DELETE FROM oidc_codes WHERE client_id = \(id)")
         try await rows("DELETE FROM oidc_pending WHERE client_id = \(id)")
         return deleted
@@ -83,13 +84,37 @@ extension PostgresStore {
     }
 
     public func revokeOIDCAccessTokens(codeHash: String) async throws -> Int {
-        try await rows("DELETE FROM oidc_access_tokens WHERE code_hash = \(codeHash) RETURNING 1").count
+        let revoked = try await rows("DELETE FROM oidc_access_tokens WHERE code_hash = \(codeHash) RETURNING 1").count
+        try await rows("DELETE FROM oidc_refresh_tokens WHERE family = \(codeHash)")
+        return revoked
+    }
+
+    public func insertOIDCRefreshToken(_ t: OIDCRefreshToken) async throws {
+        try await rows("""
+            INSERT INTO oidc_refresh_tokens(hash, client_id, user_id, mpin_id, scope, auth_time, family, expires, used)
+            VALUES (\(t.hash), \(t.clientId), \(t.userId), \(t.mpinId), \(t.scope), \(t.authTime), \(t.family), \(t.expires), FALSE)
+            """)
+    }
+
+    public func redeemOIDCRefreshToken(hash: String, now: Int) async throws -> OIDCRefreshToken? {
+        guard let r = try await one("""
+            UPDATE oidc_refresh_tokens SET used = TRUE WHERE hash = \(hash) AND NOT used AND expires > \(now) RETURNING *
+            """) else { return nil }
+        return OIDCRefreshToken(hash: try r["hash"].decode(String.self), clientId: try r["client_id"].decode(String.self),
+                                userId: try r["user_id"].decode(String.self), mpinId: try r["mpin_id"].decode(String.self),
+                                scope: try r["scope"].decode(String.self), authTime: try r["auth_time"].decode(Int.self),
+                                family: try r["family"].decode(String.self), expires: try r["expires"].decode(Int.self))
+    }
+
+    public func usedOIDCRefreshTokenFamily(hash: String) async throws -> String? {
+        try await one("SELECT family FROM oidc_refresh_tokens WHERE hash = \(hash) AND used")?["family"].decode(String.self)
     }
 
     public func purgeExpiredOIDC(now: Int) async throws {
         try await rows("DELETE FROM oidc_pending WHERE expires <= \(now)")
         try await rows("DELETE FROM oidc_codes WHERE expires <= \(now - OIDCSchema.usedCodeMemory)")
         try await rows("DELETE FROM oidc_access_tokens WHERE expires <= \(now)")
+        try await rows("DELETE FROM oidc_refresh_tokens WHERE expires <= \(now)")
     }
 
     static func oidcClient(_ r: PostgresRandomAccessRow) throws -> OIDCClient {

@@ -25,6 +25,7 @@ extension SQLiteStore {
             try db.execute(sql: "DELETE FROM oidc_clients WHERE id = ?", arguments: [id])
             let deleted = db.changesCount > 0
             try db.execute(sql: "DELETE FROM oidc_access_tokens WHERE client_id = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM oidc_refresh_tokens WHERE client_id = ?", arguments: [id])
             try db.execute(sql: "DELETE FROM oidc_codes WHERE client_id = ?", arguments: [id])
             try db.execute(sql: "DELETE FROM oidc_pending WHERE client_id = ?", arguments: [id])
             return deleted
@@ -99,7 +100,34 @@ extension SQLiteStore {
     public func revokeOIDCAccessTokens(codeHash: String) async throws -> Int {
         try await pool.write { db in
             try db.execute(sql: "DELETE FROM oidc_access_tokens WHERE code_hash = ?", arguments: [codeHash])
-            return db.changesCount
+            let revoked = db.changesCount
+            try db.execute(sql: "DELETE FROM oidc_refresh_tokens WHERE family = ?", arguments: [codeHash])
+            return revoked
+        }
+    }
+
+    public func insertOIDCRefreshToken(_ t: OIDCRefreshToken) async throws {
+        try await pool.write { db in
+            try db.execute(sql: """
+                INSERT INTO oidc_refresh_tokens(hash, client_id, user_id, mpin_id, scope, auth_time, family, expires, used)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)
+                """, arguments: [t.hash, t.clientId, t.userId, t.mpinId, t.scope, t.authTime, t.family, t.expires])
+        }
+    }
+
+    public func redeemOIDCRefreshToken(hash: String, now: Int) async throws -> OIDCRefreshToken? {
+        try await pool.write { db in
+            try Row.fetchOne(db, sql: "UPDATE oidc_refresh_tokens SET used = 1 WHERE hash = ? AND used = 0 AND expires > ? RETURNING *",
+                             arguments: [hash, now]).map {
+                OIDCRefreshToken(hash: $0["hash"], clientId: $0["client_id"], userId: $0["user_id"], mpinId: $0["mpin_id"], scope: $0["scope"],
+                                 authTime: $0["auth_time"], family: $0["family"], expires: $0["expires"])
+            }
+        }
+    }
+
+    public func usedOIDCRefreshTokenFamily(hash: String) async throws -> String? {
+        try await pool.read { db in
+            try String.fetchOne(db, sql: "SELECT family FROM oidc_refresh_tokens WHERE hash = ? AND used = 1", arguments: [hash])
         }
     }
 
@@ -108,6 +136,7 @@ extension SQLiteStore {
             try db.execute(sql: "DELETE FROM oidc_pending WHERE expires <= ?", arguments: [now])
             try db.execute(sql: "DELETE FROM oidc_codes WHERE expires <= ?", arguments: [now - OIDCSchema.usedCodeMemory])
             try db.execute(sql: "DELETE FROM oidc_access_tokens WHERE expires <= ?", arguments: [now])
+            try db.execute(sql: "DELETE FROM oidc_refresh_tokens WHERE expires <= ?", arguments: [now])
         }
     }
 
