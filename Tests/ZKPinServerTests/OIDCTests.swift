@@ -270,11 +270,19 @@ import ZKPinWire
             let refused = try await t.form("/oauth/authorize", fields.merging(["scope": "profile"]) { _, b in b })
             #expect(refused.status == 303 && OIDCFlow.redirectItems(refused)["error"] == "invalid_scope")
             #expect(OIDCFlow.redirectItems(refused)["state"] == "posted state & more")
-            let out = try await t.form("/oauth/logout", ["client_id": client.id, "post_logout_redirect_uri": OIDCFlow.bye, "state": "x y"])
+            // Without id_token_hint, logout asks first; its form posts back (same origin) with confirm=yes.
+            let logout = ["client_id": client.id, "post_logout_redirect_uri": OIDCFlow.bye, "state": "x y"]
+            let ask = try await t.form("/oauth/logout", logout)
+            #expect(ask.status == 200 && ask.text.contains(#"id="confirm""#) && ask.text.contains(#"name="state" value="x y""#))
+            #expect(ask.header("Set-Cookie") == nil)
+            let forged = try await t.form("/oauth/logout", logout.merging(["confirm": "yes"]) { _, b in b }, headers: [("Origin", "http://evil.example")])
+            #expect(forged.status == 200 && forged.header("Location") == nil)
+            let out = try await t.form("/oauth/logout", logout.merging(["confirm": "yes"]) { _, b in b }, headers: [("Origin", OIDCFlow.origin)])
             #expect(out.status == 303 && out.header("Location") == OIDCFlow.bye + "?state=x%20y")
             #expect(out.header("Set-Cookie")?.contains("Max-Age=0") == true)
             // Without a redirect URI: a page saying so.
-            let plain = try await t.get("/oauth/logout")
+            #expect(try await t.get("/oauth/logout").text.contains("Sign out of ZKPin in this browser?"))
+            let plain = try await t.form("/oauth/logout", ["confirm": "yes"], headers: [("Origin", OIDCFlow.origin)])
             #expect(plain.status == 200 && plain.text.contains("signed out"))
         }
     }

@@ -126,9 +126,18 @@ enum OIDCRoutes {
                 let text = request.method == .post ? try await OAuthHTTP.formBody(request) : (request.uri.query ?? "")
                 params = try URLEncodedFormDecoder().decode(LogoutParameters.self, from: text)
             } catch { return page("Sign-out refused", "The sign-out request is malformed.", status: .badRequest) }
-            let target: String?
-            do { target = try await provider.logoutTarget(params) }
+            let target: String?, hinted: Bool
+            do { (target, hinted) = try await provider.logoutTarget(params) }
             catch let error as AuthorizationPageError { return page("Sign-out refused", error.message, status: .badRequest) }
+            // Without an id_token_hint anyone's page could sign a visitor out: ask first (the
+            // answer is a same-origin post of the confirmation form).
+            let confirmed = request.method == .post && params.confirm == "yes"
+                && (try? PageRoutes.sameOrigin(request, rp.config.publicURL)) != nil
+            if !hinted && !confirmed {
+                let fields = [("client_id", params.client_id), ("post_logout_redirect_uri", params.post_logout_redirect_uri), ("state", params.state)]
+                    .compactMap { key, value in value.map { ["name": key, "value": $0] } }
+                return HTTPHelpers.html(messages.confirmLogoutPage(serviceName: name, fields: fields))
+            }
             await provider.endSession(cookie: request.cookies[cookieName]?.value, address: address(request, context))
             let clear = PageRoutes.cookieHeader(cookieName, "", maxAge: 0, secure: secure)
             if let target { return HTTPHelpers.redirect(target, cookie: clear) }
