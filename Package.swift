@@ -45,6 +45,10 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
         // Serve options from a JSON file and ZKPIN_* environment variables (default JSON trait only).
         .package(url: "https://github.com/apple/swift-configuration", from: "1.0.0"),
+        // ID tokens of the OpenID Connect provider: ES256 signing, JWKS (on swift-crypto).
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.0.0"),
+        // RSA key generation for RS256 ID tokens (already in the graph through jwt-kit).
+        .package(url: "https://github.com/apple/swift-crypto", "4.1.0"..<"6.0.0"),
     ],
     targets: [
         // System libraries (Debian -dev packages; tools/test installs them when missing).
@@ -76,6 +80,8 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "Configuration", package: "swift-configuration"),
+            .product(name: "JWTKit", package: "jwt-kit"),
+            .product(name: "CryptoExtras", package: "swift-crypto"),
         ], resources: [.copy("Templates")]),
         // The person's side: payloads, registration, login, the local identity store.
         .target(name: "ZKPinClient", dependencies: [

@@ -86,7 +86,7 @@ struct Demo: AsyncParsableCommand {
 
 struct Admin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Look at and change identities.",
-                                                    subcommands: [Users.self, Revoke.self, Audit.self])
+                                                    subcommands: [Users.self, Revoke.self, Audit.self, Clients.self, Keys.self])
 
     struct Users: AsyncParsableCommand {
         @Option var data = "./zkpin-data"

@@ -252,3 +252,83 @@ func pending(_ mpinId: String, user: String = "a@example.com", now: Int = 1000, 
         #expect(try await store.eventCount(key: "shared", now: 100) == 20)
     }
 }
+
+// MARK: The OpenID Connect provider's rows (OIDCStore)
+extension StoreConformanceTests {
+    @Test(arguments: StoreKind.available) func oidcClientsAddListRemove(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        let wiki = OIDCClient(id: "zk-1", name: "Wiki", secretHash: "ab", redirectURIs: ["http://a/cb", "http://b/cb"],
+                              postLogoutURIs: ["http://a/bye"], created: 10)
+        let app = OIDCClient(id: "zk-2", name: "App", secretHash: nil, redirectURIs: ["http://c/cb"], created: 11, idTokenAlg: "RS256")
+        try await store.insertOIDCClient(wiki)
+        try await store.insertOIDCClient(app)
+        await #expect(throws: (any Error).self) { try await store.insertOIDCClient(wiki) }
+        #expect(try await store.oidcClient(id: "zk-1") == wiki)
+        #expect(try await store.oidcClient(id: "zk-2")?.isPublic == true)
+        #expect(try await store.oidcClients() == [wiki, app])
+        #expect(try await store.deleteOIDCClient(id: "zk-1"))
+        #expect(!(try await store.deleteOIDCClient(id: "zk-1")))
+        #expect(try await store.oidcClient(id: "zk-1") == nil)
+    }
+
+    @Test(arguments: StoreKind.available) func oidcPendingAuthorizationIsTakenOnce(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        let p = PendingAuthorization(webOTTHash: "w", clientId: "zk-1", redirectURI: "http://a/cb", scope: "openid email",
+                                     state: "s", nonce: nil, codeChallenge: "c", created: 100, expires: 200)
+        try await store.insertPendingAuthorization(p)
+        #expect(try await store.consumePendingAuthorization(webOTTHash: "w", now: 200) == nil)  // expired
+        #expect(try await store.consumePendingAuthorization(webOTTHash: "w", now: 150) == p)
+        #expect(try await store.consumePendingAuthorization(webOTTHash: "w", now: 150) == nil)
+    }
+
+    @Test(arguments: StoreKind.available) func oidcCodesAreRedeemedOnceAndReuseRevokes(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        let code = AuthorizationCode(hash: "c1", clientId: "zk-1", redirectURI: "http://a/cb", userId: "a@example.com", mpinId: "aa",
+                                     scope: "openid", nonce: "n", codeChallenge: nil, authTime: 90, created: 100, expires: 160)
+        try await store.insertAuthorizationCode(code)
+        #expect(!(try await store.authorizationCodeWasUsed(hash: "c1")))
+        #expect(try await store.redeemAuthorizationCode(hash: "c1", now: 160) == nil)  // expired
+        // Concurrent redemptions: exactly one wins.
+        let wins = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for _ in 0..<8 { group.addTask { try await store.redeemAuthorizationCode(hash: "c1", now: 120) != nil } }
+            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(wins == 1)
+        #expect(try await store.authorizationCodeWasUsed(hash: "c1"))
+        let token = OIDCAccessToken(hash: "t1", clientId: "zk-1", userId: "a@example.com", mpinId: "aa", scope: "openid", codeHash: "c1", expires: 500)
+        try await store.insertOIDCAccessToken(token)
+        #expect(try await store.oidcAccessToken(hash: "t1", now: 499) == token)
+        #expect(try await store.oidcAccessToken(hash: "t1", now: 500) == nil)
+        #expect(try await store.revokeOIDCAccessTokens(codeHash: "c1") == 1)
+        #expect(try await store.oidcAccessToken(hash: "t1", now: 200) == nil)
+        // Purge keeps used codes for a while (a late reuse is still recognised), then drops them.
+        try await store.purgeExpiredOIDC(now: 200)
+        #expect(try await store.authorizationCodeWasUsed(hash: "c1"))
+        try await store.purgeExpiredOIDC(now: 160 + OIDCSchema.usedCodeMemory + 1)
+        #expect(!(try await store.authorizationCodeWasUsed(hash: "c1")))
+    }
+
+    @Test(arguments: StoreKind.available) func oidcRefreshTokensRotateAndReuseRevokesTheFamily(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        func refresh(_ hash: String) -> OIDCRefreshToken {
+            OIDCRefreshToken(hash: hash, clientId: "zk-1", userId: "a@example.com", mpinId: "aa", scope: "openid offline_access",
+                             authTime: 90, family: "c1", expires: 1000)
+        }
+        try await store.insertOIDCRefreshToken(refresh("r1"))
+        #expect(try await store.usedOIDCRefreshTokenFamily(hash: "r1") == nil)
+        #expect(try await store.redeemOIDCRefreshToken(hash: "r1", now: 1000) == nil)  // expired
+        let wins = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for _ in 0..<8 { group.addTask { try await store.redeemOIDCRefreshToken(hash: "r1", now: 500) != nil } }
+            return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        #expect(wins == 1)
+        #expect(try await store.usedOIDCRefreshTokenFamily(hash: "r1") == "c1")
+        try await store.insertOIDCRefreshToken(refresh("r2"))
+        try await store.insertOIDCAccessToken(OIDCAccessToken(hash: "t2", clientId: "zk-1", userId: "a@example.com", mpinId: "aa",
+                                                              scope: "openid", codeHash: "c1", expires: 900))
+        // Revoking the family takes the access tokens and every refresh token of it.
+        #expect(try await store.revokeOIDCAccessTokens(codeHash: "c1") == 1)
+        #expect(try await store.redeemOIDCRefreshToken(hash: "r2", now: 500) == nil)
+        #expect(try await store.usedOIDCRefreshTokenFamily(hash: "r1") == nil)
+    }
+}

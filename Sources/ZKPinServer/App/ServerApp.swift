@@ -90,6 +90,7 @@ public enum ZKPinServerApp {
         config.limits.registrationsPerAddress.limit = o.registrationsPerAddress
         config.maxVerificationBatch = o.verificationBatch
         config.mailFrom = o.mailFrom
+        config.dataDirectory = dir
         let mailer: any Mailer
         if let smtp = o.smtp {
             mailer = try SMTPMailer(url: smtp, passwordFile: o.smtpPasswordFile, caFile: o.smtpCAFile, logger: logger)
@@ -113,7 +114,9 @@ public enum ZKPinServerApp {
         router.addRoutes(RegistrationRoutes.collection(registration: rp.registration, shares: rp.shares, address: address))
         router.addRoutes(LoginRoutes.collection(login: rp.login, address: address))
         router.addRoutes(AccessRoutes.collection(access: rp.access, address: address))
-        router.addRoutes(PageRoutes.collection(rp: rp, pages: try Pages(), address: address))
+        let pages = try Pages()
+        router.addRoutes(PageRoutes.collection(rp: rp, pages: pages, address: address))
+        if let dir = rp.config.dataDirectory { try OIDCRoutes.add(to: router, rp: rp, pages: pages, dataDirectory: dir) }
         if let dta2 { DTA2Routes.add(to: router, dta2: dta2, prefix: "/dta2", withStatus: true) }
         return router
     }

@@ -18,11 +18,16 @@ public struct Pages: Sendable {
         activate = try load("activate")
     }
 
-    func loginPage(serviceName: String, accessNumber: String, webOTT: String, ttl: Int, qrUrl: String) -> String {
-        login.render([
+    /// `clientName` and `action`: the OpenID Connect provider's variant ("Sign in to <client>
+    /// with your PIN", posting to /oauth/authorize/complete).
+    func loginPage(serviceName: String, accessNumber: String, webOTT: String, ttl: Int, qrUrl: String,
+                   clientName: String? = nil, action: String = "/session") -> String {
+        var object: [String: Any] = [
             "serviceName": serviceName, "accessNumber": accessNumber, "webOTT": webOTT,
-            "ttlSeconds": String(ttl), "qrUrl": qrUrl, "qrSVG": QRCodeSVG.svg(qrUrl) ?? "",
-        ] as [String: Any])
+            "ttlSeconds": String(ttl), "qrUrl": qrUrl, "qrSVG": QRCodeSVG.svg(qrUrl) ?? "", "action": action,
+        ]
+        if let clientName { object["clientName"] = clientName }
+        return login.render(object)
     }
 
     func accountPage(serviceName: String, account: AccountView) -> String {

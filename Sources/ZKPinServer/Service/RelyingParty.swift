@@ -17,6 +17,11 @@ public final class RelyingParty: Sendable {
     let login: LoginService
     /// D-TA 2's URL for clients (nil when it runs in process under /dta2).
     let dta2: DTA2Link
+    /// The parts the OpenID Connect provider shares with the services.
+    let storage: StorageGateway
+    let audit: AuditTrail
+    let links: LinkSigner
+    let clock: ServerClock
 
     public init(config: ServerConfig, store: any Store, dta1: TrustedAuthority, dta2: DTA2Link, dta2Key: [UInt8],
                 serverSecret: [UInt8], linkKey: [UInt8], mailer: any Mailer, clock: ServerClock = .system,
@@ -29,6 +34,10 @@ public final class RelyingParty: Sendable {
         let limiter = StoreRateLimiter(storage: storage)
         let audit = AuditTrail(store: store, clock: clock, logger: logger)
         let links = LinkSigner(key: linkKey, publicURL: config.publicURL)
+        self.storage = storage
+        self.audit = audit
+        self.links = links
+        self.clock = clock
         let suite = dta1.suite
         let prepared = try suite.prepareServerSecret(serverSecret)
         let batcher = LoginBatcher(suite: suite, serverSecret: prepared, maxBatch: config.maxVerificationBatch) { size in

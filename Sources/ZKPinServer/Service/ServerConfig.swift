@@ -23,6 +23,9 @@ public struct ServerConfig: Sendable {
     public var trustedProxy: String?
     public var mailFrom: String = "ZKPin <no-reply@zkpin.invalid>"
     public var limits = Limits()
+    /// The data folder (the OpenID Connect provider keeps its signing key there); nil serves
+    /// no OpenID Connect endpoints.
+    public var dataDirectory: String?
 
     public struct Limits: Sendable {
         public var registrationsPerEmail = RateLimiter.Rule(limit: 5, window: 3600)

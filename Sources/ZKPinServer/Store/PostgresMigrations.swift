@@ -57,6 +57,8 @@ enum PostgresMigrations {
             """,
             "CREATE TABLE rate_limits(key TEXT PRIMARY KEY, count BIGINT NOT NULL, expires BIGINT NOT NULL)",
         ],
+        // v2: the OpenID Connect provider (OIDC/).
+        OIDCSchema.postgres,
     ]
 
     /// An arbitrary constant that names ZKPin's migration lock among other advisory locks.

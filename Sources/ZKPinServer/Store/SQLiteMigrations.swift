@@ -39,6 +39,8 @@ enum SQLiteMigrations {
         m.registerMigration("v2") { db in
             try db.execute(sql: "CREATE TABLE rate_limits(key TEXT PRIMARY KEY, count INTEGER NOT NULL, expires INTEGER NOT NULL)")
         }
+        // v3: the OpenID Connect provider (OIDC/).
+        m.registerMigration("v3") { db in try db.execute(sql: OIDCSchema.sqlite) }
         return m
     }
 }

@@ -4,7 +4,7 @@
 // must do it in ONE atomic statement (single-row UPDATE/DELETE ... RETURNING), so that two
 // server instances sharing a PostgreSQL database cannot both consume the same value.
 
-public protocol Store: Sendable {
+public protocol Store: OIDCStore {
     // MARK: Settings
     /// Stores `value` under `key` unless a value is there; returns the stored value.
     func fixSetting(_ key: String, value: String) async throws -> String

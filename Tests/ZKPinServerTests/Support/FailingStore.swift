@@ -150,4 +150,70 @@ final class FailingStore: Store, @unchecked Sendable {  // `failing` is guarded 
     func purgeExpired(now: Int) async throws {
         try check(); return try await inner.purgeExpired(now: now)
     }
+
+    // MARK: OpenID Connect
+
+    func insertOIDCClient(_ client: OIDCClient) async throws {
+        try check(); return try await inner.insertOIDCClient(client)
+    }
+
+    func oidcClient(id: String) async throws -> OIDCClient? {
+        try check(); return try await inner.oidcClient(id: id)
+    }
+
+    func oidcClients() async throws -> [OIDCClient] {
+        try check(); return try await inner.oidcClients()
+    }
+
+    func deleteOIDCClient(id: String) async throws -> Bool {
+        try check(); return try await inner.deleteOIDCClient(id: id)
+    }
+
+    func insertPendingAuthorization(_ pending: PendingAuthorization) async throws {
+        try check(); return try await inner.insertPendingAuthorization(pending)
+    }
+
+    func consumePendingAuthorization(webOTTHash: String, now: Int) async throws -> PendingAuthorization? {
+        try check(); return try await inner.consumePendingAuthorization(webOTTHash: webOTTHash, now: now)
+    }
+
+    func insertAuthorizationCode(_ code: AuthorizationCode) async throws {
+        try check(); return try await inner.insertAuthorizationCode(code)
+    }
+
+    func redeemAuthorizationCode(hash: String, now: Int) async throws -> AuthorizationCode? {
+        try check(); return try await inner.redeemAuthorizationCode(hash: hash, now: now)
+    }
+
+    func authorizationCodeWasUsed(hash: String) async throws -> Bool {
+        try check(); return try await inner.authorizationCodeWasUsed(hash: hash)
+    }
+
+    func insertOIDCAccessToken(_ token: OIDCAccessToken) async throws {
+        try check(); return try await inner.insertOIDCAccessToken(token)
+    }
+
+    func oidcAccessToken(hash: String, now: Int) async throws -> OIDCAccessToken? {
+        try check(); return try await inner.oidcAccessToken(hash: hash, now: now)
+    }
+
+    func revokeOIDCAccessTokens(codeHash: String) async throws -> Int {
+        try check(); return try await inner.revokeOIDCAccessTokens(codeHash: codeHash)
+    }
+
+    func insertOIDCRefreshToken(_ token: OIDCRefreshToken) async throws {
+        try check(); return try await inner.insertOIDCRefreshToken(token)
+    }
+
+    func redeemOIDCRefreshToken(hash: String, now: Int) async throws -> OIDCRefreshToken? {
+        try check(); return try await inner.redeemOIDCRefreshToken(hash: hash, now: now)
+    }
+
+    func usedOIDCRefreshTokenFamily(hash: String) async throws -> String? {
+        try check(); return try await inner.usedOIDCRefreshTokenFamily(hash: hash)
+    }
+
+    func purgeExpiredOIDC(now: Int) async throws {
+        try check(); return try await inner.purgeExpiredOIDC(now: now)
+    }
 }

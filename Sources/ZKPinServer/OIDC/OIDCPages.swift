@@ -1,0 +1,23 @@
+import Foundation
+import Mustache
+
+/// The provider's own page: errors that must not be redirected, and "signed out".
+struct OIDCPages: Sendable {
+    let message: MustacheTemplate
+
+    init() throws {
+        guard let url = Bundle.module.url(forResource: "oidc-message", withExtension: "mustache", subdirectory: "Templates")
+        else { throw CocoaError(.fileNoSuchFile) }
+        message = try MustacheTemplate(string: String(contentsOf: url, encoding: .utf8))
+    }
+
+    func messagePage(serviceName: String, title: String, message text: String) -> String {
+        message.render(["serviceName": serviceName, "title": title, "message": text] as [String: Any])
+    }
+
+    /// "Sign out of ZKPin?" with a form that posts the request back with confirm=yes.
+    func confirmLogoutPage(serviceName: String, fields: [[String: String]]) -> String {
+        message.render(["serviceName": serviceName, "title": "Sign out?", "message": "Sign out of \(serviceName) in this browser?",
+                        "confirm": ["fields": fields]] as [String: Any])
+    }
+}

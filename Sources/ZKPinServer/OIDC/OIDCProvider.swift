@@ -1,0 +1,98 @@
+import Logging
+import ZKPinWire
+
+/// The OpenID Connect provider (OpenID Connect Core 1.0, authorization code flow) on top of
+/// the relying party: its login step is the access-code page, its sessions are ZKPin's web
+/// sessions. HTTP lives in OIDCRoutes; this type speaks in values and OAuthError.
+final class OIDCProvider: Sendable {
+    let rp: RelyingParty
+    let keys: KeyRing
+    let metrics: OIDCMetrics
+    static let codeTTL = 60
+    static let accessTokenTTL = 3600
+    static let idTokenTTL = 600
+
+    init(rp: RelyingParty, keys: KeyRing) {
+        self.rp = rp
+        self.keys = keys
+        self.metrics = OIDCMetrics(rp.metrics)
+    }
+
+    var issuer: String { rp.config.publicURL }
+    var now: Int { rp.clock.now }
+
+    /// The subject of a person: stable across registrations (a blocked person registers anew
+    /// with a new mpinId), opaque, the same on every instance (keyed with the link key).
+    func subject(userId: String) -> String { String(Tokens.hmac(key: rp.links.key, "oidc-sub\n" + userId).prefix(32)) }
+
+    func client(id: String) async throws -> OIDCClient? { try await rp.store.oidcClient(id: id) }
+
+    /// The ZKPin web session of a cookie, nil when there is none.
+    func session(cookie: String?) async throws(APIError) -> WebSession? {
+        guard let cookie, !cookie.isEmpty else { return nil }
+        let now = self.now
+        return try await rp.storage("read web session") { try await $0.webSession(hash: Tokens.hash(cookie), now: now) }
+    }
+
+    /// Whether a session may answer the request without a new login (prompt, max_age).
+    func sessionSuffices(_ session: WebSession, for request: ValidAuthorization) -> Bool {
+        if request.forceLogin { return false }
+        if let maxAge = request.maxAge, now - session.created > maxAge { return false }
+        return true
+    }
+
+    /// Issues a code for a signed-in person; returns the redirect to the client.
+    func issueCode(clientId: String, redirectURI: String, scope: String, state: String?, nonce: String?, codeChallenge: String?,
+                   userId: String, mpinId: String, authTime: Int, address: String) async throws -> String {
+        let code = Tokens.fresh()
+        let created = now
+        try await rp.store.insertAuthorizationCode(AuthorizationCode(
+            hash: Tokens.hash(code), clientId: clientId, redirectURI: redirectURI, userId: userId, mpinId: mpinId, scope: scope,
+            nonce: nonce, codeChallenge: codeChallenge, authTime: authTime, created: created, expires: created + Self.codeTTL))
+        metrics.authorizations.increment()
+        await rp.audit.record("oidc_authorize", userId: userId, mpinId: mpinId, address: address, "client \(clientId)")
+        try? await rp.store.purgeExpiredOIDC(now: created)
+        return RedirectURL.with(redirectURI, [("code", code), ("state", state), ("iss", issuer)])
+    }
+
+    /// The redirect of an error to a verified redirect URI (RFC 6749 4.1.2.1, RFC 9207 iss).
+    func errorRedirect(_ error: OAuthError, redirectURI: String, state: String?, clientId: String, address: String) async -> String {
+        await refused(error, clientId: clientId, address: address)
+        return RedirectURL.with(redirectURI, [("error", error.code), ("error_description", error.description), ("state", state), ("iss", issuer)])
+    }
+
+    func refused(_ error: OAuthError, clientId: String?, address: String) async {
+        metrics.refusals.increment()
+        await rp.audit.record("oidc_refused", address: address, "\(error.code): \(error.description) (client \(clientId ?? "-"))")
+    }
+
+    /// Shows the access-code page for a request: a fresh code whose page carries the request.
+    func startLogin(_ request: ValidAuthorization) async throws -> AccessNumberResponse {
+        let access = try await rp.access.accessNumber()
+        let created = now
+        try await rp.store.insertPendingAuthorization(PendingAuthorization(
+            webOTTHash: Tokens.hash(access.webOTT), clientId: request.client.id, redirectURI: request.redirectURI, scope: request.scope,
+            state: request.state, nonce: request.nonce, codeChallenge: request.codeChallenge, created: created,
+            expires: created + rp.config.accessCodeTTL + 60))
+        return access
+    }
+
+    /// The page's post after a successful `zkpin login`: the ZKPin session cookie (as `/session`
+    /// gives it) and the redirect to the client with a fresh code.
+    func completeLogin(webOTT: String, authOTT: String, address: String) async throws -> (cookie: String, redirect: String) {
+        let cookie = try await rp.access.openSession(SessionRequest(webOTT: webOTT, authOTT: authOTT))
+        guard let session = try await rp.store.webSession(hash: Tokens.hash(cookie), now: now) else {
+            throw AuthorizationPageError(message: "The session could not be opened.")
+        }
+        guard let pending = try await rp.store.consumePendingAuthorization(webOTTHash: Tokens.hash(webOTT), now: now) else {
+            // Signed in at ZKPin, but the application's request is gone: it has to ask again.
+            throw SignedInWithoutRequest(cookie: cookie)
+        }
+        let redirect = try await issueCode(clientId: pending.clientId, redirectURI: pending.redirectURI, scope: pending.scope,
+                                           state: pending.state, nonce: pending.nonce, codeChallenge: pending.codeChallenge,
+                                           userId: session.userId, mpinId: session.mpinId, authTime: session.created, address: address)
+        return (cookie, redirect)
+    }
+
+    struct SignedInWithoutRequest: Error { var cookie: String }
+}

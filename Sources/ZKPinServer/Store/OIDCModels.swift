@@ -1,0 +1,102 @@
+// The OpenID Connect provider's rows (see OIDC/). Secrets, codes and access tokens appear
+// only as SHA-256 hashes (hex); times are Unix seconds.
+
+/// A relying party registered with `zkpin-server admin clients add`.
+public struct OIDCClient: Sendable, Equatable {
+    public var id: String
+    public var name: String
+    /// SHA-256 hex of the client secret; nil for a public client (PKCE, no secret).
+    public var secretHash: String?
+    public var redirectURIs: [String]
+    public var postLogoutURIs: [String]
+    public var created: Int
+    /// The ID token's signature: "ES256" (default) or "RS256".
+    public var idTokenAlg: String
+
+    public var isPublic: Bool { secretHash == nil }
+
+    public init(id: String, name: String, secretHash: String?, redirectURIs: [String], postLogoutURIs: [String] = [], created: Int,
+                idTokenAlg: String = "ES256") {
+        self.id = id; self.name = name; self.secretHash = secretHash; self.redirectURIs = redirectURIs
+        self.postLogoutURIs = postLogoutURIs; self.created = created; self.idTokenAlg = idTokenAlg
+    }
+}
+
+/// What a relying party asked for, kept while the person signs in on the access-code page
+/// (keyed by that page's webOTT hash).
+public struct PendingAuthorization: Sendable, Equatable {
+    public var webOTTHash: String
+    public var clientId: String
+    public var redirectURI: String
+    public var scope: String
+    public var state: String?
+    public var nonce: String?
+    /// PKCE S256 challenge (base64url of SHA-256 of the verifier).
+    public var codeChallenge: String?
+    public var created: Int
+    public var expires: Int
+
+    public init(webOTTHash: String, clientId: String, redirectURI: String, scope: String, state: String?, nonce: String?,
+                codeChallenge: String?, created: Int, expires: Int) {
+        self.webOTTHash = webOTTHash; self.clientId = clientId; self.redirectURI = redirectURI; self.scope = scope
+        self.state = state; self.nonce = nonce; self.codeChallenge = codeChallenge; self.created = created; self.expires = expires
+    }
+}
+
+/// An authorization code (single use; `used` stays set after redemption so that a second
+/// use is recognised and what the first one issued is revoked).
+public struct AuthorizationCode: Sendable, Equatable {
+    public var hash: String
+    public var clientId: String
+    public var redirectURI: String
+    public var userId: String
+    public var mpinId: String
+    public var scope: String
+    public var nonce: String?
+    public var codeChallenge: String?
+    public var authTime: Int
+    public var created: Int
+    public var expires: Int
+
+    public init(hash: String, clientId: String, redirectURI: String, userId: String, mpinId: String, scope: String,
+                nonce: String?, codeChallenge: String?, authTime: Int, created: Int, expires: Int) {
+        self.hash = hash; self.clientId = clientId; self.redirectURI = redirectURI; self.userId = userId; self.mpinId = mpinId
+        self.scope = scope; self.nonce = nonce; self.codeChallenge = codeChallenge; self.authTime = authTime
+        self.created = created; self.expires = expires
+    }
+}
+
+/// A refresh token (`offline_access`), single use: each use gives a new one of the same family
+/// (the code it descends from); a second use revokes the whole family.
+public struct OIDCRefreshToken: Sendable, Equatable {
+    public var hash: String
+    public var clientId: String
+    public var userId: String
+    public var mpinId: String
+    public var scope: String
+    public var authTime: Int
+    /// The hash of the authorization code the family started with.
+    public var family: String
+    public var expires: Int
+
+    public init(hash: String, clientId: String, userId: String, mpinId: String, scope: String, authTime: Int, family: String, expires: Int) {
+        self.hash = hash; self.clientId = clientId; self.userId = userId; self.mpinId = mpinId; self.scope = scope
+        self.authTime = authTime; self.family = family; self.expires = expires
+    }
+}
+
+/// An opaque access token for `/oauth/userinfo` (hash at rest), tied to the code it came from.
+public struct OIDCAccessToken: Sendable, Equatable {
+    public var hash: String
+    public var clientId: String
+    public var userId: String
+    public var mpinId: String
+    public var scope: String
+    public var codeHash: String
+    public var expires: Int
+
+    public init(hash: String, clientId: String, userId: String, mpinId: String, scope: String, codeHash: String, expires: Int) {
+        self.hash = hash; self.clientId = clientId; self.userId = userId; self.mpinId = mpinId; self.scope = scope
+        self.codeHash = codeHash; self.expires = expires
+    }
+}

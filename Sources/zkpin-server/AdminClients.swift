@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import ZKPinServer
+
+/// `zkpin-server admin clients add|list|remove`: the relying parties of the OpenID Connect provider.
+struct Clients: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Register the web sites that sign people in through ZKPin (OpenID Connect).",
+                                                    subcommands: [Add.self, List.self, Remove.self])
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Register a client; prints its id and (once) its secret.")
+        @Argument(help: "The name people see: \"Sign in to NAME with your PIN\".") var name: String
+        @Option(name: .customLong("redirect-uri"), parsing: .upToNextOption, help: "Exact redirect URI(s) of the site.") var redirectURIs: [String] = []
+        @Option(name: .customLong("post-logout-uri"), parsing: .upToNextOption, help: "Where the site may send people after logout.")
+        var postLogoutURIs: [String] = []
+        @Flag(name: .customLong("public"), help: "A public client (no secret; PKCE required).") var isPublic = false
+        @Option(name: .customLong("id-token-alg"), help: "ES256 (default) or RS256, for sites that cannot verify ES256.") var idTokenAlg = "ES256"
+        @Option var data = "./zkpin-data"
+        @OptionGroup var storage: DatabaseOptions
+
+        func run() async throws {
+            let store = try await openStore(data, storage)
+            do {
+                let (client, secret) = try await ClientRegistry.add(to: store, name: name, redirectURIs: redirectURIs, postLogoutURIs: postLogoutURIs,
+                                                                    isPublic: isPublic, idTokenAlg: idTokenAlg, now: Int(Date().timeIntervalSince1970))
+                print("client_id: \(client.id)")
+                if let secret { print("client_secret: \(secret)") } else { print("public client: no secret, PKCE (S256) required") }
+            } catch let error as ClientRegistry.Invalid { throw ValidationError(error.description) }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        @Option var data = "./zkpin-data"
+        @OptionGroup var storage: DatabaseOptions
+        func run() async throws {
+            let store = try await openStore(data, storage)
+            for c in try await store.oidcClients() {
+                print("\(c.id)\t\(c.name)\t\(c.isPublic ? "public" : "confidential")\t\(c.idTokenAlg)\t\(c.redirectURIs.joined(separator: " "))"
+                      + (c.postLogoutURIs.isEmpty ? "" : "\tlogout: \(c.postLogoutURIs.joined(separator: " "))"))
+            }
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        @Argument var clientId: String
+        @Option var data = "./zkpin-data"
+        @OptionGroup var storage: DatabaseOptions
+        func run() async throws {
+            let store = try await openStore(data, storage)
+            guard try await store.deleteOIDCClient(id: clientId) else {
+                print("no client \(clientId)")
+                throw ExitCode(1)
+            }
+            try await store.appendAudit(AuditEvent(time: Int(Date().timeIntervalSince1970), kind: "oidc_client_remove", detail: clientId))
+            print("removed \(clientId)")
+        }
+    }
+}

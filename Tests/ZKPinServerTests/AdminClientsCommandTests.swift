@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+@testable import ZKPinServer
+
+/// `zkpin-server admin clients add|list|remove`, run as the real executable.
+@Suite struct AdminClientsCommandTests {
+    @Test func addListRemove() async throws {
+        let h = try await Harness.make()
+        let add = try AdminCommandTests.admin(["clients", "add", "Wiki", "--data", h.dir, "--redirect-uri", "https://wiki.example/cb",
+                                               "https://wiki.example/cb2", "--post-logout-uri", "https://wiki.example/"])
+        #expect(add.status == 0, "\(add.err)")
+        let id = try #require(OIDCFlow.capture(#"client_id: (zk-[0-9a-f]+)"#, in: add.out))
+        let secret = try #require(OIDCFlow.capture(#"client_secret: ([0-9a-f]{64})"#, in: add.out))
+        let stored = try #require(try await h.rp.store.oidcClient(id: id))
+        #expect(stored.name == "Wiki" && stored.redirectURIs == ["https://wiki.example/cb", "https://wiki.example/cb2"])
+        #expect(stored.postLogoutURIs == ["https://wiki.example/"])
+        // Only the hash is kept.
+        #expect(stored.secretHash == Tokens.hash(secret) && stored.secretHash != secret)
+
+        let pub = try AdminCommandTests.admin(["clients", "add", "App", "--public", "--data", h.dir, "--redirect-uri", "http://127.0.0.1:9/cb"])
+        #expect(pub.status == 0 && pub.out.contains("public client") && !pub.out.contains("client_secret"))
+
+        let list = try AdminCommandTests.admin(["clients", "list", "--data", h.dir])
+        #expect(list.out.contains("\(id)\tWiki\tconfidential") && list.out.contains("App\tpublic"))
+        #expect(!list.out.contains(secret))
+
+        // Bad input: no redirect URI, a relative one, one with a fragment.
+        for args in [["clients", "add", "X", "--data", h.dir], ["clients", "add", "X", "--data", h.dir, "--redirect-uri", "/cb"],
+                     ["clients", "add", "X", "--data", h.dir, "--redirect-uri", "https://x.example/cb#f"]] {
+            let run = try AdminCommandTests.admin(args)
+            #expect(run.status != 0, "\(args)")
+        }
+
+        #expect(try AdminCommandTests.admin(["clients", "remove", id, "--data", h.dir]).status == 0)
+        #expect(try await h.rp.store.oidcClient(id: id) == nil)
+        #expect(try AdminCommandTests.admin(["clients", "remove", id, "--data", h.dir]).status == 1)
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+@testable import ZKPinServer
+import ZKPinWire
+
+/// The OpenID Connect flow across two `zkpin-server serve` processes on one PostgreSQL: the
+/// client registered once, the authorization on A, the code redeemed on B, the token used on A.
+@Suite(.serialized, .enabled(if: TestPostgres.isConfigured, TestPostgres.skipReason))
+struct OIDCMultiInstanceTests {
+    @Test func authorizeOnATokenOnBUserinfoOnA() async throws {
+        let c = try await Cluster()
+        defer { c.stop() }
+        let store = try await c.store()
+        let (client, secret) = try await ClientRegistry.add(to: store, name: "Wiki", redirectURIs: [OIDCFlow.callback], postLogoutURIs: [],
+                                                            isPublic: false, now: Int(Date().timeIntervalSince1970))
+        let user = try await TestUser.register(c.ta, email: "oidc-multi@example.com", pin: 1234, outbox: c.outbox)
+        let page = try await c.ta.get(OIDCFlow.authorizePath(client: client.id))
+        #expect(page.status == 200 && page.text.contains("Sign in to Wiki with your PIN"))
+        let (done, cookie) = try await OIDCFlow(t: c.ta, pageOrigin: c.a.base).signIn(page: page, user: user)
+        let code = try #require(OIDCFlow.redirectItems(done)["code"])
+        let fields = ["grant_type": "authorization_code", "code": code, "redirect_uri": OIDCFlow.callback]
+        let onB = OIDCFlow(t: c.tb)
+        let reply = try await onB.token(fields, basic: (client.id, try #require(secret)))
+        #expect(reply.status == 200, "\(reply.text)")
+        let tokens = try reply.json(TokenResponse.self)
+        // Both instances publish the same key (one data folder), so either one's JWKS verifies.
+        let claims = try PyJWT.verify(jwks: try await c.ta.get("/oauth/jwks").text, token: tokens.id_token, issuer: c.b.base,
+                                      audience: client.id, nonce: "n-1")
+        #expect(claims["email"] as? String == "oidc-multi@example.com")
+        #expect(try await c.ta.get("/oauth/userinfo", headers: [("Authorization", "Bearer \(tokens.access_token)")]).status == 200)
+        // The code is spent on every instance; its reuse on A revokes the token B issued.
+        #expect(try await OIDCFlow(t: c.ta).token(fields, basic: (client.id, try #require(secret))).oauthError == "invalid_grant")
+        #expect(try await c.tb.get("/oauth/userinfo", headers: [("Authorization", "Bearer \(tokens.access_token)")]).status == 401)
+        // The ZKPin session is shared too: B redirects at once.
+        let quick = try await c.tb.get(OIDCFlow.authorizePath(client: client.id), headers: [("Cookie", cookie)])
+        #expect(quick.status == 303 && OIDCFlow.redirectItems(quick)["code"] != nil)
+    }
+}
