@@ -28,6 +28,7 @@ import ZKPinWire
             let p1 = try await t.json("POST", "/rps/pass1", Pass1Request(mpinId: user.mpinId, u: Hex.encode(state.u))).json(Pass1Response.self)
             let v = Hex.encode(try user.suite.clientPass2(state, y: Hex.decode(p1.y)!))
             let waiting = try await user.pass12(t).json(Pass2Response.self)
+            let (client, secret) = try await OIDCFlow.addClient(h)
 
             outage.failing = true
             let origin = [("Origin", "http://127.0.0.1:8080")]
@@ -55,6 +56,17 @@ import ZKPinWire
             let cookie = [("Cookie", "zkpin=" + String(repeating: "ab", count: 16))]
             expectUnavailable(try await t.send("POST", "/logout", headers: origin + cookie + html, body: nil), "POST /logout", html: true)
             expectUnavailable(try await t.get("/account", headers: cookie + html), "GET /account", html: true)
+
+            // The OpenID Connect provider: pages get the HTML 503, the token side OAuth's
+            // temporarily_unavailable with 503 (never invalid_grant or invalid_client).
+            expectUnavailable(try await t.get(OIDCFlow.authorizePath(client: client.id), headers: html), "GET /oauth/authorize", html: true)
+            let basic = "Basic " + Data("\(client.id):\(secret ?? "")".utf8).base64EncodedString()
+            let token = try await t.form("/oauth/token", ["grant_type": "authorization_code", "code": "abc",
+                                                          "redirect_uri": OIDCFlow.callback], headers: [("Authorization", basic)])
+            #expect(token.status == 503 && token.header("Retry-After") == "5" && token.text.contains("temporarily_unavailable"),
+                    "POST /oauth/token → \(token.status) \(token.text)")
+            let info = try await t.get("/oauth/userinfo", headers: [("Authorization", "Bearer abc")])
+            #expect(info.status == 503 && info.text.contains("temporarily_unavailable"), "GET /oauth/userinfo → \(info.status) \(info.text)")
 
             // Back up: nothing was lost or counted against anyone.
             outage.failing = false

@@ -27,7 +27,7 @@ extension OIDCProvider {
             throw .invalidClient("no client authentication")
         }
         let found: OIDCClient?
-        do { found = try await client(id: id) } catch { throw .serverError("storage failed") }
+        do { found = try await client(id: id) } catch { throw .temporarilyUnavailable }
         guard let client = found else { throw .invalidClient("client authentication failed") }
         let secret = basic?.secret ?? p.client_secret
         if let stored = client.secretHash {

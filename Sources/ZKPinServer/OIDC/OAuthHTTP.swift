@@ -23,6 +23,7 @@ enum OAuthHTTP {
     static func error(_ e: OAuthError) -> Response {
         var extra: HTTPFields = [:]
         if e.status == 401 { extra[.wwwAuthenticate] = #"Basic realm="zkpin""# }
+        if e.status == 503 { extra[.retryAfter] = "5" }
         return json(ErrorBody(error: e.code, error_description: e.description), status: HTTPResponse.Status(code: e.status), extra: extra)
     }
 

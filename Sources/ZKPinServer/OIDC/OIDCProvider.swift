@@ -25,7 +25,14 @@ final class OIDCProvider: Sendable {
     /// with a new mpinId), opaque, the same on every instance (keyed with the link key).
     func subject(userId: String) -> String { String(Tokens.hmac(key: rp.links.key, "oidc-sub\n" + userId).prefix(32)) }
 
-    func client(id: String) async throws -> OIDCClient? { try await rp.store.oidcClient(id: id) }
+    func client(id: String) async throws(APIError) -> OIDCClient? {
+        try await rp.storage("read OIDC client") { try await $0.oidcClient(id: id) }
+    }
+
+    /// A store call of the token side: a failure is `temporarily_unavailable` (503).
+    func stored<T>(_ operation: (any Store) async throws -> T) async throws(OAuthError) -> T {
+        do { return try await rp.storage("OIDC token store call", operation) } catch { throw .temporarilyUnavailable }
+    }
 
     /// The ZKPin web session of a cookie, nil when there is none.
     func session(cookie: String?) async throws(APIError) -> WebSession? {
@@ -46,9 +53,10 @@ final class OIDCProvider: Sendable {
                    userId: String, mpinId: String, authTime: Int, address: String) async throws -> String {
         let code = Tokens.fresh()
         let created = now
-        try await rp.store.insertAuthorizationCode(AuthorizationCode(
+        let grant = AuthorizationCode(
             hash: Tokens.hash(code), clientId: clientId, redirectURI: redirectURI, userId: userId, mpinId: mpinId, scope: scope,
-            nonce: nonce, codeChallenge: codeChallenge, authTime: authTime, created: created, expires: created + Self.codeTTL))
+            nonce: nonce, codeChallenge: codeChallenge, authTime: authTime, created: created, expires: created + Self.codeTTL)
+        try await rp.storage("insert authorization code") { try await $0.insertAuthorizationCode(grant) }
         metrics.authorizations.increment()
         await rp.audit.record("oidc_authorize", userId: userId, mpinId: mpinId, address: address, "client \(clientId)")
         try? await rp.store.purgeExpiredOIDC(now: created)
@@ -70,10 +78,11 @@ final class OIDCProvider: Sendable {
     func startLogin(_ request: ValidAuthorization) async throws -> AccessNumberResponse {
         let access = try await rp.access.accessNumber()
         let created = now
-        try await rp.store.insertPendingAuthorization(PendingAuthorization(
+        let pending = PendingAuthorization(
             webOTTHash: Tokens.hash(access.webOTT), clientId: request.client.id, redirectURI: request.redirectURI, scope: request.scope,
             state: request.state, nonce: request.nonce, codeChallenge: request.codeChallenge, created: created,
-            expires: created + rp.config.accessCodeTTL + 60))
+            expires: created + rp.config.accessCodeTTL + 60)
+        try await rp.storage("insert pending authorization") { try await $0.insertPendingAuthorization(pending) }
         return access
     }
 
@@ -81,10 +90,13 @@ final class OIDCProvider: Sendable {
     /// gives it) and the redirect to the client with a fresh code.
     func completeLogin(webOTT: String, authOTT: String, address: String) async throws -> (cookie: String, redirect: String) {
         let cookie = try await rp.access.openSession(SessionRequest(webOTT: webOTT, authOTT: authOTT))
-        guard let session = try await rp.store.webSession(hash: Tokens.hash(cookie), now: now) else {
+        guard let session = try await self.session(cookie: cookie) else {
             throw AuthorizationPageError(message: "The session could not be opened.")
         }
-        guard let pending = try await rp.store.consumePendingAuthorization(webOTTHash: Tokens.hash(webOTT), now: now) else {
+        let now = self.now
+        guard let pending = try await rp.storage("consume pending authorization", {
+            try await $0.consumePendingAuthorization(webOTTHash: Tokens.hash(webOTT), now: now)
+        }) else {
             // Signed in at ZKPin, but the application's request is gone: it has to ask again.
             throw SignedInWithoutRequest(cookie: cookie)
         }

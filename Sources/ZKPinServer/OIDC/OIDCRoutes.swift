@@ -112,8 +112,10 @@ enum OIDCRoutes {
                 return OAuthHTTP.bearerChallenge(nil)
             }
             let token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
-            guard let info = await provider.userInfo(accessToken: token) else { return OAuthHTTP.bearerChallenge("invalid_token") }
-            return OAuthHTTP.json(info)
+            do {
+                guard let info = try await provider.userInfo(accessToken: token) else { return OAuthHTTP.bearerChallenge("invalid_token") }
+                return OAuthHTTP.json(info)
+            } catch { return OAuthHTTP.error(error) }
         }
         router.get("/oauth/userinfo", use: userinfo)
         router.post("/oauth/userinfo", use: userinfo)

@@ -42,13 +42,12 @@ extension OIDCProvider {
         guard let redirectURI = p.redirect_uri, !redirectURI.isEmpty else { throw .invalidRequest("redirect_uri is missing") }
         let codeHash = Tokens.hash(code)
 
-        let redeemed: AuthorizationCode?
-        do { redeemed = try await rp.store.redeemAuthorizationCode(hash: codeHash, now: now) }
-        catch { throw .serverError("storage failed") }
+        let now = self.now
+        let redeemed = try await stored { try await $0.redeemAuthorizationCode(hash: codeHash, now: now) }
         guard let grantCode = redeemed else {
             // A second use: revoke what the first one issued (RFC 6749 section 4.1.2).
-            if (try? await rp.store.authorizationCodeWasUsed(hash: codeHash)) == true {
-                let revoked = (try? await rp.store.revokeOIDCAccessTokens(codeHash: codeHash)) ?? 0
+            if try await stored({ try await $0.authorizationCodeWasUsed(hash: codeHash) }) {
+                let revoked = try await stored { try await $0.revokeOIDCAccessTokens(codeHash: codeHash) }
                 await rp.audit.record("oidc_code_reuse", address: address, "client \(client.id), \(revoked) access tokens revoked")
                 throw .invalidGrant("the code was used already; the tokens issued for it are revoked")
             }
@@ -73,11 +72,11 @@ extension OIDCProvider {
     func refresh(_ p: TokenParameters, client: OIDCClient, address: String) async throws(OAuthError) -> TokenResponse {
         guard let token = p.refresh_token, !token.isEmpty, token.utf8.count <= 256 else { throw .invalidRequest("refresh_token is missing") }
         let hash = Tokens.hash(token)
-        let redeemed: OIDCRefreshToken?
-        do { redeemed = try await rp.store.redeemOIDCRefreshToken(hash: hash, now: now) } catch { throw .serverError("storage failed") }
+        let now = self.now
+        let redeemed = try await stored { try await $0.redeemOIDCRefreshToken(hash: hash, now: now) }
         guard let old = redeemed else {
-            if let family = try? await rp.store.usedOIDCRefreshTokenFamily(hash: hash) {
-                _ = try? await rp.store.revokeOIDCAccessTokens(codeHash: family)
+            if let family = try await stored({ try await $0.usedOIDCRefreshTokenFamily(hash: hash) }) {
+                _ = try await stored { try await $0.revokeOIDCAccessTokens(codeHash: family) }
                 await rp.audit.record("oidc_refresh_reuse", address: address, "client \(client.id): the token family is revoked")
                 throw .invalidGrant("the refresh token was used already; every token of its login is revoked")
             }
@@ -100,7 +99,7 @@ extension OIDCProvider {
     func issue(client: OIDCClient, userId: String, mpinId: String, scope: String, authTime: Int, nonce: String?, family: String,
                refreshExpires: Int?, address: String) async throws(OAuthError) -> TokenResponse {
         // The identity may have been revoked or blocked since the login.
-        guard let identity = try? await rp.store.identity(mpinId: mpinId), identity.state == .active else {
+        guard let identity = try await stored({ try await $0.identity(mpinId: mpinId) }), identity.state == .active else {
             throw .invalidGrant("the identity is no longer active")
         }
         let accessToken = Tokens.fresh()
@@ -110,17 +109,16 @@ extension OIDCProvider {
                                    iat: issued, authTime: authTime, nonce: nonce, email: userId,
                                    emailVerified: true, amr: ["pin", "zkp"], azp: client.id)
         let idToken: String
-        do {
-            idToken = try await keys.current(SigningKey.Algorithm(rawValue: client.idTokenAlg) ?? .es256).sign(claims)
-            try await rp.store.insertOIDCAccessToken(OIDCAccessToken(
-                hash: Tokens.hash(accessToken), clientId: client.id, userId: userId, mpinId: mpinId,
-                scope: scope, codeHash: family, expires: issued + Self.accessTokenTTL))
-            if let refreshToken, let refreshExpires {
-                try await rp.store.insertOIDCRefreshToken(OIDCRefreshToken(
-                    hash: Tokens.hash(refreshToken), clientId: client.id, userId: userId, mpinId: mpinId, scope: scope,
-                    authTime: authTime, family: family, expires: refreshExpires))
-            }
-        } catch { throw .serverError("the token could not be issued") }
+        do { idToken = try await keys.current(SigningKey.Algorithm(rawValue: client.idTokenAlg) ?? .es256).sign(claims) }
+        catch { throw .serverError("the ID token could not be signed") }
+        let access = OIDCAccessToken(hash: Tokens.hash(accessToken), clientId: client.id, userId: userId, mpinId: mpinId,
+                                     scope: scope, codeHash: family, expires: issued + Self.accessTokenTTL)
+        try await stored { try await $0.insertOIDCAccessToken(access) }
+        if let refreshToken, let refreshExpires {
+            let refresh = OIDCRefreshToken(hash: Tokens.hash(refreshToken), clientId: client.id, userId: userId, mpinId: mpinId,
+                                           scope: scope, authTime: authTime, family: family, expires: refreshExpires)
+            try await stored { try await $0.insertOIDCRefreshToken(refresh) }
+        }
         metrics.tokens.increment()
         await rp.audit.record("oidc_token", userId: userId, mpinId: mpinId, address: address, "client \(client.id)")
         return TokenResponse(access_token: accessToken, expires_in: Self.accessTokenTTL, id_token: idToken, scope: scope,
