@@ -8,6 +8,11 @@ clients=${1:-64}
 seconds=${2:-20}
 curves=${3:-"bn254cx bls12-381"}
 bin=${ZKPIN_BIN_DIR:-.build/release}
+# ZKPIN_SERVER_BIN_DIR measures another build's server (and its server_verify) with this
+# build's load driver, e.g. a build of an earlier commit; ZKPIN_SERVE_ARGS adds serve options
+# (e.g. --verification-batch 1 for single verification).
+server_bin=${ZKPIN_SERVER_BIN_DIR:-$bin}
+read -r -a serve_args <<<"${ZKPIN_SERVE_ARGS:-}"
 [ "$(nproc)" -ge 2 ] || { echo "--pinned needs two CPUs (server on 0, driver on 1)" >&2; exit 2; }
 apt_ensure util-linux   # taskset
 [ -x "$bin/zkpin-server" ] && [ -x "$bin/zkpin" ] || swift build -c release
@@ -29,10 +34,10 @@ row() {
     port=$(free_port)
     # The pairing check alone, same binary, same core, just before the load.
     local verify_ns
-    verify_ns=$(taskset -c 0 "$bin/zkpin" bench --curve "$curve" --ops server_verify --json \
+    verify_ns=$(taskset -c 0 "$server_bin/zkpin" bench --curve "$curve" --ops server_verify --json \
         | python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["median_ns"])')
-    taskset -c 0 "$bin/zkpin-server" serve --port "$port" --data "$data" --curve "$curve" \
-        --registrations-per-address 100000 "$@" >"$work/server.log" 2>&1 &
+    taskset -c 0 "$server_bin/zkpin-server" serve --port "$port" --data "$data" --curve "$curve" \
+        --registrations-per-address 100000 "${serve_args[@]}" "$@" >"$work/server.log" 2>&1 &
     server=$!
     for _ in $(seq 300); do grep -q "listening on" "$work/server.log" && break; sleep 0.1; done
     grep -q "listening on" "$work/server.log" || { cat "$work/server.log" >&2; exit 1; }
