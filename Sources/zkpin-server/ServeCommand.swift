@@ -60,6 +60,9 @@ func runServe(_ options: ServeOptions, demo: Bool) async throws {
     }
     let router = try ZKPinServerApp.router(rp: rp, dta2: dta2, logger: logger)
     let listening = ListeningFlag()
+    // Expired one-time rows are deleted every minute while the server runs.
+    let purger = Task { await ExpiryPurger(rp: rp, logger: logger).run() }
+    defer { purger.cancel() }
     do {
         try await ZKPinServerApp.serve(router: router, host: options.host, port: options.port, logger: logger) { port in
             listening.isSet.store(true, ordering: .relaxed)

@@ -409,6 +409,16 @@ public final class PostgresStore: Store {
         try await rows("DELETE FROM access_sessions WHERE expires <= \(now - 3600)")
     }
 
+    public func expiringRowCounts() async throws -> [String: Int] {
+        // The table names are this program's constants, never input.
+        let sql = ExpiringTables.names.map { "SELECT '\($0)' AS name, count(*) AS rows FROM \($0)" }.joined(separator: " UNION ALL ")
+        var counts: [String: Int] = [:]
+        for row in try await rows(PostgresQuery(unsafeSQL: sql)) {
+            counts[try row["name"].decode(String.self)] = try row["rows"].decode(Int.self)
+        }
+        return counts
+    }
+
     // MARK: Row mapping
 
     static func registration(_ r: PostgresRandomAccessRow) throws -> PendingRegistration {

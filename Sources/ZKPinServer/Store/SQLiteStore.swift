@@ -360,6 +360,14 @@ public final class SQLiteStore: Store {
         }
     }
 
+    public func expiringRowCounts() async throws -> [String: Int] {
+        try await pool.read { db in
+            var counts: [String: Int] = [:]
+            for table in ExpiringTables.names { counts[table] = try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0 }
+            return counts
+        }
+    }
+
     // MARK: Row mapping
 
     static func registration(_ r: Row) -> PendingRegistration {

@@ -87,4 +87,6 @@ public protocol Store: OIDCStore {
 
     /// Deletes expired one-time rows (challenges, access sessions, tokens, web sessions, rate-limit windows).
     func purgeExpired(now: Int) async throws
+    /// Rows in each table that holds expiring values (`ExpiringTables.names`), for `/metrics`.
+    func expiringRowCounts() async throws -> [String: Int]
 }

@@ -16,6 +16,10 @@ public final class ServerMetrics: Sendable {
     let verificationBatches: Counter
     let batchedVerifications: Counter
     let requests: Counter
+    /// Runs of the expiry purge, its failures, and the rows of each expiring table after the last run.
+    let purges: Counter
+    let purgeFailures: Counter
+    let expiringRows: [String: Gauge]
 
     public init() {
         registrations = registry.makeCounter(name: "zkpin_registrations_total")
@@ -27,6 +31,11 @@ public final class ServerMetrics: Sendable {
         verificationBatches = registry.makeCounter(name: "zkpin_verification_batches_total")
         batchedVerifications = registry.makeCounter(name: "zkpin_batched_verifications_total")
         requests = registry.makeCounter(name: "zkpin_http_requests_total")
+        purges = registry.makeCounter(name: "zkpin_expiry_purges_total")
+        purgeFailures = registry.makeCounter(name: "zkpin_expiry_purge_failures_total")
+        var gauges: [String: Gauge] = [:]
+        for table in ExpiringTables.names { gauges[table] = registry.makeGauge(name: "zkpin_rows", labels: [("table", table)]) }
+        expiringRows = gauges
     }
 
     /// The Prometheus text format.

@@ -151,6 +151,10 @@ final class FailingStore: Store, @unchecked Sendable {  // `failing` is guarded 
         try check(); return try await inner.purgeExpired(now: now)
     }
 
+    func expiringRowCounts() async throws -> [String: Int] {
+        try check(); return try await inner.expiringRowCounts()
+    }
+
     // MARK: OpenID Connect
 
     func insertOIDCClient(_ client: OIDCClient) async throws {
