@@ -131,7 +131,7 @@ public final class PostgresStore: Store {
     }
 
     public func revoke(userId: String) async throws -> Int {
-        try await rows("UPDATE identities SET state = 'revoked' WHERE user_id = \(userId) AND state <> 'revoked' RETURNING 1").count
+        try await rows("UPDATE identities SET state = 'revoked' WHERE lower(user_id) = lower(\(userId)) AND state <> 'revoked' RETURNING 1").count
     }
 
     // MARK: Attempts

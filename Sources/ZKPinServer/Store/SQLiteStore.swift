@@ -77,7 +77,8 @@ public final class SQLiteStore: Store {
 
     public func revoke(userId: String) async throws -> Int {
         try await pool.write { db in
-            try db.execute(sql: "UPDATE identities SET state = 'revoked' WHERE user_id = ? AND state <> 'revoked'",
+            // E-mail addresses match without regard to case (Case@Example.com is case@example.com).
+            try db.execute(sql: "UPDATE identities SET state = 'revoked' WHERE lower(user_id) = lower(?) AND state <> 'revoked'",
                            arguments: [userId])
             return db.changesCount
         }

@@ -18,7 +18,7 @@ public protocol Store: OIDCStore {
     func deleteExpiredRegistrations(now: Int) async throws -> Int
     func identity(mpinId: String) async throws -> Identity?
     func identities() async throws -> [Identity]
-    /// Revokes every identity of `userId`; returns how many changed.
+    /// Revokes every identity of `userId` (the e-mail address in any case); returns how many changed.
     func revoke(userId: String) async throws -> Int
 
     // MARK: Attempts (reserve, then settle exactly once)
