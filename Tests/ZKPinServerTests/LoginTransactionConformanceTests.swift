@@ -65,31 +65,31 @@ import Testing
         try await activeIdentity(store, "f1")
         // Wrong PIN: counted, attempts left from the settled count, stored under its hash.
         _ = try await store.reserveAttempt(mpinId: "f1", maxAttempts: 3, now: 1001, hold: 30)
-        #expect(try await store.finishLogin(.wrongPIN(maxAttempts: 3), token: token("f1", .wrongPIN, hash: "t1"), maxAttempts: 3)
+        #expect(try await store.finishLogin(.wrongPIN(maxAttempts: 3), token: token("f1", .wrongPIN, hash: "t1"), maxAttempts: 3, audit: nil)
                 == AttemptResult(failedAttempts: 1, state: .active))
         let t1 = try #require(try await store.consumeAuthToken(hash: "t1", now: 1002))
         #expect(t1.outcome == .wrongPIN && t1.attemptsLeft == 2 && t1.userId == "a@example.com" && t1.accessCode == nil)
         // Neutral (invalid token): not counted.
         _ = try await store.reserveAttempt(mpinId: "f1", maxAttempts: 3, now: 1001, hold: 30)
-        #expect(try await store.finishLogin(.neutral, token: token("f1", .invalidToken, hash: "t2"), maxAttempts: 3)
+        #expect(try await store.finishLogin(.neutral, token: token("f1", .invalidToken, hash: "t2"), maxAttempts: 3, audit: nil)
                 == AttemptResult(failedAttempts: 1, state: .active))
         #expect(try await store.consumeAuthToken(hash: "t2", now: 1002)?.outcome == .invalidToken)
         // Success: the count is reset and the login time kept.
         _ = try await store.reserveAttempt(mpinId: "f1", maxAttempts: 3, now: 1001, hold: 30)
-        #expect(try await store.finishLogin(.success(now: 1003), token: token("f1", .success, hash: "t3"), maxAttempts: 3)
+        #expect(try await store.finishLogin(.success(now: 1003), token: token("f1", .success, hash: "t3"), maxAttempts: 3, audit: nil)
                 == AttemptResult(failedAttempts: 0, state: .active))
         #expect(try await store.consumeAuthToken(hash: "t3", now: 1004)?.attemptsLeft == 3)
         #expect(try await store.identity(mpinId: "f1")?.lastLogin == 1003)
         // The wrong PIN that blocks is stored as `blocked`, with no attempts left.
         for (n, hash) in ["t4", "t5", "t6"].enumerated() {
             _ = try await store.reserveAttempt(mpinId: "f1", maxAttempts: 3, now: 1005, hold: 30)
-            let result = try await store.finishLogin(.wrongPIN(maxAttempts: 3), token: token("f1", .wrongPIN, hash: hash), maxAttempts: 3)
+            let result = try await store.finishLogin(.wrongPIN(maxAttempts: 3), token: token("f1", .wrongPIN, hash: hash), maxAttempts: 3, audit: nil)
             #expect(result == AttemptResult(failedAttempts: n + 1, state: n == 2 ? .blocked : .active))
         }
         let last = try #require(try await store.consumeAuthToken(hash: "t6", now: 1006))
         #expect(last.outcome == .blocked && last.attemptsLeft == 0)
         // No identity: no token.
-        #expect(try await store.finishLogin(.neutral, token: token("ghost", .invalidToken, hash: "t7"), maxAttempts: 3) == nil)
+        #expect(try await store.finishLogin(.neutral, token: token("ghost", .invalidToken, hash: "t7"), maxAttempts: 3, audit: nil) == nil)
         #expect(try await store.consumeAuthToken(hash: "t7", now: 1006) == nil)
     }
 
@@ -109,5 +109,48 @@ import Testing
             return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
         }
         #expect(started == 3)
+    }
+
+    @Test(arguments: StoreKind.available) func finishStoresTheAuditRowWithTheVerdict(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        try await activeIdentity(store, "a1")
+        _ = try await store.reserveAttempt(mpinId: "a1", maxAttempts: 3, now: 1001, hold: 30)
+        let row = AuditEvent(time: 1002, kind: "login_pass2", userId: "a@example.com", mpinId: "a1", address: "10.0.0.9")
+        _ = try await store.finishLogin(.success(now: 1002), token: token("a1", .success, hash: "a-t"), maxAttempts: 3, audit: row)
+        #expect(try await store.auditLog(limit: 1) == [row])
+        // None given, none written; no identity, no row either.
+        _ = try await store.reserveAttempt(mpinId: "a1", maxAttempts: 3, now: 1001, hold: 30)
+        _ = try await store.finishLogin(.neutral, token: token("a1", .invalidToken, hash: "a-u"), maxAttempts: 3, audit: nil)
+        _ = try await store.finishLogin(.success(now: 1003), token: token("ghost", .success, hash: "a-v"), maxAttempts: 3, audit: row)
+        #expect(try await store.auditLog(limit: 10).filter { $0.kind == "login_pass2" }.count == 1)
+    }
+
+    @Test(arguments: StoreKind.available) func challengesAreRecordedOnlyForActiveIdentities(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        #expect(try await store.insertChallengeIfActive(challenge("g1", "ghost")) == nil)
+        try await activeIdentity(store, "i1")
+        #expect(try await store.insertChallengeIfActive(challenge("i1c", "i1")) == .active)
+        #expect(try await store.consumeChallenge(id: "i1c", mpinId: "i1", now: 1001) != nil)
+        _ = try await store.revoke(userId: "a@example.com")
+        #expect(try await store.insertChallengeIfActive(challenge("i1d", "i1")) == .revoked)
+        #expect(try await store.consumeChallenge(id: "i1d", mpinId: "i1", now: 1001) == nil)
+        #expect(try await store.consumeChallenge(id: "g1", mpinId: "ghost", now: 1001) == nil)
+    }
+
+    @Test(arguments: StoreKind.available) func takingAnAuthTokenAnswersItsIdentitysState(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        try await activeIdentity(store, "t1")
+        try await store.insertAuthToken(token("t1", .success, hash: "tk1"))
+        try await store.insertAuthToken(token("t1", .success, hash: "tk2"))
+        try await store.insertAuthToken(token("nobody", .success, hash: "tk3"))
+        let first = try #require(try await store.takeAuthToken(hash: "tk1", now: 1001))
+        #expect(first.token.mpinId == "t1" && first.token.outcome == .success && first.identityState == .active)
+        #expect(try await store.takeAuthToken(hash: "tk1", now: 1001) == nil)  // single use
+        _ = try await store.revoke(userId: "a@example.com")
+        #expect(try await store.takeAuthToken(hash: "tk2", now: 1001)?.identityState == .revoked)
+        let orphan = try #require(try await store.takeAuthToken(hash: "tk3", now: 1001))
+        #expect(orphan.identityState == nil)
+        try await store.insertAuthToken(token("t1", .success, hash: "tk4"))
+        #expect(try await store.takeAuthToken(hash: "tk4", now: 2000) == nil)  // expired
     }
 }

@@ -15,22 +15,10 @@ struct LoginService: Sendable {
     let metrics: ServerMetrics
     let clock: ServerClock
 
-    /// The identity for a login step: 403 unknown or revoked, 410 blocked.
-    func loginIdentity(_ mpinId: String) async throws(APIError) -> Identity {
-        let found = try await storage("read identity") { try await $0.identity(mpinId: mpinId) }
-        guard let identity = found else { throw APIError(.identityNotAuthorized, "unknown identity") }
-        switch identity.state {
-        case .active: return identity
-        case .blocked: throw APIError(.blocked, "this identity is blocked; register again")
-        case .revoked: throw APIError(.identityNotAuthorized, "this identity is revoked")
-        }
-    }
-
     /// `POST /rps/pass1`: records (mpinId, U, UT, y) under a single-use challenge.
     func pass1(_ request: Pass1Request) async throws(APIError) -> Pass1Response {
         guard request.pass == 1 else { throw APIError.bad("pass must be 1") }
         _ = try MPinIDText.bytes(request.mpinId)
-        _ = try await loginIdentity(request.mpinId)
         let u = try MPinIDText.hexField(request.u, "U")
         var ut: [UInt8]? = nil
         // The server's setting decides: a client cannot skip the permit by leaving UT out.
@@ -45,8 +33,13 @@ struct LoginService: Sendable {
         let challenge = Challenge(id: Tokens.fresh(bytes: 16), mpinId: request.mpinId, u: u, ut: ut, y: verifier.randomChallenge(),
                                   date: config.usePermits ? UTCDay.number(unixSeconds: created) : 0,
                                   created: created, expires: created + config.challengeTTL)
-        try await storage("insert challenge") { try await $0.insertChallenge(challenge) }
-        return Pass1Response(y: Hex.encode(challenge.y), challenge: challenge.id)
+        // One statement checks that the identity is active and records the challenge.
+        switch try await storage("insert challenge", { try await $0.insertChallengeIfActive(challenge) }) {
+        case .active: return Pass1Response(y: Hex.encode(challenge.y), challenge: challenge.id)
+        case nil: throw APIError(.identityNotAuthorized, "unknown identity")
+        case .blocked: throw APIError(.blocked, "this identity is blocked; register again")
+        case .revoked: throw APIError(.identityNotAuthorized, "this identity is revoked")
+        }
     }
 
     /// What pass 2 asks, checked for form before anything else.
@@ -124,8 +117,11 @@ struct LoginService: Sendable {
                 throw APIError(.accessCodeExpired, "the access code expired or was used meanwhile")
             }
         }
+        // A success's audit row goes in with the verdict; the others need the settled count.
+        let successAudit = outcome == .success
+            ? AuditEvent(time: now, kind: "login_pass2", userId: identity.userId, mpinId: identity.mpinId, address: address) : nil
         let settled = try await storage("finish login") {
-            try await $0.finishLogin(settlement, token: token, maxAttempts: config.maxAttempts)
+            try await $0.finishLogin(settlement, token: token, maxAttempts: config.maxAttempts, audit: successAudit)
         }
         let after = settled ?? AttemptResult(failedAttempts: identity.failedAttempts, state: identity.state)
         try await record(settlement, identity, after, address: address, invalidKey: invalidKey)
@@ -137,7 +133,7 @@ struct LoginService: Sendable {
     func record(_ settlement: AttemptSettlement, _ identity: Identity, _ after: AttemptResult, address: String, invalidKey: String) async throws(APIError) {
         switch settlement {
         case .success:
-            await audit.record("login_pass2", userId: identity.userId, mpinId: identity.mpinId, address: address)
+            break  // audited by finishLogin
         case .wrongPIN:
             metrics.wrongPINs.increment()
             await audit.record("wrong_pin", userId: identity.userId, mpinId: identity.mpinId, address: address, "failed=\(after.failedAttempts)")
@@ -153,10 +149,9 @@ struct LoginService: Sendable {
     func authenticate(_ request: AuthenticateRequest, address: String) async throws(APIError) -> AuthenticateResponse {
         let now = clock.now
         let hash = Tokens.hash(request.mpinResponse.authOTT)
-        let consumed = try await storage("consume auth token") { try await $0.consumeAuthToken(hash: hash, now: now) }
-        guard let token = consumed else { throw APIError(.invalidToken, "unknown, expired or used authOTT") }
-        let identity = try await storage("read identity") { try await $0.identity(mpinId: token.mpinId) }
-        guard let identity, identity.state != .revoked else { throw APIError(.identityNotAuthorized, "this identity is revoked") }
+        let taken = try await storage("take auth token") { try await $0.takeAuthToken(hash: hash, now: now) }
+        guard let (token, state) = taken else { throw APIError(.invalidToken, "unknown, expired or used authOTT") }
+        guard let state, state != .revoked else { throw APIError(.identityNotAuthorized, "this identity is revoked") }
         switch token.outcome {
         case .wrongPIN:
             // The page of the access code shows it live; the code stays usable until it expires.
@@ -166,7 +161,7 @@ struct LoginService: Sendable {
         case .invalidToken: throw APIError(.invalidToken, "the login proof is not valid")
         case .success: break
         }
-        if identity.state == .blocked { throw APIError(.blocked, "this identity is blocked") }
+        if state == .blocked { throw APIError(.blocked, "this identity is blocked") }
         if let code = token.accessCode {
             let marked = try await storage("mark authenticated") { try await $0.markAuthenticated(code: code, authOTTHash: token.hash, now: now) }
             guard marked else { throw APIError(.accessCodeExpired, "the access code expired before the login finished") }

@@ -219,7 +219,8 @@ public final class PostgresStore: Store {
         return .started(challenge, identity)
     }
 
-    public func finishLogin(_ settlement: AttemptSettlement, token t: AuthToken, maxAttempts: Int) async throws -> AttemptResult? {
+    public func finishLogin(_ settlement: AttemptSettlement, token t: AuthToken, maxAttempts: Int, audit: AuditEvent?) async throws -> AttemptResult? {
+        let a = audit ?? AuditEvent(time: 0, kind: "")
         // One statement: settleAttempt's three UPDATEs folded into one by the settlement's kind,
         // and the token built from its result by the rule of AuthToken.settled.
         let kind: String, now: Int?, blockAt: Int
@@ -240,7 +241,11 @@ public final class PostgresStore: Store {
                 SELECT \(t.hash), \(t.mpinId), \(t.userId),
                        CASE WHEN \(t.outcome.rawValue) = 'wrong_pin' AND settled.state = 'blocked' THEN 'blocked' ELSE \(t.outcome.rawValue) END,
                        GREATEST(0, \(maxAttempts) - settled.failed), \(t.accessCode), \(t.expires)
-                FROM settled RETURNING 1)
+                FROM settled RETURNING 1),
+            audited AS (
+                INSERT INTO audit(time, kind, user_id, mpin_id, address, detail)
+                SELECT \(a.time), \(a.kind), \(a.userId), \(a.mpinId), \(a.address), \(a.detail) FROM settled WHERE \(audit != nil)
+                RETURNING 1)
             SELECT failed, state FROM settled
             """) else { return nil }
         return AttemptResult(failedAttempts: try row["failed"].decode(Int.self),
@@ -248,6 +253,21 @@ public final class PostgresStore: Store {
     }
 
     // MARK: Challenges
+
+    public func insertChallengeIfActive(_ c: Challenge) async throws -> IdentityState? {
+        // One statement: the insert happens only when the identity's row says active.
+        guard let row = try await one("""
+            WITH identity AS (SELECT state FROM identities WHERE mpin_id = \(c.mpinId)),
+            inserted AS (
+                INSERT INTO challenges(id, mpin_id, u, ut, y, date, created, expires)
+                SELECT \(c.id), \(c.mpinId), \(ByteBuffer(bytes: c.u)), \(c.ut.map { ByteBuffer(bytes: $0) }), \(ByteBuffer(bytes: c.y)),
+                       \(c.date), \(c.created), \(c.expires)
+                WHERE EXISTS (SELECT 1 FROM identity WHERE state = 'active')
+                RETURNING 1)
+            SELECT state FROM identity
+            """) else { return nil }
+        return IdentityState(rawValue: try row["state"].decode(String.self)) ?? .revoked
+    }
 
     public func insertChallenge(_ c: Challenge) async throws {
         try await rows("""
@@ -339,6 +359,15 @@ public final class PostgresStore: Store {
             INSERT INTO auth_tokens(hash, mpin_id, user_id, outcome, attempts_left, access_code, expires)
             VALUES (\(t.hash), \(t.mpinId), \(t.userId), \(t.outcome.rawValue), \(t.attemptsLeft), \(t.accessCode), \(t.expires))
             """)
+    }
+
+    public func takeAuthToken(hash: String, now: Int) async throws -> (token: AuthToken, identityState: IdentityState?)? {
+        guard let row = try await one("""
+            WITH taken AS (DELETE FROM auth_tokens WHERE hash = \(hash) AND expires > \(now) RETURNING *)
+            SELECT taken.*, i.state AS identity_state FROM taken LEFT JOIN identities i ON i.mpin_id = taken.mpin_id
+            """) else { return nil }
+        let state = try row["identity_state"].decode(String?.self).map { IdentityState(rawValue: $0) ?? .revoked }
+        return (try Self.authToken(row), state)
     }
 
     public func consumeAuthToken(hash: String, now: Int) async throws -> AuthToken? {

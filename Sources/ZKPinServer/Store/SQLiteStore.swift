@@ -108,12 +108,43 @@ public final class SQLiteStore: Store {
         }
     }
 
-    public func finishLogin(_ settlement: AttemptSettlement, token: AuthToken, maxAttempts: Int) async throws -> AttemptResult? {
+    public func finishLogin(_ settlement: AttemptSettlement, token: AuthToken, maxAttempts: Int, audit: AuditEvent?) async throws -> AttemptResult? {
         try await pool.write { db in
             guard let result = try Self.settleAttempt(db, mpinId: token.mpinId, settlement) else { return nil }
             try Self.insertAuthToken(db, token.settled(result, maxAttempts: maxAttempts))
+            if let audit { try Self.appendAudit(db, audit) }
             return result
         }
+    }
+
+    public func insertChallengeIfActive(_ c: Challenge) async throws -> IdentityState? {
+        try await pool.write { db in
+            guard let text = try String.fetchOne(db.cachedStatement(sql: "SELECT state FROM identities WHERE mpin_id = ?"), arguments: [c.mpinId])
+            else { return nil }
+            let state = IdentityState(rawValue: text) ?? .revoked
+            if state == .active { try Self.insertChallenge(db, c) }
+            return state
+        }
+    }
+
+    public func takeAuthToken(hash: String, now: Int) async throws -> (token: AuthToken, identityState: IdentityState?)? {
+        try await pool.write { db in
+            guard let token = try Row.fetchOne(db.cachedStatement(sql: "DELETE FROM auth_tokens WHERE hash = ? AND expires > ? RETURNING *"),
+                                               arguments: [hash, now]).map(Self.authToken) else { return nil }
+            let state = try String.fetchOne(db.cachedStatement(sql: "SELECT state FROM identities WHERE mpin_id = ?"), arguments: [token.mpinId])
+            return (token, state.map { IdentityState(rawValue: $0) ?? .revoked })
+        }
+    }
+
+    static func insertChallenge(_ db: Database, _ c: Challenge) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO challenges(id, mpin_id, u, ut, y, date, created, expires) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [c.id, c.mpinId, Data(c.u), c.ut.map { Data($0) }, Data(c.y), c.date, c.created, c.expires])
+    }
+
+    static func appendAudit(_ db: Database, _ e: AuditEvent) throws {
+        try db.cachedStatement(sql: "INSERT INTO audit(time, kind, user_id, mpin_id, address, detail) VALUES (?, ?, ?, ?, ?, ?)")
+            .execute(arguments: [e.time, e.kind, e.userId, e.mpinId, e.address, e.detail])
     }
 
     // Cached statements: prepared once per connection, not on every login.
@@ -184,11 +215,7 @@ public final class SQLiteStore: Store {
     // MARK: Challenges
 
     public func insertChallenge(_ c: Challenge) async throws {
-        try await pool.write { db in
-            try db.cachedStatement(sql: """
-                INSERT INTO challenges(id, mpin_id, u, ut, y, date, created, expires) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [c.id, c.mpinId, Data(c.u), c.ut.map { Data($0) }, Data(c.y), c.date, c.created, c.expires])
-        }
+        try await pool.write { db in try Self.insertChallenge(db, c) }
     }
 
     public func consumeChallenge(id: String?, mpinId: String, now: Int) async throws -> Challenge? {
@@ -315,8 +342,7 @@ public final class SQLiteStore: Store {
 
     public func appendAudit(_ e: AuditEvent) async throws {
         try await pool.write { db in
-            try db.cachedStatement(sql: "INSERT INTO audit(time, kind, user_id, mpin_id, address, detail) VALUES (?, ?, ?, ?, ?, ?)")
-                .execute(arguments: [e.time, e.kind, e.userId, e.mpinId, e.address, e.detail])
+            try Self.appendAudit(db, e)
         }
     }
 

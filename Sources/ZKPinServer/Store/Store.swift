@@ -36,7 +36,14 @@ public protocol Store: OIDCStore {
     /// atomically. The stored token's `attemptsLeft` is `maxAttempts` minus the settled count
     /// (at least 0), and a `wrongPIN` outcome becomes `blocked` when this attempt blocked the
     /// identity. Nil (and no token) when the identity is gone.
-    func finishLogin(_ settlement: AttemptSettlement, token: AuthToken, maxAttempts: Int) async throws -> AttemptResult?
+    /// `audit`, when given, is appended in the same transaction.
+    func finishLogin(_ settlement: AttemptSettlement, token: AuthToken, maxAttempts: Int, audit: AuditEvent?) async throws -> AttemptResult?
+    /// Inserts the challenge only while its identity is active, atomically; answers the
+    /// identity's state (`active`: inserted), nil (nothing inserted) when there is no such identity.
+    func insertChallengeIfActive(_ challenge: Challenge) async throws -> IdentityState?
+    /// Consumes an auth token as `consumeAuthToken` does and answers it with its identity's
+    /// state now (nil when the identity is gone), in one statement.
+    func takeAuthToken(hash: String, now: Int) async throws -> (token: AuthToken, identityState: IdentityState?)?
 
     // MARK: Pass-1 challenges
     func insertChallenge(_ challenge: Challenge) async throws

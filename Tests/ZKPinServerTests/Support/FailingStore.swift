@@ -63,8 +63,16 @@ final class FailingStore: Store, @unchecked Sendable {  // `failing` is guarded 
         try check(); return try await inner.startLogin(challengeID: challengeID, mpinId: mpinId, now: now, maxAttempts: maxAttempts, hold: hold)
     }
 
-    func finishLogin(_ settlement: AttemptSettlement, token: AuthToken, maxAttempts: Int) async throws -> AttemptResult? {
-        try check(); return try await inner.finishLogin(settlement, token: token, maxAttempts: maxAttempts)
+    func finishLogin(_ settlement: AttemptSettlement, token: AuthToken, maxAttempts: Int, audit: AuditEvent?) async throws -> AttemptResult? {
+        try check(); return try await inner.finishLogin(settlement, token: token, maxAttempts: maxAttempts, audit: audit)
+    }
+
+    func insertChallengeIfActive(_ challenge: Challenge) async throws -> IdentityState? {
+        try check(); return try await inner.insertChallengeIfActive(challenge)
+    }
+
+    func takeAuthToken(hash: String, now: Int) async throws -> (token: AuthToken, identityState: IdentityState?)? {
+        try check(); return try await inner.takeAuthToken(hash: hash, now: now)
     }
 
     func insertChallenge(_ challenge: Challenge) async throws {
