@@ -85,12 +85,14 @@ struct BenchCommand: ParsableCommand {
 
     func printTable(_ results: [BenchmarkResult]) {
         let withRatios = results.contains { $0.ratioToReference != nil }
-        var header = "curve      op               median        ops/s"
+        // The op column fits the longest name (server_verify_batch256), never truncating it.
+        let opWidth = max(15, (results.map(\.op.count).max() ?? 0) + 1)
+        var header = "curve      " + "op".padding(toLength: opWidth, withPad: " ", startingAt: 0) + "   median        ops/s"
         if withRatios { header += "   x ecdsa_verify" }
         print(header)
         for result in results {
             var line = result.curve.padding(toLength: 11, withPad: " ", startingAt: 0)
-                + result.op.padding(toLength: 15, withPad: " ", startingAt: 0)
+                + result.op.padding(toLength: opWidth, withPad: " ", startingAt: 0)
                 + format(result.medianNanoseconds).leftPadded(to: 9)
                 + String(format: "%13.0f", result.operationsPerSecond)
             if withRatios {
