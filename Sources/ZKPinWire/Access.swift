@@ -36,6 +36,11 @@ public enum AccessStatus: String, Codable, Sendable, CaseIterable {
     /// wrong PIN for a login bound to this code. The code stays usable until it expires (the
     /// next pass 2 with it turns the status back to `wid`).
     case wrongPIN = "wrong_pin"
+    /// The login with this code blocked its identity (too many wrong PINs): register again.
+    case blocked
+    /// The login with this code was refused: the client holds no genuine token, or its
+    /// identity is revoked.
+    case refused
 }
 
 /// The answer to `POST /rps/access`.

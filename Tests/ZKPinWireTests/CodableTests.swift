@@ -56,8 +56,9 @@ import ZKPinWire
     @Test func accessStatusValues() throws {
         let a = try json(AccessResponse(status: .authenticate, userId: "a@b.c", authOTT: "00"))
         #expect(a["status"] as? String == "authenticate")
-        // The five statuses of rps-api.md plus this project's `wrong_pin` (shown live on the page).
-        #expect(AccessStatus.allCases.map(\.rawValue) == ["new", "wid", "user", "authenticate", "expired", "wrong_pin"])
+        // The five statuses of rps-api.md plus this project's `wrong_pin`, `blocked` and
+        // `refused` (shown live on the page).
+        #expect(AccessStatus.allCases.map(\.rawValue) == ["new", "wid", "user", "authenticate", "expired", "wrong_pin", "blocked", "refused"])
     }
 
     @Test func curveNames() {

@@ -54,6 +54,8 @@ struct AccessService: Sendable {
         case .wid: return AccessResponse(status: .wid)
         case .wrongPIN: return AccessResponse(status: .wrongPIN)
         case .user: return AccessResponse(status: .user, userId: session.userId)
+        case .blocked: return AccessResponse(status: .blocked)
+        case .refused: return AccessResponse(status: .refused)
         }
     }
 
@@ -76,6 +78,13 @@ struct AccessService: Sendable {
             _ = try await limiter.hit("code:\(address)", rule, now: now)
             throw APIError(.accessCodeExpired, "unknown, expired or used access code")
         }
+    }
+
+    /// Shows the page of `code` (when there is one) that its login was blocked or refused.
+    func markRefused(code: String?, _ outcome: AccessSession.Status) async throws(APIError) {
+        guard let code else { return }
+        let now = clock.now
+        _ = try await storage("mark refused") { try await $0.markRefused(code: code, outcome: outcome, now: now) }
     }
 
     /// Polls the store (so it works across instances) until the page saw `authenticate`.

@@ -88,9 +88,13 @@ struct LoginService: Sendable {
         switch started {
         case .started(let challenge, let identity): return (challenge, identity)
         case .noChallenge: throw APIError(.noChallenge, "no live pass-1 challenge: run pass 1 again")
-        case .refused(.blocked): throw APIError(.blocked, "this identity is blocked; register again")
+        case .refused(.blocked):
+            try await access.markRefused(code: input.accessCode, .blocked)
+            throw APIError(.blocked, "this identity is blocked; register again")
         case .refused(.busy): throw APIError(.rateLimited, "other logins of this identity are in progress; try again")
-        case .refused: throw APIError(.identityNotAuthorized, "unknown or revoked identity")
+        case .refused:
+            try await access.markRefused(code: input.accessCode, .refused)
+            throw APIError(.identityNotAuthorized, "unknown or revoked identity")
         }
     }
 
@@ -151,17 +155,27 @@ struct LoginService: Sendable {
         let hash = Tokens.hash(request.mpinResponse.authOTT)
         let taken = try await storage("take auth token") { try await $0.takeAuthToken(hash: hash, now: now) }
         guard let (token, state) = taken else { throw APIError(.invalidToken, "unknown, expired or used authOTT") }
-        guard let state, state != .revoked else { throw APIError(.identityNotAuthorized, "this identity is revoked") }
+        guard let state, state != .revoked else {
+            try await access.markRefused(code: token.accessCode, .refused)
+            throw APIError(.identityNotAuthorized, "this identity is revoked")
+        }
         switch token.outcome {
         case .wrongPIN:
             // The page of the access code shows it live; the code stays usable until it expires.
             if let code = token.accessCode { _ = try await storage("mark wrong PIN") { try await $0.markWrongPIN(code: code, now: now) } }
             throw APIError(.wrongPIN, "wrong PIN", attemptsLeft: token.attemptsLeft)
-        case .blocked: throw APIError(.blocked, "wrong PIN: this identity is now blocked; register again")
-        case .invalidToken: throw APIError(.invalidToken, "the login proof is not valid")
+        case .blocked:
+            try await access.markRefused(code: token.accessCode, .blocked)
+            throw APIError(.blocked, "wrong PIN: this identity is now blocked; register again")
+        case .invalidToken:
+            try await access.markRefused(code: token.accessCode, .refused)
+            throw APIError(.invalidToken, "the login proof is not valid")
         case .success: break
         }
-        if state == .blocked { throw APIError(.blocked, "this identity is blocked") }
+        if state == .blocked {
+            try await access.markRefused(code: token.accessCode, .blocked)
+            throw APIError(.blocked, "this identity is blocked")
+        }
         if let code = token.accessCode {
             let marked = try await storage("mark authenticated") { try await $0.markAuthenticated(code: code, authOTTHash: token.hash, now: now) }
             guard marked else { throw APIError(.accessCodeExpired, "the access code expired before the login finished") }

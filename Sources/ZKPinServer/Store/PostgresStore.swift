@@ -320,6 +320,13 @@ public final class PostgresStore: Store {
             """).map(Self.accessSession)
     }
 
+    public func markRefused(code: String, outcome: AccessSession.Status, now: Int) async throws -> Bool {
+        try await one("""
+            UPDATE access_sessions SET status = \(outcome.rawValue)
+            WHERE code = \(code) AND expires > \(now) AND status IN ('wid', 'user') RETURNING 1
+            """) != nil
+    }
+
     public func markWrongPIN(code: String, now: Int) async throws -> Bool {
         try await one("""
             UPDATE access_sessions SET status = 'wrong_pin'

@@ -258,6 +258,16 @@ public final class SQLiteStore: Store {
         }
     }
 
+    public func markRefused(code: String, outcome: AccessSession.Status, now: Int) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(sql: """
+                UPDATE access_sessions SET status = ?
+                WHERE code = ? AND expires > ? AND status IN ('wid', 'user')
+                """, arguments: [outcome.rawValue, code, now])
+            return db.changesCount == 1
+        }
+    }
+
     public func markWrongPIN(code: String, now: Int) async throws -> Bool {
         try await pool.write { db in
             try db.execute(sql: """

@@ -61,6 +61,9 @@ public protocol Store: OIDCStore {
     /// wid → wrong_pin when `/rps/authenticate` refused a genuine wrong PIN for a live code;
     /// false when the code is not live or not at `wid`.
     func markWrongPIN(code: String, now: Int) async throws -> Bool
+    /// wid or user → `outcome` (`blocked` or `refused`) for a live code, so the page can say
+    /// what happened; false when the code is not live or past those states.
+    func markRefused(code: String, outcome: AccessSession.Status, now: Int) async throws -> Bool
     /// wid → user after pass 2 verified.
     func markUser(code: String, mpinId: String, userId: String, authOTTHash: String, now: Int) async throws -> Bool
     /// user → authenticate for the login of `authOTTHash`, while the code is live.

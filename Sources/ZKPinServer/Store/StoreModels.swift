@@ -79,6 +79,11 @@ public struct AccessSession: Sendable, Equatable {
         case authenticate
         /// The page exchanged it for a session.
         case used
+        /// The login with this code blocked its identity (the third genuine wrong PIN, or an
+        /// identity blocked already): the person registers again.
+        case blocked
+        /// The login with this code was refused: no genuine token, or a revoked identity.
+        case refused
     }
     public var webOTTHash: String
     public var code: String

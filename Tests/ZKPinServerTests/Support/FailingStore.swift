@@ -99,6 +99,10 @@ final class FailingStore: Store, @unchecked Sendable {  // `failing` is guarded 
         try check(); return try await inner.presentCode(code, now: now)
     }
 
+    func markRefused(code: String, outcome: AccessSession.Status, now: Int) async throws -> Bool {
+        try check(); return try await inner.markRefused(code: code, outcome: outcome, now: now)
+    }
+
     func markWrongPIN(code: String, now: Int) async throws -> Bool {
         try check(); return try await inner.markWrongPIN(code: code, now: now)
     }

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+import ZKPinProtocol
+@testable import ZKPinServer
+import ZKPinWire
+
+/// The page of an access code says what happened to the login made with it: wrong PIN (the
+/// code still works), blocked after the last wrong PIN, refused for a token that is not
+/// genuine or an identity that is revoked.
+@Suite struct PageStatusTests {
+    /// A fresh code and its webOTT, as the page gets them.
+    func page(_ t: any Transport) async throws -> AccessNumberResponse {
+        try await t.json("POST", "/rps/getAccessNumber", [String: String]()).json(AccessNumberResponse.self)
+    }
+
+    func status(_ t: any Transport, _ page: AccessNumberResponse) async throws -> AccessStatus {
+        try await t.json("POST", "/rps/access", AccessRequest(webOTT: page.webOTT)).json(AccessResponse.self).status
+    }
+
+    /// pass 1, pass 2 with the code, then authenticate; the authenticate reply.
+    func login(_ t: any Transport, _ user: TestUser, pin: Int, code: String) async throws -> Reply {
+        let r2 = try await user.pass12(t, pin: pin, wid: code)
+        guard r2.status == 200 else { return r2 }
+        return try await t.json("POST", "/rps/authenticate", AuthenticateRequest(authOTT: try r2.json(Pass2Response.self).authOTT))
+    }
+
+    @Test func wrongPINsThenBlocked() async throws {
+        let h = try await Harness.make()
+        try await h.run { t in
+            let user = try await TestUser.register(t, email: "wes@example.com", pin: 1111, outbox: h.outbox)
+            let shown = try await page(t)
+            for attemptsLeft in [2, 1] {
+                let reply = try await login(t, user, pin: 2222, code: shown.accessNumber)
+                #expect(reply.status == 401 && reply.error?.attemptsLeft == attemptsLeft)
+                #expect(try await status(t, shown) == .wrongPIN)
+            }
+            let last = try await login(t, user, pin: 2222, code: shown.accessNumber)
+            #expect(last.status == 410)
+            #expect(try await status(t, shown) == .blocked)
+            // A blocked identity's next try with a new code ends at pass 1 (410), which does not
+            // carry the code: that page learns nothing and keeps waiting.
+            let next = try await page(t)
+            #expect(try await login(t, user, pin: 1111, code: next.accessNumber).status == 410)
+            #expect(try await status(t, next) == .new)
+        }
+    }
+
+    @Test func aTokenThatIsNotGenuineOrARevokedIdentityIsRefused() async throws {
+        let h = try await Harness.make()
+        try await h.run { t in
+            let user = try await TestUser.register(t, email: "xia@example.com", pin: 1111, outbox: h.outbox)
+            // Random U and V bound to a code: invalid_token, the page says refused.
+            let shown = try await page(t)
+            let fake = try user.suite.extractPIN(clientSecret: try user.suite.clientSecretShare(master: user.suite.randomScalar(), id: user.id),
+                                                 id: user.id, pin: 1234)
+            let impostor = TestUser(email: user.email, mpinId: user.mpinId, token: fake, pin: 1234, suite: user.suite, usePermits: false)
+            #expect(try await login(t, impostor, pin: 1234, code: shown.accessNumber).error?.error == "invalid_token")
+            #expect(try await status(t, shown) == .refused)
+            // The genuine holder after a revocation between pass 2 and authenticate: refused too.
+            let second = try await page(t)
+            let r2 = try await user.pass12(t, wid: second.accessNumber)
+            #expect(r2.status == 200)
+            #expect(try await h.rp.store.revoke(userId: user.email) == 1)
+            let auth = try await t.json("POST", "/rps/authenticate", AuthenticateRequest(authOTT: try r2.json(Pass2Response.self).authOTT))
+            #expect(auth.status == 403)
+            #expect(try await status(t, second) == .refused)
+        }
+    }
+}
