@@ -21,7 +21,7 @@ extension APIError: HTTPResponseError {
     /// A page request: GET/POST from a browser (Accept names text/html) outside the JSON API.
     static func wantsHTML(_ request: Request) -> Bool {
         let path = request.uri.path
-        guard !path.hasPrefix("/rps/"), !path.hasPrefix("/dta2/"), !path.hasPrefix("/oauth/token") else { return false }
+        guard !path.hasPrefix("/rps/"), !path.hasPrefix("/dta2/") else { return false }
         return request.headers[.accept]?.contains("text/html") == true
     }
 }

@@ -19,27 +19,10 @@ enum HTMLPage {
         return response
     }
 
-    /// A one-message page (errors outside the templates), every value escaped.
+    /// A one-message page (the errors of `APIError` for a browser), from the same template as
+    /// the provider's messages (Mustache escapes every value).
     static func message(title: String, _ message: String) -> String {
-        """
-        <!doctype html><html lang="en"><head><meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1"><title>\(escape(title))</title></head>
-        <body><main><h1>\(escape(title))</h1><p role="alert">\(escape(message))</p></main></body></html>
-        """
-    }
-
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for c in text {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(c)
-            }
-        }
-        return out
+        Pages.messageTemplate?.render(["title": title, "message": message] as [String: Any])
+            ?? "<!doctype html><title>Error</title>"  // only a broken install lacks the template, and it fails at start
     }
 }

@@ -36,6 +36,7 @@ enum PageRoutes {
             let page = try await activation.activate(link(request), address: address.of(request, context)) { () throws(APIError) in
                 do { return try await FormBody.decode(ActivationForm.self, from: request, context: context).code }
                 catch let error as APIError { throw error }
+                catch let error as HTTPError { throw ErrorShapeMiddleware.shaped(error) }  // 413 stays 413
                 catch { throw APIError.bad("the form is not readable") }
             }
             return activationResponse(page, request: request)

@@ -6,9 +6,8 @@ struct OIDCPages: Sendable {
     let message: MustacheTemplate
 
     init() throws {
-        guard let url = Bundle.module.url(forResource: "oidc-message", withExtension: "mustache", subdirectory: "Templates")
-        else { throw CocoaError(.fileNoSuchFile) }
-        message = try MustacheTemplate(string: String(contentsOf: url, encoding: .utf8))
+        guard let template = Pages.messageTemplate else { throw CocoaError(.fileNoSuchFile) }
+        message = template
     }
 
     func messagePage(serviceName: String, title: String, message text: String) -> String {

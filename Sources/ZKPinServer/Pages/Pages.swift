@@ -8,15 +8,20 @@ public struct Pages: Sendable {
     let activate: MustacheTemplate
 
     public init() throws {
-        func load(_ name: String) throws -> MustacheTemplate {
-            guard let url = Bundle.module.url(forResource: name, withExtension: "mustache", subdirectory: "Templates")
-            else { throw CocoaError(.fileNoSuchFile) }
-            return try MustacheTemplate(string: String(contentsOf: url, encoding: .utf8))
-        }
-        login = try load("login")
-        account = try load("account")
-        activate = try load("activate")
+        login = try Self.load("login")
+        account = try Self.load("account")
+        activate = try Self.load("activate")
     }
+
+    /// A template of `Templates/`, the package's resource folder.
+    static func load(_ name: String) throws -> MustacheTemplate {
+        guard let url = Bundle.module.url(forResource: name, withExtension: "mustache", subdirectory: "Templates")
+        else { throw CocoaError(.fileNoSuchFile) }
+        return try MustacheTemplate(string: String(contentsOf: url, encoding: .utf8))
+    }
+
+    /// The one-message page (errors, "signed out", the logout confirmation), loaded once.
+    static let messageTemplate: MustacheTemplate? = try? load("message")
 
     /// `clientName` and `action`: the OpenID Connect provider's variant ("Sign in to <client>
     /// with your PIN", posting to /oauth/authorize/complete).
