@@ -256,6 +256,20 @@ import ZKPinWire
         }
     }
 
+    /// Found by tools/schemathesis-test: `date=-9223372036854775808` trapped in `abs(date - today)`
+    /// and took the whole server down with one unsigned GET.
+    @Test func dta2RefusesDatesFarFromTodayWithoutTrapping() async throws {
+        let h = try await Harness.make()
+        try await h.run { t in
+            let today = UTCDay.number(unixSeconds: h.clock.now)
+            for date in [Int.min, Int.min + 1, -1, today - 2, today + 2, Int.max - 1, Int.max] {
+                let r = try await t.get("/dta2/timePermit?date=\(date)&hash_mpin_id=00&expires=1&signature=00")
+                #expect(r.status == 403 && r.error?.code == .forbidden, "date \(date)")
+            }
+            #expect(try await t.get("/dta2/status").status == 200)
+        }
+    }
+
     @Test func authenticateAnswers412WhenTheAccessCodeExpired() async throws {
         // A code shorter-lived than the authOTT (60 s), so only the code has expired.
         let h = try await Harness.make { $0.accessCodeTTL = 10 }

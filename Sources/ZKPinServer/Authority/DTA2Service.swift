@@ -37,7 +37,10 @@ public final class DTA2Service: Sendable {
     public func timePermit(query: [String: String]) async throws(APIError) -> TimePermitResponse {
         guard let dateText = query["date"], let date = Int(dateText) else { throw APIError.bad("date is missing") }
         let today = UTCDay.number(unixSeconds: clock.now)
-        guard abs(date - today) <= 1 else { throw APIError(.forbidden, "D-TA 2 serves permits only for dates within one day of today") }
+        // A range test, not abs(date - today): the subtraction traps for a date near Int.min.
+        guard (today - 1)...(today + 1) ~= date else {
+            throw APIError(.forbidden, "D-TA 2 serves permits only for dates within one day of today")
+        }
         let (hashedID, hashed) = try await checkIdentity(kind: "timePermit", query: query, date: date)
         do {
             let share = try authority.timePermitShare(hashedID: hashedID, date: date)
