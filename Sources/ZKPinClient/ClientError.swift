@@ -63,6 +63,8 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
         case .blocked: return .blocked
         case .accessCodeExpired: return .incorrectAccessNumber
         case .identityNotAuthorized: return .identityNotAuthorized
+        case .notRegistered(_, .blocked): return .blocked
+        case .notRegistered(_, .revoked): return .identityNotAuthorized
         case .notActivated, .registrationExpired, .notRegistered: return .identityNotVerified
         case .authenticationTimeout: return .authenticationTimeout
         case .networkError, .timeout: return .networkError
@@ -101,9 +103,9 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
 
         case let .wrongPIN(attemptsLeft):
             if let left = attemptsLeft {
-                return "Wrong PIN: \(left) attempt\(left == 1 ? "" : "s") left before the identity is blocked. Get a new code on the login page and try again."
+                return "Wrong PIN: \(left) attempt\(left == 1 ? "" : "s") left before the identity is blocked; the same code still works until it expires, so run the command again with it."
             }
-            return "Wrong PIN. Get a new code on the login page and try again."
+            return "Wrong PIN; the same code still works until it expires, so run the command again with it."
         case .invalidToken:
             return "The server did not accept this identity's token. If this keeps happening, delete it with `zkpin delete EMAIL` and register again."
         case let .blocked(userId):
@@ -111,7 +113,7 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
         case .accessCodeExpired:
             return "The access code has expired or was already used. Reload the login page to get a new code, and run the command with that one."
         case let .identityNotAuthorized(userId):
-            return "The server does not accept the identity \(userId) (it was revoked or is unknown there). Register again with `zkpin register \(userId) --server URL`, or ask the site's operator."
+            return "The server does not accept the identity \(userId) (it was revoked or is unknown there), so this device now marks it REVOKED: register again with `zkpin register \(userId) --server URL`, or ask the site's operator."
         case let .notActivated(userId, waited):
             let waitedText = waited.map { " after waiting \($0) s" } ?? ""
             return "The identity \(userId) is not activated yet\(waitedText). Open the link in the activation mail, type the confirmation code, then run `zkpin confirm \(userId)`."
@@ -120,7 +122,9 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .notRegistered(userId, state):
             switch state {
             case .blocked:
-                return "The identity \(userId) is blocked and has no token. Register again with `zkpin register \(userId) --server URL`."
+                return "The identity \(userId) is blocked and has no token after too many wrong PINs, so no PIN was asked: register again with `zkpin register \(userId) --server URL`."
+            case .revoked:
+                return "The identity \(userId) is revoked (the server refused it as revoked or unknown), so no PIN was asked: register again with `zkpin register \(userId) --server URL`, or ask the site's operator."
             case .startedRegistration, .activated:
                 return "The identity \(userId) has not finished its registration. Run `zkpin confirm \(userId)` after confirming the mailed link."
             default:

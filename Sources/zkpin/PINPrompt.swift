@@ -21,6 +21,20 @@ enum PINPrompt {
         throw lastError
     }
 
+    /// Another PIN after a wrong one, said at once (the page shows the wrong PIN too): the
+    /// next line of standard input (nil when it ended, so a script that gave one PIN gets the
+    /// wrong PIN's error), or asked on the terminal.
+    static func readAgain(fromStandardInput: Bool, attemptsLeft: Int?) throws(ClientError) -> PIN? {
+        guard fromStandardInput || Terminal.isInteractive else { return nil }
+        let left = attemptsLeft.map { "\($0) attempt\($0 == 1 ? "" : "s") left" } ?? "attempts are limited"
+        ClientOutput.note("Wrong PIN: \(left) before the identity is blocked; the same code still works.")
+        if fromStandardInput {
+            guard let line = Terminal.readStandardInputLine() else { return nil }
+            return try PIN(parsing: line)
+        }
+        return try read(fromStandardInput: false, prompt: "PIN (4 digits, \(left)): ")
+    }
+
     /// A new PIN, typed twice (or one line from standard input).
     static func readNew(fromStandardInput: Bool) throws(ClientError) -> PIN {
         if fromStandardInput { return try read(fromStandardInput: true) }

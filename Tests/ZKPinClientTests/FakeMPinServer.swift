@@ -41,6 +41,8 @@ final class FakeMPinServer: HTTPTransport, Sendable {
 
     func activateAll() { state.withLock { $0.activated.formUnion($0.pending.keys) } }
     func issueAccessCode(_ code: String) { state.withLock { _ = $0.accessCodes.insert(code) } }
+    /// The operator revokes `mpinId`: pass 1 answers 403 from now on.
+    func revoke(mpinId: String) { state.withLock { _ = $0.pending.removeValue(forKey: mpinId) } }
     var requests: [String] { state.withLock { $0.requests } }
 
     func send(_ verb: HTTPVerb, _ url: String, json body: [UInt8]?) async throws(ClientError) -> HTTPResult {

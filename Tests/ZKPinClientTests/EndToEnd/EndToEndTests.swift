@@ -126,6 +126,44 @@ struct EndToEndTests {
         #expect(after.err.contains("blocked and has no token"), "\(after.err)")
     }
 
+    @Test func aWrongPINIsAskedAgainAndTheSameCodeSignsIn() async throws {
+        let server = try await TestServer()
+        defer { server.stop() }
+        let home = ClientHome()
+        defer { home.folder.remove() }
+        try await home.register("rita@example.com", on: server)
+
+        let (login, page) = try await home.login(on: server, pin: "9999\n1234")
+        #expect(login.status == 0, "\(login.err)")
+        #expect(login.err.contains("Wrong PIN: 2 attempts left before the identity is blocked; the same code still works."), "\(login.err)")
+        #expect(login.out.contains("Signed in to"))
+        #expect(page.status == "authenticate" && page.userId == "rita@example.com")
+    }
+
+    @Test func threeWrongPINsInOneRunBlockAndTheNextLoginAsksNoPIN() async throws {
+        let server = try await TestServer()
+        defer { server.stop() }
+        let home = ClientHome()
+        defer { home.folder.remove() }
+        try await home.register("sam@example.com", on: server)
+
+        let (blocked, _) = try await home.login(on: server, pin: "9999\n9998\n9997", extra: ["--json"])
+        #expect(blocked.status == 1)
+        #expect(blocked.err.contains("Wrong PIN: 2 attempts left"), "\(blocked.err)")
+        #expect(blocked.err.contains("Wrong PIN: 1 attempt left"), "\(blocked.err)")
+        let document = try JSONSerialization.jsonObject(with: Data(blocked.out.utf8)) as? [String: Any]
+        #expect(document?["status"] as? String == "BLOCKED", "\(blocked.out)")
+        let users = try await home.users()
+        #expect(users.first?["state"] as? String == "BLOCKED")
+        #expect(users.first?["hasToken"] as? Bool == false)
+
+        let next = try await server.accessNumber()
+        let after = try await home.run(["login", next.qrUrl, "--pin-stdin"])
+        #expect(after.status == 1, "\(after.err)")
+        #expect(after.err.contains("sam@example.com is blocked and has no token"), "\(after.err)")
+        #expect(after.err.contains("no PIN was asked"))
+    }
+
     @Test func eachBadInputAndEachFailureHasItsExitCode() async throws {
         let server = try await TestServer()
         defer { server.stop() }
@@ -188,8 +226,18 @@ struct EndToEndTests {
         let (revoked, _) = try await home.login(on: server, pin: "1234")
         #expect(revoked.status == 1)
         #expect(revoked.err.contains("does not accept the identity carol@example.com"), "\(revoked.err)")
-        // A refusal like this keeps the stored token.
-        #expect(try await home.users().first?["hasToken"] as? Bool == true)
+        // A refusal like this keeps the stored token, and marks the identity REVOKED.
+        let users = try await home.users()
+        #expect(users.first?["hasToken"] as? Bool == true)
+        #expect(users.first?["state"] as? String == "REVOKED")
+        let listed = try await home.run(["users"])
+        #expect(listed.out.contains("REVOKED"), "\(listed.out)")
+        // The next login says so at once: no PIN is read (none is given), no code is presented.
+        let next = try await server.accessNumber()
+        let again = try await home.run(["login", next.qrUrl, "--pin-stdin"])
+        #expect(again.status == 1, "\(again.err)")
+        #expect(again.err.contains("carol@example.com is revoked"), "\(again.err)")
+        #expect(!again.err.contains("Signing in to"))
     }
 
     @Test func signsInFromAPictureOfTheQRCode() async throws {
