@@ -10,6 +10,7 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     case malformedURL(String)
     case invalidPIN(reason: String)
     case pinMismatch
+    case trivialPIN(reason: String)
     case invalidEmail(String)
     case unknownIdentity(userId: String?, server: String?)
     case ambiguousIdentity(server: String, userIds: [String])
@@ -39,7 +40,7 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var exitCode: Int32 {
         switch self {
-        case .missingAccessCode, .invalidAccessCode, .malformedURL, .invalidPIN, .pinMismatch,
+        case .missingAccessCode, .invalidAccessCode, .malformedURL, .invalidPIN, .pinMismatch, .trivialPIN,
              .invalidEmail, .unknownIdentity, .ambiguousIdentity, .unreadableImage, .hostMismatch,
              .storeUnavailable, .badInput:
             return 2
@@ -54,7 +55,7 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     public var status: ClientStatus {
         switch self {
         case .missingAccessCode, .invalidAccessCode: return .invalidAccessCode
-        case .malformedURL, .invalidPIN, .pinMismatch, .invalidEmail, .unknownIdentity,
+        case .malformedURL, .invalidPIN, .pinMismatch, .trivialPIN, .invalidEmail, .unknownIdentity,
              .ambiguousIdentity, .unreadableImage, .storeUnavailable, .badInput:
             return .badInput
         case .hostMismatch, .cancelled: return .cancelled
@@ -84,6 +85,8 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
             return "The PIN was not accepted: \(reason). A PIN is exactly 4 digits; try again."
         case .pinMismatch:
             return "The two PINs differ, so none was stored. Run the command again and type the same 4 digits twice."
+        case let .trivialPIN(reason):
+            return "The new PIN is easy to guess (\(reason)), so it was not stored: choose another, or pass --allow-trivial-pin to keep it anyway."
         case let .invalidEmail(text):
             return "\"\(text.prefix(254))\" is not an e-mail address. Give the address the activation mail should go to, like alice@example.com."
         case let .unknownIdentity(userId, server):

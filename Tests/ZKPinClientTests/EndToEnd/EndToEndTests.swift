@@ -15,7 +15,7 @@ struct EndToEndTests {
 
         // The whole `register`: it prints the code, waits with its spinner, then reads the PIN.
         let register = try ChildProcess(Binaries.client, ["register", "alice@example.com", "--server", server.base,
-                                                          "--device", "laptop", "--pin-stdin", "--wait", "60",
+                                                          "--device", "laptop", "--pin-stdin", "--allow-trivial-pin", "--wait", "60",
                                                           "--home", home.path])
         register.write("1234\n")
         register.closeInput()
@@ -58,7 +58,7 @@ struct EndToEndTests {
         #expect(try await home.users().first?["state"] as? String == "STARTED_REGISTRATION")
 
         #expect(try await server.activate(email: "ivy@example.com", code: code) == 200)
-        let confirmed = try await home.run(["confirm", "ivy@example.com", "--pin-stdin"], input: "5678\n")
+        let confirmed = try await home.run(["confirm", "ivy@example.com", "--pin-stdin", "--allow-trivial-pin"], input: "5678\n")
         #expect(confirmed.status == 0, "\(confirmed.err)")
         #expect(confirmed.out.contains("Confirmation code: \(code)"))
         let (login, page) = try await home.login(on: server, pin: "5678")
