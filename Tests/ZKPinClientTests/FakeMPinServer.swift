@@ -122,7 +122,8 @@ final class FakeMPinServer: HTTPTransport, Sendable {
             return reply(200, Pass1Response(y: Hex.encode(y), challenge: challenge))
         case (.post, "/rps/pass2"):
             let request = try decoder.decode(Pass2Request.self, from: body)
-            guard state.withLock({ $0.accessCodes.remove(request.wid) != nil }) else {
+            // "0": a login without an access code (rps-api.md), as a change of PIN makes.
+            guard request.wid == "0" || state.withLock({ $0.accessCodes.remove(request.wid) != nil }) else {
                 return reply(412, ErrorBody(.accessCodeExpired, "expired"))
             }
             guard let challenge = state.withLock({ $0.challenges.removeValue(forKey: request.challenge ?? "") }) else {

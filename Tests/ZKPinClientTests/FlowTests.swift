@@ -138,6 +138,23 @@ import ZKPinWire
         #expect(ClientError.notRegistered(userId: "a@b.c", state: .revoked).status == .identityNotAuthorized)
     }
 
+    @Test func changingThePINNeedsTheOldOneAndThenOnlyTheNewOneWorks() async throws {
+        let setup = try Setup()
+        defer { setup.folder.remove() }
+        let (service, identity) = try await setup.register(pin: "1234")
+        let change = PINChange(connection: setup.connection, store: setup.store)
+        await #expect(throws: ClientError.wrongPIN(attemptsLeft: 2)) {
+            try await change.change(identity: identity, service: service, old: try PIN(parsing: "1235"), new: try PIN(parsing: "8642"))
+        }
+        #expect(try setup.store.find(userId: identity.userId, server: identity.server)?.token == identity.token)
+        let changed = try await change.change(identity: identity, service: service, old: try PIN(parsing: "1234"), new: try PIN(parsing: "8642"))
+        #expect(changed.token != identity.token && changed.mpinId == identity.mpinId)
+        #expect(try await setup.login(changed, service: service, pin: "8642") == "alice@example.com")
+        await #expect(throws: ClientError.wrongPIN(attemptsLeft: 2)) {
+            try await setup.login(changed, service: service, pin: "1234")
+        }
+    }
+
     @Test func aForgedTokenIsInvalidAndBlocksNobody() async throws {
         let setup = try Setup()
         defer { setup.folder.remove() }

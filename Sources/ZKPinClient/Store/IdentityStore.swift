@@ -217,6 +217,21 @@ public final class IdentityStore: Sendable {
         }
     }
 
+    /// Replaces the token of `mpinId` after a change of PIN; false (nothing changed) when the
+    /// identity no longer holds that mpinId or cannot sign in.
+    @discardableResult
+    public func replaceToken(server: String, userId: String, mpinId: String, token: String,
+                             now: Date = Date()) throws(ClientError) -> Bool {
+        try write { db in
+            guard var identity = try Identity.fetchOne(db, key: ["server": server, "userId": userId]),
+                  identity.mpinId == mpinId, identity.canSignIn else { return false }
+            identity.token = token
+            identity.updatedAt = now
+            try identity.update(db)
+            return true
+        }
+    }
+
     public func recordLogin(server: String, userId: String, now: Date = Date()) throws(ClientError) {
         try write { db in
             try db.execute(sql: "UPDATE identity SET lastLoginAt = ?, updatedAt = ? WHERE server = ? AND userId = ?",

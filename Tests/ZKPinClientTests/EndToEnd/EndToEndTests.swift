@@ -164,6 +164,41 @@ struct EndToEndTests {
         #expect(after.err.contains("no PIN was asked"))
     }
 
+    @Test func changePINProvesTheOldPINAndThenOnlyTheNewOneSignsIn() async throws {
+        let server = try await TestServer()
+        defer { server.stop() }
+        let home = ClientHome()
+        defer { home.folder.remove() }
+        try await home.register("tom@example.com", on: server, pin: "2468")
+
+        // A wrong current PIN changes nothing (and counts as a wrong PIN).
+        let wrongOld = try await home.run(["change-pin", "--pin-stdin"], input: "1357\n8642\n")
+        #expect(wrongOld.status == 1, "\(wrongOld.err)")
+        #expect(wrongOld.err.contains("Wrong PIN: 2 attempts left"), "\(wrongOld.err)")
+        // A trivial new PIN from standard input is refused before anything is sent.
+        let trivial = try await home.run(["change-pin", "--user", "tom@example.com", "--pin-stdin", "--json"], input: "2468\n1234\n")
+        #expect(trivial.status == 2, "\(trivial.err)")
+        let refusal = try JSONSerialization.jsonObject(with: Data(trivial.out.utf8)) as? [String: Any]
+        #expect(refusal?["status"] as? String == "BAD_INPUT")
+        #expect(trivial.err.contains("easy to guess"))
+
+        let changed = try await home.run(["change-pin", "--user", "tom@example.com", "--pin-stdin"], input: "2468\n8642\n")
+        #expect(changed.status == 0, "\(changed.err)")
+        #expect(changed.out.contains("Changed the PIN of tom@example.com"))
+
+        let (withNew, page) = try await home.login(on: server, pin: "8642")
+        #expect(withNew.status == 0, "\(withNew.err)")
+        #expect(page.userId == "tom@example.com")
+        let (withOld, _) = try await home.login(on: server, pin: "2468")
+        #expect(withOld.status == 1)
+        #expect(withOld.err.contains("Wrong PIN: 2 attempts left"), "\(withOld.err)")
+
+        // --allow-trivial-pin keeps a trivial PIN on purpose.
+        let allowed = try await home.run(["change-pin", "--pin-stdin", "--allow-trivial-pin"], input: "8642\n1111\n")
+        #expect(allowed.status == 0, "\(allowed.err)")
+        #expect(try await home.login(on: server, pin: "1111").0.status == 0)
+    }
+
     @Test func eachBadInputAndEachFailureHasItsExitCode() async throws {
         let server = try await TestServer()
         defer { server.stop() }
