@@ -10,6 +10,7 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     case malformedURL(String)
     case invalidPIN(reason: String)
     case pinMismatch
+    case trivialPIN(reason: String)
     case invalidEmail(String)
     case unknownIdentity(userId: String?, server: String?)
     case ambiguousIdentity(server: String, userIds: [String])
@@ -39,7 +40,7 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var exitCode: Int32 {
         switch self {
-        case .missingAccessCode, .invalidAccessCode, .malformedURL, .invalidPIN, .pinMismatch,
+        case .missingAccessCode, .invalidAccessCode, .malformedURL, .invalidPIN, .pinMismatch, .trivialPIN,
              .invalidEmail, .unknownIdentity, .ambiguousIdentity, .unreadableImage, .hostMismatch,
              .storeUnavailable, .badInput:
             return 2
@@ -54,7 +55,7 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     public var status: ClientStatus {
         switch self {
         case .missingAccessCode, .invalidAccessCode: return .invalidAccessCode
-        case .malformedURL, .invalidPIN, .pinMismatch, .invalidEmail, .unknownIdentity,
+        case .malformedURL, .invalidPIN, .pinMismatch, .trivialPIN, .invalidEmail, .unknownIdentity,
              .ambiguousIdentity, .unreadableImage, .storeUnavailable, .badInput:
             return .badInput
         case .hostMismatch, .cancelled: return .cancelled
@@ -63,6 +64,8 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
         case .blocked: return .blocked
         case .accessCodeExpired: return .incorrectAccessNumber
         case .identityNotAuthorized: return .identityNotAuthorized
+        case .notRegistered(_, .blocked): return .blocked
+        case .notRegistered(_, .revoked): return .identityNotAuthorized
         case .notActivated, .registrationExpired, .notRegistered: return .identityNotVerified
         case .authenticationTimeout: return .authenticationTimeout
         case .networkError, .timeout: return .networkError
@@ -82,6 +85,8 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
             return "The PIN was not accepted: \(reason). A PIN is exactly 4 digits; try again."
         case .pinMismatch:
             return "The two PINs differ, so none was stored. Run the command again and type the same 4 digits twice."
+        case let .trivialPIN(reason):
+            return "The new PIN is easy to guess (\(reason)), so it was not stored: choose another, or pass --allow-trivial-pin to keep it anyway."
         case let .invalidEmail(text):
             return "\"\(text.prefix(254))\" is not an e-mail address. Give the address the activation mail should go to, like alice@example.com."
         case let .unknownIdentity(userId, server):
@@ -101,9 +106,9 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
 
         case let .wrongPIN(attemptsLeft):
             if let left = attemptsLeft {
-                return "Wrong PIN: \(left) attempt\(left == 1 ? "" : "s") left before the identity is blocked. Get a new code on the login page and try again."
+                return "Wrong PIN: \(left) attempt\(left == 1 ? "" : "s") left before the identity is blocked; the same code still works until it expires, so run the command again with it."
             }
-            return "Wrong PIN. Get a new code on the login page and try again."
+            return "Wrong PIN; the same code still works until it expires, so run the command again with it."
         case .invalidToken:
             return "The server did not accept this identity's token. If this keeps happening, delete it with `zkpin delete EMAIL` and register again."
         case let .blocked(userId):
@@ -111,7 +116,7 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
         case .accessCodeExpired:
             return "The access code has expired or was already used. Reload the login page to get a new code, and run the command with that one."
         case let .identityNotAuthorized(userId):
-            return "The server does not accept the identity \(userId) (it was revoked or is unknown there). Register again with `zkpin register \(userId) --server URL`, or ask the site's operator."
+            return "The server does not accept the identity \(userId) (it was revoked or is unknown there), so this device now marks it REVOKED: register again with `zkpin register \(userId) --server URL`, or ask the site's operator."
         case let .notActivated(userId, waited):
             let waitedText = waited.map { " after waiting \($0) s" } ?? ""
             return "The identity \(userId) is not activated yet\(waitedText). Open the link in the activation mail, type the confirmation code, then run `zkpin confirm \(userId)`."
@@ -120,7 +125,9 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .notRegistered(userId, state):
             switch state {
             case .blocked:
-                return "The identity \(userId) is blocked and has no token. Register again with `zkpin register \(userId) --server URL`."
+                return "The identity \(userId) is blocked and has no token after too many wrong PINs, so no PIN was asked: register again with `zkpin register \(userId) --server URL`."
+            case .revoked:
+                return "The identity \(userId) is revoked (the server refused it as revoked or unknown), so no PIN was asked: register again with `zkpin register \(userId) --server URL`, or ask the site's operator."
             case .startedRegistration, .activated:
                 return "The identity \(userId) has not finished its registration. Run `zkpin confirm \(userId)` after confirming the mailed link."
             default:

@@ -48,8 +48,11 @@ public struct AccessResponse: Codable, Sendable, Equatable {
     public var status: AccessStatus
     public var userId: String?
     public var authOTT: String?
-    public init(status: AccessStatus, userId: String? = nil, authOTT: String? = nil) {
-        self.status = status; self.userId = userId; self.authOTT = authOTT
+    /// With `wrong_pin`: the wrong PINs the identity may still make before it is blocked, the
+    /// number the client shows too.
+    public var attemptsLeft: Int?
+    public init(status: AccessStatus, userId: String? = nil, authOTT: String? = nil, attemptsLeft: Int? = nil) {
+        self.status = status; self.userId = userId; self.authOTT = authOTT; self.attemptsLeft = attemptsLeft
     }
 }
 

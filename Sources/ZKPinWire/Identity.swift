@@ -37,13 +37,16 @@ public struct MPinIdentity: Codable, Sendable, Equatable {
     }
 }
 
-/// The states a client shows for an identity (spec/rps-api.md, "Client states").
+/// The states a client shows for an identity (spec/rps-api.md, "Client states"), plus
+/// `REVOKED`: the server refused the identity (403, revoked or unknown there), which the
+/// client records so that it stops asking for a PIN that cannot help.
 public enum UserState: String, Codable, Sendable, CaseIterable {
     case invalid = "INVALID"
     case startedRegistration = "STARTED_REGISTRATION"
     case activated = "ACTIVATED"
     case registered = "REGISTERED"
     case blocked = "BLOCKED"
+    case revoked = "REVOKED"
 }
 
 /// `GET /status` of the relying party and of D-TA 2.

@@ -5,7 +5,7 @@ import ZKPinClient
 /// PIN twice, store the token, say what to do next.
 enum ActivationFinisher {
     static func finish(registration: Registration, identity: Identity, service: Service,
-                       waitSeconds: Int, pinFromStandardInput: Bool, json: Bool,
+                       waitSeconds: Int, pinFromStandardInput: Bool, allowTrivialPIN: Bool, json: Bool,
                        confirmationCode: String?) async throws(ClientError) {
         let spinner = Spinner(label: "Waiting for the activation of \(identity.userId)", seconds: waitSeconds)
         let secret: [UInt8]
@@ -20,7 +20,7 @@ enum ActivationFinisher {
         ClientOutput.note("The identity \(identity.userId) is activated.")
         var clientSecret = secret
         defer { for i in clientSecret.indices { clientSecret[i] = 0 } }
-        let pin = try PINPrompt.readNew(fromStandardInput: pinFromStandardInput)
+        let pin = try PINPrompt.readNew(fromStandardInput: pinFromStandardInput, allowTrivial: allowTrivialPIN)
         let stored = try registration.finish(identity: identity, service: service, clientSecret: clientSecret, pin: pin)
         if json {
             var object: [String: Any] = ["status": "OK", "userId": stored.userId, "server": stored.server,

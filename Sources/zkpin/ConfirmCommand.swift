@@ -21,6 +21,9 @@ struct ConfirmCommand: AsyncParsableCommand {
     @Flag(name: .customLong("pin-stdin"), help: "Read the PIN as one line from standard input.")
     var pinStdin = false
 
+    @Flag(name: .customLong("allow-trivial-pin"), help: "Keep a PIN that is easy to guess (1111, 1234, 1212) without asking.")
+    var allowTrivialPIN = false
+
     @OptionGroup var options: ClientOptions
 
     func validate() throws {
@@ -52,7 +55,7 @@ struct ConfirmCommand: AsyncParsableCommand {
             }
             let registration = Registration(connection: connection, store: store)
             try await ActivationFinisher.finish(registration: registration, identity: identity, service: service,
-                                                waitSeconds: wait, pinFromStandardInput: pinStdin, json: options.json,
+                                                waitSeconds: wait, pinFromStandardInput: pinStdin, allowTrivialPIN: allowTrivialPIN, json: options.json,
                                                 confirmationCode: code)
         }
     }

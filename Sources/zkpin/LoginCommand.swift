@@ -16,7 +16,7 @@ struct LoginCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Which stored identity to use, when there are several for the server.", valueName: "EMAIL"))
     var user: String?
 
-    @Flag(name: .customLong("pin-stdin"), help: "Read the PIN as one line from standard input (after the payload line with -).")
+    @Flag(name: .customLong("pin-stdin"), help: "Read the PIN as one line from standard input (after the payload line with -); after a wrong PIN, the next line is tried.")
     var pinStdin = false
 
     @Flag(name: .customLong("accept-host"), help: "Go on when the payload's host differs from the one the server reports.")
@@ -51,8 +51,12 @@ struct LoginCommand: AsyncParsableCommand {
             // An expired code is reported now, not after the person typed the PIN.
             try await login.checkAccessCode(payload.accessCode, service: service)
             let pin = try PINPrompt.read(fromStandardInput: pinStdin)
+            // After a wrong PIN the same code still works: ask again, up to the server's limit.
+            let pinStdin = pinStdin
             let userId = try await login.signIn(identity: identity, service: service,
-                                                accessCode: payload.accessCode, pin: pin)
+                                                accessCode: payload.accessCode, pin: pin) { left throws(ClientError) in
+                try PINPrompt.readAgain(fromStandardInput: pinStdin, attemptsLeft: left)
+            }
             if options.json {
                 ClientOutput.json(["status": "OK", "userId": userId, "name": service.info.name, "server": service.base])
             } else {

@@ -21,14 +21,40 @@ enum PINPrompt {
         throw lastError
     }
 
-    /// A new PIN, typed twice (or one line from standard input).
-    static func readNew(fromStandardInput: Bool) throws(ClientError) -> PIN {
-        if fromStandardInput { return try read(fromStandardInput: true) }
+    /// Another PIN after a wrong one, said at once (the page shows the wrong PIN too): the
+    /// next line of standard input (nil when it ended, so a script that gave one PIN gets the
+    /// wrong PIN's error), or asked on the terminal.
+    static func readAgain(fromStandardInput: Bool, attemptsLeft: Int?) throws(ClientError) -> PIN? {
+        guard fromStandardInput || Terminal.isInteractive else { return nil }
+        let left = attemptsLeft.map { "\($0) attempt\($0 == 1 ? "" : "s") left" } ?? "attempts are limited"
+        ClientOutput.note("Wrong PIN: \(left) before the identity is blocked; the same code still works.")
+        if fromStandardInput {
+            guard let line = Terminal.readStandardInputLine() else { return nil }
+            return try PIN(parsing: line)
+        }
+        return try read(fromStandardInput: false, prompt: "PIN (4 digits, \(left)): ")
+    }
+
+    /// A new PIN, typed twice (or one line from standard input). A trivial PIN (`TrivialPIN`)
+    /// is refused from standard input, and on the terminal kept only when the person says so,
+    /// unless `allowTrivial`.
+    static func readNew(fromStandardInput: Bool, allowTrivial: Bool) throws(ClientError) -> PIN {
+        if fromStandardInput {
+            let pin = try read(fromStandardInput: true)
+            if !allowTrivial, let reason = TrivialPIN.reason(pin) { throw .trivialPIN(reason: reason) }
+            return pin
+        }
         for _ in 0..<3 {
             let first = try read(fromStandardInput: false, prompt: "Choose a PIN (4 digits): ")
             guard let again = Terminal.readSecret(prompt: "Type the PIN again: ") else { throw noTerminal }
-            if let second = try? PIN(parsing: again), second.value == first.value { return first }
-            ClientOutput.note("The two PINs differ; try again.")
+            guard let second = try? PIN(parsing: again), second.value == first.value else {
+                ClientOutput.note("The two PINs differ; try again.")
+                continue
+            }
+            guard !allowTrivial, let reason = TrivialPIN.reason(first) else { return first }
+            ClientOutput.note("This PIN is easy to guess: \(reason).")
+            if Terminal.confirm("Keep it anyway?") { return first }
+            ClientOutput.note("Choose another PIN.")
         }
         throw .pinMismatch
     }

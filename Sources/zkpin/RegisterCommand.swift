@@ -33,6 +33,9 @@ struct RegisterCommand: AsyncParsableCommand {
     @Flag(name: .customLong("pin-stdin"), help: "Read the PIN as one line from standard input.")
     var pinStdin = false
 
+    @Flag(name: .customLong("allow-trivial-pin"), help: "Keep a PIN that is easy to guess (1111, 1234, 1212) without asking.")
+    var allowTrivialPIN = false
+
     @OptionGroup var options: ClientOptions
 
     func validate() throws {
@@ -68,7 +71,7 @@ struct RegisterCommand: AsyncParsableCommand {
                 return
             }
             try await ActivationFinisher.finish(registration: registration, identity: started.identity, service: service,
-                                                waitSeconds: wait ?? 600, pinFromStandardInput: pinStdin, json: options.json,
+                                                waitSeconds: wait ?? 600, pinFromStandardInput: pinStdin, allowTrivialPIN: allowTrivialPIN, json: options.json,
                                                 confirmationCode: started.confirmationCode)
         }
     }

@@ -17,6 +17,7 @@ struct ZKPinCommand: AsyncParsableCommand {
           zkpin scan 'URL#CODE'               show which service a login payload belongs to
           zkpin login 'URL#CODE'              sign the page showing that code in
           zkpin users / zkpin delete EMAIL    list or remove stored identities
+          zkpin change-pin [--user EMAIL]     change the PIN (proves the current one first)
 
         Developer tools:
           zkpin vectors check FILE...         check M-Pin test-vector files
@@ -32,7 +33,7 @@ struct ZKPinCommand: AsyncParsableCommand {
         """,
         version: ZKPinVersion.text,
         subcommands: [ScanCommand.self, RegisterCommand.self, ConfirmCommand.self, LoginCommand.self,
-                      UsersCommand.self, DeleteCommand.self, VectorsCommand.self, BenchCommand.self, LoadCommand.self]
+                      UsersCommand.self, DeleteCommand.self, ChangePINCommand.self, VectorsCommand.self, BenchCommand.self, LoadCommand.self]
     )
 
     /// Like ArgumentParser's default, except that bad command-line input exits with 2 (the

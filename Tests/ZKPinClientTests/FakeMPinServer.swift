@@ -41,6 +41,8 @@ final class FakeMPinServer: HTTPTransport, Sendable {
 
     func activateAll() { state.withLock { $0.activated.formUnion($0.pending.keys) } }
     func issueAccessCode(_ code: String) { state.withLock { _ = $0.accessCodes.insert(code) } }
+    /// The operator revokes `mpinId`: pass 1 answers 403 from now on.
+    func revoke(mpinId: String) { state.withLock { _ = $0.pending.removeValue(forKey: mpinId) } }
     var requests: [String] { state.withLock { $0.requests } }
 
     func send(_ verb: HTTPVerb, _ url: String, json body: [UInt8]?) async throws(ClientError) -> HTTPResult {
@@ -120,7 +122,8 @@ final class FakeMPinServer: HTTPTransport, Sendable {
             return reply(200, Pass1Response(y: Hex.encode(y), challenge: challenge))
         case (.post, "/rps/pass2"):
             let request = try decoder.decode(Pass2Request.self, from: body)
-            guard state.withLock({ $0.accessCodes.remove(request.wid) != nil }) else {
+            // "0": a login without an access code (rps-api.md), as a change of PIN makes.
+            guard request.wid == "0" || state.withLock({ $0.accessCodes.remove(request.wid) != nil }) else {
                 return reply(412, ErrorBody(.accessCodeExpired, "expired"))
             }
             guard let challenge = state.withLock({ $0.challenges.removeValue(forKey: request.challenge ?? "") }) else {

@@ -77,6 +77,84 @@ import ZKPinWire
         }
     }
 
+    @Test func aWrongPINIsAskedAgainWithTheSameCode() async throws {
+        let setup = try Setup()
+        defer { setup.folder.remove() }
+        let (service, identity) = try await setup.register()
+        setup.server.issueAccessCode("1234560")
+        var asked: [Int?] = []
+        let userId = try await Login(connection: setup.connection, store: setup.store)
+            .signIn(identity: identity, service: service, accessCode: "1234560", pin: try PIN(parsing: "4321")) { left throws(ClientError) in
+                asked.append(left)
+                // The fake server takes a code at pass 2; the real one keeps it after a wrong PIN.
+                setup.server.issueAccessCode("1234560")
+                return try PIN(parsing: asked.count == 1 ? "1111" : "1234")
+            }
+        #expect(userId == "alice@example.com")
+        #expect(asked == [2, 1])
+    }
+
+    @Test func askingAgainStopsAtTheBlockAndWhenNoPINComes() async throws {
+        let setup = try Setup()
+        defer { setup.folder.remove() }
+        let (service, identity) = try await setup.register()
+        let login = Login(connection: setup.connection, store: setup.store)
+        setup.server.issueAccessCode("1234560")
+        await #expect(throws: ClientError.wrongPIN(attemptsLeft: 2)) {
+            try await login.signIn(identity: identity, service: service, accessCode: "1234560",
+                                   pin: try PIN(parsing: "4321")) { _ throws(ClientError) in nil }
+        }
+        var asked = 0
+        setup.server.issueAccessCode("1234560")
+        do throws(ClientError) {
+            _ = try await login.signIn(identity: identity, service: service, accessCode: "1234560",
+                                       pin: try PIN(parsing: "4321")) { _ throws(ClientError) in
+                asked += 1
+                setup.server.issueAccessCode("1234560")
+                return try PIN(parsing: "4321")
+            }
+            Issue.record("a third wrong PIN signed in")
+        } catch {
+            #expect(error == .blocked(userId: "alice@example.com"))
+        }
+        #expect(asked == 1)
+        #expect(try setup.store.find(userId: identity.userId, server: identity.server)?.state == .blocked)
+    }
+
+    @Test func aRevokedIdentityIsMarkedAndAsksForNoPINAfterwards() async throws {
+        let setup = try Setup()
+        defer { setup.folder.remove() }
+        let (service, identity) = try await setup.register()
+        setup.server.revoke(mpinId: identity.mpinId!)
+        await #expect(throws: ClientError.identityNotAuthorized(userId: "alice@example.com")) {
+            try await setup.login(identity, service: service, pin: "1234")
+        }
+        let stored = try #require(try setup.store.find(userId: identity.userId, server: identity.server))
+        #expect(stored.state == .revoked && !stored.canSignIn)
+        let login = Login(connection: setup.connection, store: setup.store)
+        #expect(throws: ClientError.notRegistered(userId: "alice@example.com", state: .revoked)) {
+            _ = try login.choose(among: try login.candidates(service: service), user: nil, server: service.base)
+        }
+        #expect(ClientError.notRegistered(userId: "a@b.c", state: .revoked).status == .identityNotAuthorized)
+    }
+
+    @Test func changingThePINNeedsTheOldOneAndThenOnlyTheNewOneWorks() async throws {
+        let setup = try Setup()
+        defer { setup.folder.remove() }
+        let (service, identity) = try await setup.register(pin: "1234")
+        let change = PINChange(connection: setup.connection, store: setup.store)
+        await #expect(throws: ClientError.wrongPIN(attemptsLeft: 2)) {
+            try await change.change(identity: identity, service: service, old: try PIN(parsing: "1235"), new: try PIN(parsing: "8642"))
+        }
+        #expect(try setup.store.find(userId: identity.userId, server: identity.server)?.token == identity.token)
+        let changed = try await change.change(identity: identity, service: service, old: try PIN(parsing: "1234"), new: try PIN(parsing: "8642"))
+        #expect(changed.token != identity.token && changed.mpinId == identity.mpinId)
+        #expect(try await setup.login(changed, service: service, pin: "8642") == "alice@example.com")
+        await #expect(throws: ClientError.wrongPIN(attemptsLeft: 2)) {
+            try await setup.login(changed, service: service, pin: "1234")
+        }
+    }
+
     @Test func aForgedTokenIsInvalidAndBlocksNobody() async throws {
         let setup = try Setup()
         defer { setup.folder.remove() }

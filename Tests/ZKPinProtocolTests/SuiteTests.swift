@@ -49,6 +49,20 @@ struct SuiteTests {
     }
 
     @Test(arguments: CurveID.allCases)
+    func changingThePINGivesTheNewPINsToken(curve: CurveID) throws {
+        let deployment = try Deployment(curve)
+        let old = try deployment.token(pin: 4321)
+        let changed = try deployment.suite.changePIN(token: old, id: deployment.id, oldPIN: 4321, newPIN: 905)
+        #expect(changed == (try deployment.token(pin: 905)))
+        #expect(try deployment.login(token: changed, pin: 905).accepted)
+        // The old PIN is now a genuine wrong PIN (a PIN error, not an invalid token).
+        #expect(try deployment.login(token: changed, pin: 4321) == ServerVerification(result: .rejected, pinError: 4321 - 905))
+        #expect(throws: MPinError.invalidPIN) {
+            try deployment.suite.changePIN(token: old, id: deployment.id, oldPIN: 4321, newPIN: 10000)
+        }
+    }
+
+    @Test(arguments: CurveID.allCases)
     func timePermits(curve: CurveID) throws {
         let deployment = try Deployment(curve)
         let token = try deployment.token(pin: 7)

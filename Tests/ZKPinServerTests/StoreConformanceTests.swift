@@ -173,9 +173,10 @@ func pending(_ mpinId: String, user: String = "a@example.com", now: Int = 1000, 
         #expect(try await store.presentCode("1234560", now: 101)?.status == .wid)
         #expect(try await store.presentCode("1234560", now: 102)?.status == .wid)
         // A genuine wrong PIN: the page sees it, and the same code can be presented again.
-        #expect(try await store.markWrongPIN(code: "1234560", now: 102))
-        #expect(try await store.accessSession(webOTTHash: "w1")?.status == .wrongPIN)
-        #expect(!(try await store.markWrongPIN(code: "1234560", now: 102)))
+        #expect(try await store.markWrongPIN(code: "1234560", mpinId: "m0", now: 102))
+        let wrong = try await store.accessSession(webOTTHash: "w1")
+        #expect(wrong?.status == .wrongPIN && wrong?.mpinId == "m0")
+        #expect(!(try await store.markWrongPIN(code: "1234560", mpinId: "m0", now: 102)))
         #expect(try await store.presentCode("1234560", now: 102)?.status == .wid)
         #expect(!(try await store.markAuthenticated(code: "1234560", authOTTHash: "a", now: 103)))
         #expect(try await store.markUser(code: "1234560", mpinId: "m", userId: "u@example.com", authOTTHash: "a", now: 103))
@@ -197,7 +198,7 @@ func pending(_ mpinId: String, user: String = "a@example.com", now: Int = 1000, 
         let store = try await kind.make()
         _ = try await store.insertAccessSession(AccessSession(webOTTHash: "w", code: "0000019", created: 100, expires: 220))
         #expect(try await store.presentCode("0000019", now: 220) == nil)
-        #expect(!(try await store.markWrongPIN(code: "0000019", now: 220)))
+        #expect(!(try await store.markWrongPIN(code: "0000019", mpinId: "m0", now: 220)))
         #expect(try await store.insertAccessSession(AccessSession(webOTTHash: "w2", code: "0000019", created: 221, expires: 341)))
     }
 

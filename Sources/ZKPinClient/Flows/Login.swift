@@ -57,7 +57,28 @@ public struct Login: Sendable {
         }
     }
 
-    /// Runs the protocol; returns the user id the server signed in.
+    /// Signs in, and after each wrong PIN asks `nextPIN` (given the attempts left) for another
+    /// one and tries again with the same code, which stays valid until it expires; nil from
+    /// `nextPIN` ends with the wrong PIN's error. At most `maxInvalidLoginAttempts` tries: the
+    /// server blocks the identity at its limit anyway (410).
+    public func signIn(identity: Identity, service: Service, accessCode: String, pin: PIN,
+                       nextPIN: (_ attemptsLeft: Int?) throws(ClientError) -> PIN?) async throws(ClientError) -> String {
+        var pin = pin
+        var tries = 1
+        while true {
+            do throws(ClientError) {
+                return try await signIn(identity: identity, service: service, accessCode: accessCode, pin: pin)
+            } catch {
+                guard case let .wrongPIN(left) = error, left.map({ $0 > 0 }) ?? true,
+                      tries < max(service.settings.maxInvalidLoginAttempts, 1),
+                      let next = try nextPIN(left) else { throw error }
+                pin = next
+                tries += 1
+            }
+        }
+    }
+
+    /// Runs the protocol once; returns the user id the server signed in.
     public func signIn(identity: Identity, service: Service, accessCode: String, pin: PIN) async throws(ClientError) -> String {
         guard identity.canSignIn, let mpinId = identity.mpinId, let tokenHex = identity.token else {
             throw .notRegistered(userId: identity.userId, state: identity.state)
@@ -133,7 +154,8 @@ public struct Login: Sendable {
         }
     }
 
-    /// Turns a refusal into its client status; a block deletes the token first.
+    /// Turns a refusal into its client status; a block deletes the token first, a revocation
+    /// marks the identity REVOKED.
     func settleRefusal(_ answer: RPSConnection.Answer, identity: Identity, mpinId: String) throws(ClientError) {
         guard !answer.isSuccess else { return }
         let code = answer.error?.code
@@ -153,6 +175,7 @@ public struct Login: Sendable {
             throw .unexpectedResponse(url: answer.url, status: answer.status,
                                       detail: "the login took too long between its steps; get a new code and try again")
         case (403, _):
+            try store.markRevoked(server: identity.server, userId: identity.userId, mpinId: mpinId)
             throw .identityNotAuthorized(userId: identity.userId)
         default:
             throw answer.unexpected()

@@ -185,7 +185,7 @@ public final class IdentityStore: Sendable {
             identity.pendingMpinId = nil
             identity.pendingRegOTT = nil
             identity.pendingExpires = nil
-            if !identity.canSignIn && identity.state != .blocked { identity.state = .invalid }
+            if !identity.canSignIn && identity.state != .blocked && identity.state != .revoked { identity.state = .invalid }
             identity.updatedAt = now
             try identity.update(db)
         }
@@ -201,6 +201,34 @@ public final class IdentityStore: Sendable {
             identity.state = .blocked
             identity.updatedAt = now
             try identity.update(db)
+        }
+    }
+
+    /// The server refused `mpinId` as revoked or unknown (403): keep the row and its token (the
+    /// server decides, and a token proves nothing by itself) in state REVOKED, so that later
+    /// logins say so without asking for a PIN and `zkpin users` shows it.
+    public func markRevoked(server: String, userId: String, mpinId: String, now: Date = Date()) throws(ClientError) {
+        try write { db in
+            guard var identity = try Identity.fetchOne(db, key: ["server": server, "userId": userId]),
+                  identity.mpinId == mpinId, identity.state == .registered else { return }
+            identity.state = .revoked
+            identity.updatedAt = now
+            try identity.update(db)
+        }
+    }
+
+    /// Replaces the token of `mpinId` after a change of PIN; false (nothing changed) when the
+    /// identity no longer holds that mpinId or cannot sign in.
+    @discardableResult
+    public func replaceToken(server: String, userId: String, mpinId: String, token: String,
+                             now: Date = Date()) throws(ClientError) -> Bool {
+        try write { db in
+            guard var identity = try Identity.fetchOne(db, key: ["server": server, "userId": userId]),
+                  identity.mpinId == mpinId, identity.canSignIn else { return false }
+            identity.token = token
+            identity.updatedAt = now
+            try identity.update(db)
+            return true
         }
     }
 

@@ -20,4 +20,10 @@ extension MPin {
     public static func extractPIN(clientSecret: G1, pin: Int, hashedIDPoint a: G1) -> G1 {
         clientSecret - a.multiplied(bySecret: pinScalar(pin), bitBound: pinBits)
     }
+
+    /// TOKEN' = TOKEN + old·A - new·A: the same client secret with another PIN extracted.
+    public static func changePIN(token: G1, oldPIN: Int, newPIN: Int, hashedIDPoint a: G1) -> G1 {
+        let clientSecret = token + a.multiplied(bySecret: pinScalar(oldPIN), bitBound: pinBits)
+        return extractPIN(clientSecret: clientSecret, pin: newPIN, hashedIDPoint: a)
+    }
 }

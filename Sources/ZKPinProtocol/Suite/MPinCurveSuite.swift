@@ -117,6 +117,14 @@ public struct MPinCurveSuite<C: PairingCurve>: MPinSuite {
         return try encodeG1(token, field: "token")
     }
 
+    public func changePIN(token: [UInt8], id: [UInt8], oldPIN: Int, newPIN: Int) throws(MPinError) -> [UInt8] {
+        try checkPIN(oldPIN)
+        try checkPIN(newPIN)
+        let tokenPoint = try g1(token, field: "token")
+        let changed = Scheme.changePIN(token: tokenPoint, oldPIN: oldPIN, newPIN: newPIN, hashedIDPoint: MPinHash<C>.hashToG1(id: id))
+        return try encodeG1(changed, field: "token")
+    }
+
     @_specialize(where C == BN254CX)
     @_specialize(where C == BLS12_381)
     public func clientPass1(id: [UInt8], token: [UInt8], pin: Int, timePermit: [UInt8]?, date: Int) throws(MPinError) -> ClientPass1State {

@@ -119,6 +119,8 @@ public protocol MPinSuite: Sendable {
 
     // Client
     func extractPIN(clientSecret: [UInt8], id: [UInt8], pin: Int) throws(MPinError) -> [UInt8]
+    /// The token for `newPIN` from the token for `oldPIN` (change of PIN, on the client alone).
+    func changePIN(token: [UInt8], id: [UInt8], oldPIN: Int, newPIN: Int) throws(MPinError) -> [UInt8]
     /// Pass 1 with a fresh x. `timePermit` and a `date` > 0 go together.
     func clientPass1(id: [UInt8], token: [UInt8], pin: Int, timePermit: [UInt8]?, date: Int) throws(MPinError) -> ClientPass1State
     /// Pass 2: V for the server's y; wipes the state's secrets.

@@ -22,7 +22,7 @@ enum HTMLPage {
     /// A one-message page (the errors of `APIError` for a browser), from the same template as
     /// the provider's messages (Mustache escapes every value).
     static func message(title: String, _ message: String) -> String {
-        Pages.messageTemplate?.render(["title": title, "message": message] as [String: Any])
+        Pages.messageTemplate?.render(PageStrings.adding(to: ["title": title, "message": message]))
             ?? "<!doctype html><title>Error</title>"  // only a broken install lacks the template, and it fails at start
     }
 }

@@ -11,12 +11,13 @@ struct OIDCPages: Sendable {
     }
 
     func messagePage(serviceName: String, title: String, message text: String) -> String {
-        message.render(["serviceName": serviceName, "title": title, "message": text] as [String: Any])
+        message.render(PageStrings.adding(to: ["serviceName": serviceName, "title": title, "message": text]))
     }
 
     /// "Sign out of ZKPin?" with a form that posts the request back with confirm=yes.
     func confirmLogoutPage(serviceName: String, fields: [[String: String]]) -> String {
-        message.render(["serviceName": serviceName, "title": "Sign out?", "message": "Sign out of \(serviceName) in this browser?",
-                        "confirm": ["fields": fields]] as [String: Any])
+        message.render(PageStrings.adding(to: ["serviceName": serviceName, "title": "Sign out?",
+                                               "message": "Sign out of \(serviceName) in this browser?",
+                                               "confirm": ["fields": fields]]))
     }
 }

@@ -15,9 +15,14 @@ public struct Pages: Sendable {
 
     /// A template of `Templates/`, the package's resource folder.
     static func load(_ name: String) throws -> MustacheTemplate {
+        try MustacheTemplate(string: source(name))
+    }
+
+    /// The text of `Templates/<name>.mustache`.
+    static func source(_ name: String) throws -> String {
         guard let url = Bundle.module.url(forResource: name, withExtension: "mustache", subdirectory: "Templates")
         else { throw CocoaError(.fileNoSuchFile) }
-        return try MustacheTemplate(string: String(contentsOf: url, encoding: .utf8))
+        return try String(contentsOf: url, encoding: .utf8)
     }
 
     /// The one-message page (errors, "signed out", the logout confirmation), loaded once.
@@ -32,15 +37,18 @@ public struct Pages: Sendable {
             "ttlSeconds": String(ttl), "qrUrl": qrUrl, "qrSVG": QRCodeSVG.svg(qrUrl) ?? "", "action": action,
         ]
         if let clientName { object["clientName"] = clientName }
-        return login.render(object)
+        // Screen readers read the code digit by digit, not as one large number.
+        object["spokenAccessNumber"] = accessNumber.map(String.init).joined(separator: " ")
+        return login.render(PageStrings.adding(to: object))
     }
 
     func accountPage(serviceName: String, account: AccountView) -> String {
-        self.account.render([
+        let t = PageStrings.table
+        return self.account.render(PageStrings.adding(to: [
             "serviceName": serviceName, "userId": account.userId,
-            "device": account.device.isEmpty ? "(not named)" : account.device,
-            "lastLogin": account.lastLogin.map(ISOTime.string) ?? "never",
-        ] as [String: Any])
+            "device": account.device.isEmpty ? t["accountDeviceUnnamed", default: ""] : account.device,
+            "lastLogin": account.lastLogin.map(ISOTime.string) ?? t["accountNever", default: ""],
+        ]))
     }
 
     func activationPage(serviceName: String, page: ActivationPage, action: String) -> String {
@@ -48,12 +56,12 @@ public struct Pages: Sendable {
         switch page {
         case let .ask(p, wrongCode):
             object["ask"] = [
-                "userId": p.userId, "device": p.device.isEmpty ? "(not named)" : p.device,
+                "userId": p.userId, "device": p.device.isEmpty ? PageStrings.table["accountDeviceUnnamed", default: ""] : p.device,
                 "requested": ISOTime.string(p.created), "address": p.address, "wrongCode": wrongCode, "action": action,
             ] as [String: Any]
         case let .activated(userId): object["activated"] = ["userId": userId]
         case let .refused(message): object["refused"] = ["message": message]
         }
-        return activate.render(object)
+        return activate.render(PageStrings.adding(to: object))
     }
 }

@@ -52,11 +52,19 @@ struct AccessService: Sendable {
             return AccessResponse(status: .expired)
         case .new: return AccessResponse(status: .new)
         case .wid: return AccessResponse(status: .wid)
-        case .wrongPIN: return AccessResponse(status: .wrongPIN)
+        case .wrongPIN: return AccessResponse(status: .wrongPIN, attemptsLeft: try await attemptsLeft(mpinId: session.mpinId))
         case .user: return AccessResponse(status: .user, userId: session.userId)
         case .blocked: return AccessResponse(status: .blocked)
         case .refused: return AccessResponse(status: .refused)
         }
+    }
+
+    /// The wrong PINs the identity may still make (as `/rps/authenticate` told the client); nil
+    /// when the session names no identity or it is gone.
+    func attemptsLeft(mpinId: String?) async throws(APIError) -> Int? {
+        guard let mpinId else { return nil }
+        let identity = try await storage("read identity") { try await $0.identity(mpinId: mpinId) }
+        return identity.map { max(0, config.maxAttempts - $0.failedAttempts) }
     }
 
     /// `POST /rps/codeStatus`.

@@ -162,7 +162,7 @@ struct LoginService: Sendable {
         switch token.outcome {
         case .wrongPIN:
             // The page of the access code shows it live; the code stays usable until it expires.
-            if let code = token.accessCode { _ = try await storage("mark wrong PIN") { try await $0.markWrongPIN(code: code, now: now) } }
+            if let code = token.accessCode { _ = try await storage("mark wrong PIN") { try await $0.markWrongPIN(code: code, mpinId: token.mpinId, now: now) } }
             throw APIError(.wrongPIN, "wrong PIN", attemptsLeft: token.attemptsLeft)
         case .blocked:
             try await access.markRefused(code: token.accessCode, .blocked)

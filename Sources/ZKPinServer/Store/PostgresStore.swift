@@ -327,9 +327,9 @@ public final class PostgresStore: Store {
             """) != nil
     }
 
-    public func markWrongPIN(code: String, now: Int) async throws -> Bool {
+    public func markWrongPIN(code: String, mpinId: String, now: Int) async throws -> Bool {
         try await one("""
-            UPDATE access_sessions SET status = 'wrong_pin'
+            UPDATE access_sessions SET status = 'wrong_pin', mpin_id = \(mpinId)
             WHERE code = \(code) AND expires > \(now) AND status = 'wid' RETURNING 1
             """) != nil
     }

@@ -268,12 +268,12 @@ public final class SQLiteStore: Store {
         }
     }
 
-    public func markWrongPIN(code: String, now: Int) async throws -> Bool {
+    public func markWrongPIN(code: String, mpinId: String, now: Int) async throws -> Bool {
         try await pool.write { db in
             try db.execute(sql: """
-                UPDATE access_sessions SET status = 'wrong_pin'
+                UPDATE access_sessions SET status = 'wrong_pin', mpin_id = ?
                 WHERE code = ? AND expires > ? AND status = 'wid'
-                """, arguments: [code, now])
+                """, arguments: [mpinId, code, now])
             return db.changesCount == 1
         }
     }

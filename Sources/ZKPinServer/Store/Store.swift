@@ -58,9 +58,10 @@ public protocol Store: OIDCStore {
     /// new or wrong_pin → wid for a live code; returns the session when the code is live and at
     /// `new`, `wid` or `wrong_pin`, nil otherwise (unknown, expired, or past pass 2).
     func presentCode(_ code: String, now: Int) async throws -> AccessSession?
-    /// wid → wrong_pin when `/rps/authenticate` refused a genuine wrong PIN for a live code;
-    /// false when the code is not live or not at `wid`.
-    func markWrongPIN(code: String, now: Int) async throws -> Bool
+    /// wid → wrong_pin when `/rps/authenticate` refused a genuine wrong PIN for a live code,
+    /// noting `mpinId` so that the page can show the attempts left; false when the code is not
+    /// live or not at `wid`.
+    func markWrongPIN(code: String, mpinId: String, now: Int) async throws -> Bool
     /// wid or user → `outcome` (`blocked` or `refused`) for a live code, so the page can say
     /// what happened; false when the code is not live or past those states.
     func markRefused(code: String, outcome: AccessSession.Status, now: Int) async throws -> Bool

@@ -15,7 +15,7 @@ struct EndToEndTests {
 
         // The whole `register`: it prints the code, waits with its spinner, then reads the PIN.
         let register = try ChildProcess(Binaries.client, ["register", "alice@example.com", "--server", server.base,
-                                                          "--device", "laptop", "--pin-stdin", "--wait", "60",
+                                                          "--device", "laptop", "--pin-stdin", "--allow-trivial-pin", "--wait", "60",
                                                           "--home", home.path])
         register.write("1234\n")
         register.closeInput()
@@ -58,7 +58,7 @@ struct EndToEndTests {
         #expect(try await home.users().first?["state"] as? String == "STARTED_REGISTRATION")
 
         #expect(try await server.activate(email: "ivy@example.com", code: code) == 200)
-        let confirmed = try await home.run(["confirm", "ivy@example.com", "--pin-stdin"], input: "5678\n")
+        let confirmed = try await home.run(["confirm", "ivy@example.com", "--pin-stdin", "--allow-trivial-pin"], input: "5678\n")
         #expect(confirmed.status == 0, "\(confirmed.err)")
         #expect(confirmed.out.contains("Confirmation code: \(code)"))
         let (login, page) = try await home.login(on: server, pin: "5678")
@@ -126,6 +126,79 @@ struct EndToEndTests {
         #expect(after.err.contains("blocked and has no token"), "\(after.err)")
     }
 
+    @Test func aWrongPINIsAskedAgainAndTheSameCodeSignsIn() async throws {
+        let server = try await TestServer()
+        defer { server.stop() }
+        let home = ClientHome()
+        defer { home.folder.remove() }
+        try await home.register("rita@example.com", on: server)
+
+        let (login, page) = try await home.login(on: server, pin: "9999\n1234")
+        #expect(login.status == 0, "\(login.err)")
+        #expect(login.err.contains("Wrong PIN: 2 attempts left before the identity is blocked; the same code still works."), "\(login.err)")
+        #expect(login.out.contains("Signed in to"))
+        #expect(page.status == "authenticate" && page.userId == "rita@example.com")
+    }
+
+    @Test func threeWrongPINsInOneRunBlockAndTheNextLoginAsksNoPIN() async throws {
+        let server = try await TestServer()
+        defer { server.stop() }
+        let home = ClientHome()
+        defer { home.folder.remove() }
+        try await home.register("sam@example.com", on: server)
+
+        let (blocked, _) = try await home.login(on: server, pin: "9999\n9998\n9997", extra: ["--json"])
+        #expect(blocked.status == 1)
+        #expect(blocked.err.contains("Wrong PIN: 2 attempts left"), "\(blocked.err)")
+        #expect(blocked.err.contains("Wrong PIN: 1 attempt left"), "\(blocked.err)")
+        let document = try JSONSerialization.jsonObject(with: Data(blocked.out.utf8)) as? [String: Any]
+        #expect(document?["status"] as? String == "BLOCKED", "\(blocked.out)")
+        let users = try await home.users()
+        #expect(users.first?["state"] as? String == "BLOCKED")
+        #expect(users.first?["hasToken"] as? Bool == false)
+
+        let next = try await server.accessNumber()
+        let after = try await home.run(["login", next.qrUrl, "--pin-stdin"])
+        #expect(after.status == 1, "\(after.err)")
+        #expect(after.err.contains("sam@example.com is blocked and has no token"), "\(after.err)")
+        #expect(after.err.contains("no PIN was asked"))
+    }
+
+    @Test func changePINProvesTheOldPINAndThenOnlyTheNewOneSignsIn() async throws {
+        let server = try await TestServer()
+        defer { server.stop() }
+        let home = ClientHome()
+        defer { home.folder.remove() }
+        try await home.register("tom@example.com", on: server, pin: "2468")
+
+        // A wrong current PIN changes nothing (and counts as a wrong PIN).
+        let wrongOld = try await home.run(["change-pin", "--pin-stdin"], input: "1357\n8642\n")
+        #expect(wrongOld.status == 1, "\(wrongOld.err)")
+        #expect(wrongOld.err.contains("Wrong PIN: 2 attempts left"), "\(wrongOld.err)")
+        // A trivial new PIN from standard input is refused before anything is sent.
+        let trivial = try await home.run(["change-pin", "--user", "tom@example.com", "--pin-stdin", "--json"], input: "2468\n1234\n")
+        #expect(trivial.status == 2, "\(trivial.err)")
+        let refusal = try JSONSerialization.jsonObject(with: Data(trivial.out.utf8)) as? [String: Any]
+        #expect(refusal?["status"] as? String == "BAD_INPUT")
+        #expect(trivial.err.contains("easy to guess"))
+
+        let changed = try await home.run(["change-pin", "--user", "tom@example.com", "--pin-stdin"], input: "2468\n8642\n")
+        #expect(changed.status == 0, "\(changed.err)")
+        #expect(changed.out.contains("Changed the PIN of tom@example.com"))
+
+        let (withNew, page) = try await home.login(on: server, pin: "8642")
+        #expect(withNew.status == 0, "\(withNew.err)")
+        #expect(page.userId == "tom@example.com")
+        let (withOld, _) = try await home.login(on: server, pin: "2468")
+        #expect(withOld.status == 1)
+        #expect(withOld.err.contains("Wrong PIN: 2 attempts left"), "\(withOld.err)")
+
+        // --allow-trivial-pin keeps a trivial PIN on purpose.
+        let allowed = try await home.run(["change-pin", "--pin-stdin", "--allow-trivial-pin"], input: "8642\n1111\n")
+        #expect(allowed.status == 0, "\(allowed.err)")
+        #expect(try await home.login(on: server, pin: "1111").0.status == 0)
+    }
+
     @Test func eachBadInputAndEachFailureHasItsExitCode() async throws {
         let server = try await TestServer()
         defer { server.stop() }
@@ -188,8 +261,18 @@ struct EndToEndTests {
         let (revoked, _) = try await home.login(on: server, pin: "1234")
         #expect(revoked.status == 1)
         #expect(revoked.err.contains("does not accept the identity carol@example.com"), "\(revoked.err)")
-        // A refusal like this keeps the stored token.
-        #expect(try await home.users().first?["hasToken"] as? Bool == true)
+        // A refusal like this keeps the stored token, and marks the identity REVOKED.
+        let users = try await home.users()
+        #expect(users.first?["hasToken"] as? Bool == true)
+        #expect(users.first?["state"] as? String == "REVOKED")
+        let listed = try await home.run(["users"])
+        #expect(listed.out.contains("REVOKED"), "\(listed.out)")
+        // The next login says so at once: no PIN is read (none is given), no code is presented.
+        let next = try await server.accessNumber()
+        let again = try await home.run(["login", next.qrUrl, "--pin-stdin"])
+        #expect(again.status == 1, "\(again.err)")
+        #expect(again.err.contains("carol@example.com is revoked"), "\(again.err)")
+        #expect(!again.err.contains("Signing in to"))
     }
 
     @Test func signsInFromAPictureOfTheQRCode() async throws {

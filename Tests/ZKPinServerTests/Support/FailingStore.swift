@@ -103,8 +103,8 @@ final class FailingStore: Store, @unchecked Sendable {  // `failing` is guarded 
         try check(); return try await inner.markRefused(code: code, outcome: outcome, now: now)
     }
 
-    func markWrongPIN(code: String, now: Int) async throws -> Bool {
-        try check(); return try await inner.markWrongPIN(code: code, now: now)
+    func markWrongPIN(code: String, mpinId: String, now: Int) async throws -> Bool {
+        try check(); return try await inner.markWrongPIN(code: code, mpinId: mpinId, now: now)
     }
 
     func markUser(code: String, mpinId: String, userId: String, authOTTHash: String, now: Int) async throws -> Bool {
