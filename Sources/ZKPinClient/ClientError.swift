@@ -90,9 +90,9 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .invalidEmail(text):
             return "\"\(text.prefix(254))\" is not an e-mail address. Give the address the activation mail should go to, like alice@example.com."
         case let .unknownIdentity(userId, server):
-            let who = userId.map { "\"\($0)\"" } ?? "any identity"
+            let who = userId.map { " \"\($0)\"" } ?? ""
             let whereText = server.map { " for \($0)" } ?? ""
-            return "There is no stored identity \(who)\(whereText). Run `zkpin users` to see the stored ones, or `zkpin register EMAIL --server URL` to create one."
+            return "There is no stored identity\(who)\(whereText). Run `zkpin users` to see the stored ones, or `zkpin register EMAIL --server URL` to create one."
         case let .ambiguousIdentity(server, userIds):
             return "Several identities are stored for \(server): \(userIds.joined(separator: ", ")). Choose one with --user EMAIL."
         case let .unreadableImage(path, reason):
