@@ -27,6 +27,8 @@ public protocol PairingCurve: Sendable {
     static var u: BigInt { get }
     /// The group order r.
     static var order: BigInt { get }
+    /// r as little-endian limbs, for the GMP-free arithmetic of secret scalars (`SecretScalar`).
+    static var orderLimbs: [UInt64] { get }
     /// Bytes of an encoded scalar (PGS).
     static var scalarByteCount: Int { get }
     /// The G1 cofactor that mapit multiplies by (1 for BN254CX).

@@ -117,6 +117,7 @@ class Curve:
         n = self.limb_count
         require(self.modulus_limbs[-1] < 2**63 - 1, "the no-carry Montgomery product needs a top limb below 2^63 - 1")
         require(6 * p < 2**(64 * n), "the lazily reduced Fp4 product needs 6p < 2^(64n)")
+        require(r.bit_length() % 64 != 0, "SecretScalar's sums need r below 2^(64k - 1) for its k limbs")
         # On the curves: y^2 = x^3 + b on G1, y^2 = x^3 + b' on the twist, each of order r.
         x, y = (Fp(p, v) for v in self.g1)
         require(y * y == x * x * x + Fp(p, self.b), "the G1 generator is not on y^2 = x^3 + b")
@@ -133,6 +134,10 @@ class Curve:
     @property
     def negative_inverse(self):
         return -pow(self.p, -1, 2**64) % 2**64
+
+    @property
+    def order_limbs(self):
+        return [(self.r >> (64 * j)) & (2**64 - 1) for j in range((self.r.bit_length() + 63) // 64)]
 
     def limbs(self, value):
         return [(value >> (64 * j)) & (2**64 - 1) for j in range(self.limb_count)]

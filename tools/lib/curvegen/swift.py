@@ -75,6 +75,7 @@ public enum {S}: PairingCurve {{
     public static var twist: TwistType {{ .{twist} }}
     public static let u = -constant("{-c.u:x}")
     public static let order = constant("{c.r:x}")
+    public static let orderLimbs: [UInt64] = [{", ".join(f"0x{w:016x}" for w in c.order_limbs)}]
     public static var scalarByteCount: Int {{ {c.scalar_bytes} }}
     public static let g1Cofactor = constant("{c.cofactor:x}")
     public static var g1CofactorIsOne: Bool {{ {"true" if c.cofactor == 1 else "false"} }}

@@ -33,6 +33,7 @@ public enum BLS12_381: PairingCurve {
     public static var twist: TwistType { .multiplicative }
     public static let u = -constant("d201000000010000")
     public static let order = constant("73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001")
+    public static let orderLimbs: [UInt64] = [0xffffffff00000001, 0x53bda402fffe5bfe, 0x3339d80809a1d805, 0x73eda753299d7d48]
     public static var scalarByteCount: Int { 48 }
     public static let g1Cofactor = constant("396c8c005555e1568c00aaab0000aaab")
     public static var g1CofactorIsOne: Bool { false }

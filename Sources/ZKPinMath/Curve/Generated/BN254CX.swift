@@ -30,6 +30,7 @@ public enum BN254CX: PairingCurve {
     public static var twist: TwistType { .divisive }
     public static let u = -constant("4000000003c012b1")
     public static let order = constant("2400000008702a0db0bddf647a6366d2c43fd6ee0cc906cebe11c0a636eb1f6d")
+    public static let orderLimbs: [UInt64] = [0xbe11c0a636eb1f6d, 0xc43fd6ee0cc906ce, 0xb0bddf647a6366d2, 0x2400000008702a0d]
     public static var scalarByteCount: Int { 32 }
     public static let g1Cofactor = constant("1")
     public static var g1CofactorIsOne: Bool { true }
