@@ -43,10 +43,13 @@ def constants(c):
     g2b3 = type(g2b)(c.p, 3 * g2b.c0, 3 * g2b.c1)
     (gx0, gx1), (gy0, gy1) = c.g2
     beta = "nil" if c.cofactor == 1 else "g1Endomorphism.beta"
+    bls12_members = ("" if c.family != "bls12" else
+                     "    public static let bls12HardPartFactor = computeHardPart()\n"
+                     "    public static let bls12HardPartNAF = WindowedNAF.digits(of: bls12HardPartFactor, width: 5)\n")
     lambda_doc = ("λ = 36u^3 + 18u^2 + 6u + 1 mod r" if c.family == "bn" else "λ = -u^2 mod r")
     return HEADER.format(file=c.c_name) + f'''
 /// The prime field of {c.name}.
-public enum {F}: TowerParameters {{
+public enum {F}: CyclotomicSquaring {{
     public typealias Limbs = Limbs{n}
     @inlinable public static var modulus: Limbs{n} {{
         {limbs_literal(c, c.p, 25)}
@@ -68,7 +71,7 @@ public enum {F}: TowerParameters {{
 }}
 
 /// {c.name} ({c.title}): y^2 = x^3 + {c.b}, {c.twist}-type twist y^2 = x^3 + ({fp2_text(c, g2b)}).
-public enum {S}: PairingCurve {{
+public enum {S}: {"BLS12Curve" if c.family == "bls12" else "PairingCurve"} {{
     public typealias Field = {F}
     public static var name: String {{ "{c.name}" }}
     public static var family: PairingFamily {{ .{family} }}
@@ -94,9 +97,7 @@ public enum {S}: PairingCurve {{
         y: {fp2(c, (gy0, gy1), 15)})
     public static let g2GeneratorPrepared = G2Prepared<{S}>(g2Generator)
     public static let ateLoopCount = constant("{c.ate_loop_count:x}")
-    public static let bls12HardPartFactor = computeHardPart()
-    public static let bls12HardPartNAF = WindowedNAF.digits(of: bls12HardPartFactor, width: 5)
-    public static var uMagnitude: UInt64 {{ 0x{-c.u:x} }}
+{bls12_members}    public static var uMagnitude: UInt64 {{ 0x{-c.u:x} }}
     public static var uIsNegative: Bool {{ true }}
     public static let ateLoopNAF = WindowedNAF.digits(of: ateLoopCount.limbs(count: 2), width: 2)
     public static let millerSchedule = MillerStep.schedule(ateLoopNAF: ateLoopNAF, family: family, uIsNegative: uIsNegative)
@@ -177,10 +178,10 @@ extension {F} {{
         return r
     }}
 
-    /// The C code is generated for this field's twist ({twist}); the other shape takes the Swift path.
+    /// The C code is generated for this curve's line shape ({"a + b·k^2, M-type" if c.twist == "M" else "a + b·k, D-type"} twist); the other takes the Swift path.
     @inlinable @inline(__always)
-    public static func fp12ProductByLine(_ f: Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, twist: TwistType) -> Fp12<Self> {{
-        guard twist == .{twist} else {{ return f.sparseProduct(a: a, b: b, twist: twist) }}
+    public static func fp12ProductByLine(_ f: Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, bAtKSquared: Bool) -> Fp12<Self> {{
+        guard bAtKSquared == {"true" if c.twist == "M" else "false"} else {{ return f.sparseProduct(a: a, b: b, bAtKSquared: bAtKSquared) }}
         var r = Fp12<Self>.zero
         let line = (a, b)
         withLimbs(of: f) {{ f in withLimbs(of: line) {{ line in withMutableLimbs(of: &r) {{ {k}_fp12_mul_by_line($0, f, line) }} }} }}

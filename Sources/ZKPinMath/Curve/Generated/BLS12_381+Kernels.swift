@@ -68,10 +68,10 @@ extension BLS12_381Field {
         return r
     }
 
-    /// The C code is generated for this field's twist (multiplicative); the other shape takes the Swift path.
+    /// The C code is generated for this curve's line shape (a + b·k^2, M-type twist); the other takes the Swift path.
     @inlinable @inline(__always)
-    public static func fp12ProductByLine(_ f: Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, twist: TwistType) -> Fp12<Self> {
-        guard twist == .multiplicative else { return f.sparseProduct(a: a, b: b, twist: twist) }
+    public static func fp12ProductByLine(_ f: Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, bAtKSquared: Bool) -> Fp12<Self> {
+        guard bAtKSquared == true else { return f.sparseProduct(a: a, b: b, bAtKSquared: bAtKSquared) }
         var r = Fp12<Self>.zero
         let line = (a, b)
         withLimbs(of: f) { f in withLimbs(of: line) { line in withMutableLimbs(of: &r) { zk_bls12_381_fp12_mul_by_line($0, f, line) } } }
