@@ -76,7 +76,7 @@ extension BLS12Curve {
 
 extension PairingCurve {
     /// (p^4 - p^2 + 1) / r, the hard part of the final exponent.
-    public static var hardPartExponent: BigInt {
+    static var hardPartExponent: BigInt {
         let p = Field.modulusBig
         let exponent = (p.power(4) - p.power(2) + BigInt(1)) / order
         precondition((exponent * order) == (p.power(4) - p.power(2) + BigInt(1)), "r must divide p^4 - p^2 + 1")

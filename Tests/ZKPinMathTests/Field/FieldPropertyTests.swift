@@ -1,5 +1,5 @@
 import Testing
-import ZKPinMath
+@testable import ZKPinMath
 
 /// Every Fp and Fp2 operation against GMP on 10,000 random inputs per operation and curve,
 /// plus the edge values 0, 1, 2, p-2, p-1.
