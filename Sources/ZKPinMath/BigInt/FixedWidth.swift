@@ -81,6 +81,17 @@ enum FixedWidth {
         return out
     }
 
+    /// 2a + bit (bit 0 or 1; the top bit of a is dropped).
+    static func doubled(_ a: [UInt64], plus bit: UInt64) -> [UInt64] {
+        var out = a
+        var carry = bit
+        for i in 0..<a.count {
+            out[i] = (a[i] << 1) | carry
+            carry = a[i] >> 63
+        }
+        return out
+    }
+
     /// All ones when a < b (as unsigned numbers of the same limb count): the borrow of a - b.
     static func lessThanMask(_ a: [UInt64], _ b: [UInt64]) -> UInt64 {
         var borrow: UInt64 = 0

@@ -22,30 +22,15 @@ public struct SecretScalar<C: PairingCurve>: Sendable {
     /// subtraction per step keeps the value below r.
     public init(reducing bytes: some Collection<UInt8>) {
         let modulus = C.orderLimbs + [0]  // one limb of headroom for 2x + 1
-        let n = modulus.count
-        var value = [UInt64](repeating: 0, count: n), reduced = value
+        var value = [UInt64](repeating: 0, count: modulus.count)
         for byte in bytes {
             for shift in stride(from: 7, through: 0, by: -1) {
-                var carry = UInt64(byte >> UInt8(shift)) & 1
-                for i in 0..<n {
-                    let next = value[i] >> 63
-                    value[i] = (value[i] << 1) | carry
-                    carry = next
-                }
-                var borrow: UInt64 = 0
-                for i in 0..<n {
-                    let (d1, b1) = value[i].subtractingReportingOverflow(modulus[i])
-                    let (d2, b2) = d1.subtractingReportingOverflow(borrow)
-                    reduced[i] = d2
-                    borrow = (b1 ? 1 : 0) | (b2 ? 1 : 0)
-                }
-                let keep = 0 &- borrow  // all ones: value < r, keep it
-                for i in 0..<n { value[i] = (value[i] & keep) | (reduced[i] & ~keep) }
+                value = FixedWidth.doubled(value, plus: UInt64(byte >> UInt8(shift)) & 1)
+                value = FixedWidth.select(FixedWidth.lessThanMask(value, modulus), value, FixedWidth.difference(value, modulus))
             }
         }
-        for i in 0..<n { reduced[i] = 0 }
-        self.init(limbs: Array(value[0..<(n - 1)]))
-        for i in 0..<n { value[i] = 0 }
+        self.init(limbs: Array(value[0..<(modulus.count - 1)]))
+        for i in value.indices { value[i] = 0 }
     }
 
     /// The big-endian bytes as a scalar when their value is below r, nil otherwise (the verdict
