@@ -165,7 +165,9 @@ struct CurveVectorCheck<C: PairingCurve> {
         // PERMIT_DATE (project vectors): the day of the permit the client holds, when it differs.
         let permitDate = try intInput("PERMIT_DATE") ?? serverDate
         let pin1 = try intInput("PIN1"), pin2 = try intInput("PIN2")
-        let ms1 = try scalarInput("MS1"), ms2 = try scalarInput("MS2")
+        // The vector files' secrets are public test data: SecretScalar(public:) reads them with GMP.
+        let ms1 = try scalarInput("MS1").map { SecretScalar<C>(public: $0) }
+        let ms2 = try scalarInput("MS2").map { SecretScalar<C>(public: $0) }
         let onePass = fields["TimeValue"] != nil
 
         // Hashing.
@@ -228,7 +230,7 @@ struct CurveVectorCheck<C: PairingCurve> {
         let x = try scalarInput("X")
         var pass1: Scheme.Pass1? = nil
         if let x, let token, let pin2 {
-            pass1 = Scheme.clientPass1(x: x, token: token, pin: pin2, hashedIDPoint: a,
+            pass1 = Scheme.clientPass1(x: SecretScalar(public: x), token: token, pin: pin2, hashedIDPoint: a,
                                        timePermit: timePermit, timePermitPoint: clientAT)
             record("U", pass1?.u)
             record("UT", pass1?.ut)
@@ -252,7 +254,7 @@ struct CurveVectorCheck<C: PairingCurve> {
 
         var vBytes: [UInt8]? = nil
         if let pass1, let y {
-            let v = Scheme.clientPass2(x: pass1.x, y: y, sec: pass1.sec)
+            let v = Scheme.clientPass2(x: pass1.x, y: SecretScalar(public: y), sec: pass1.sec)
             record(onePass ? "SEC" : "V", v)
             vBytes = Encoding.encode(v)
         } else {
@@ -313,10 +315,10 @@ struct CurveVectorCheck<C: PairingCurve> {
                                        y: y.bytes(count: C.scalarByteCount), z: Encoding.encode(z), t: Encoding.encode(t))
             record("HASH_ALL", bytes: hashAll)
             let h = Scheme.keyHashScalar(hashAll)
-            record("CLIENT_KEY", bytes: Scheme.clientKey(g1: precompute.g1, g2: precompute.g2, pin: pin2, rc: rc, h: h, x: x, t: t))
+            record("CLIENT_KEY", bytes: Scheme.clientKey(g1: precompute.g1, g2: precompute.g2, pin: pin2, rc: rc, h: h, x: SecretScalar(public: x), t: t))
             if let ss = try? Encoding.decodeG2(serverSecretBytes), let u = try? Encoding.decodeG1(uBytes) {
                 let ut = serverDate > 0 ? utBytes.flatMap { try? Encoding.decodeG1($0) } : nil
-                record("SERVER_KEY", bytes: Scheme.serverKey(z: z, serverSecret: ss, w: w, h: h, hid: a, u: u, ut: ut))
+                record("SERVER_KEY", bytes: Scheme.serverKey(z: z, serverSecret: ss, w: SecretScalar(public: w), h: h, hid: a, u: u, ut: ut))
             }
         }
     }
@@ -331,7 +333,7 @@ struct CurveVectorCheck<C: PairingCurve> {
                                            timePermit: timePermit, timePermitPoint: timePermit == nil ? nil : timePermitPoint)
             return ServerVerifyInput(id: id, date: date, u: Encoding.encode(pass1.u), ut: pass1.ut.map { Encoding.encode($0) },
                                      v: Encoding.encode(Scheme.clientPass2(x: x, y: y, sec: pass1.sec)),
-                                     y: y.bytes(count: C.scalarByteCount))
+                                     y: y.bytes)
         }
     }
 }

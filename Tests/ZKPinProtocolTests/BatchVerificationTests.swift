@@ -11,12 +11,12 @@ struct BatchVerificationTests {
         typealias Scheme = MPin<C>
         typealias Encoding = PointEncoding<C>
         let suite = MPinCurveSuite<C>()
-        let master: BigInt
+        let master: SecretScalar<C>
         let serverSecret: PreparedServerSecret
         let preparedSecret: G2Prepared<C>
 
         init(random: inout SeededRandom) throws {
-            master = BigInt.random(in: .one, C.order, using: &random)
+            master = SecretScalar.random(using: &random)
             let ss = Scheme.serverSecretShare(master: master)
             serverSecret = try suite.prepareServerSecret(Encoding.encode(ss))
             preparedSecret = G2Prepared(ss)
@@ -38,11 +38,11 @@ struct BatchVerificationTests {
                 permit = Scheme.timePermitShare(master: master, hashedID: hashed, date: permitDate)
                 at = MPinHash<C>.timePermitPoint(hashedID: hashed, date: permitDate)
             }
-            let x = BigInt.random(in: .one, C.order, using: &random), y = BigInt.random(in: .one, C.order, using: &random)
+            let x = SecretScalar<C>.random(using: &random), y = SecretScalar<C>.random(using: &random)
             let pass1 = Scheme.clientPass1(x: x, token: token, pin: entered, hashedIDPoint: a, timePermit: permit, timePermitPoint: at)
             return ServerVerifyInput(id: id, date: serverDate, u: Encoding.encode(pass1.u), ut: pass1.ut.map { Encoding.encode($0) },
                                      v: Encoding.encode(Scheme.clientPass2(x: x, y: y, sec: pass1.sec)),
-                                     y: y.bytes(count: C.scalarByteCount))
+                                     y: y.bytes)
         }
 
         /// A random point of E(Fp) (on BLS12-381 almost never in G1).

@@ -186,7 +186,7 @@ public struct BigInt: Sendable, Hashable, Comparable, CustomStringConvertible {
     }
 
     /// Whether `self` is a quadratic residue modulo the odd prime `p` (Legendre symbol).
-    public func isQuadraticResidue(modulo p: BigInt) -> Bool {
+    func isQuadraticResidue(modulo p: BigInt) -> Bool {
         __gmpz_jacobi(storage.pointer, p.storage.pointer) >= 0
     }
 

@@ -18,7 +18,7 @@ public enum PairingFamily: Sendable {
 /// curve and pairing code reads only these static members, so each curve gets its own
 /// specialised copy of the arithmetic.
 public protocol PairingCurve: Sendable {
-    associatedtype Field: TowerParameters
+    associatedtype Field: CyclotomicSquaring
     /// `bn254cx` or `bls12-381`.
     static var name: String { get }
     static var family: PairingFamily { get }
@@ -27,6 +27,8 @@ public protocol PairingCurve: Sendable {
     static var u: BigInt { get }
     /// The group order r.
     static var order: BigInt { get }
+    /// r as little-endian limbs, for the GMP-free arithmetic of secret scalars (`SecretScalar`).
+    static var orderLimbs: [UInt64] { get }
     /// Bytes of an encoded scalar (PGS).
     static var scalarByteCount: Int { get }
     /// The G1 cofactor that mapit multiplies by (1 for BN254CX).
@@ -54,26 +56,31 @@ public protocol PairingCurve: Sendable {
     static var ateLoopNAF: [Int8] { get }
     /// The Miller loop's steps (`MillerStep.schedule` of the digits above), computed once.
     static var millerSchedule: [MillerStep] { get }
-    /// (u-1)^2/3, the one dense exponent of the BLS12 final exponentiation
-    /// (`Pairing.bls12HardPart`); BN curves carry it but never use it.
+}
+
+/// What only BLS12 curves have (`family == .bls12`; BN curves carry none of it).
+public protocol BLS12Curve: PairingCurve {
+    /// (u-1)^2/3, the one dense exponent of the BLS12 final exponentiation (`Pairing.bls12HardPart`).
     static var bls12HardPartFactor: [UInt64] { get }
     /// `bls12HardPartFactor` as width-5 NAF digits.
     static var bls12HardPartNAF: [Int8] { get }
 }
 
+extension BLS12Curve {
+    /// (u-1)^2 / 3 (an integer since u = 1 mod 3).
+    public static func computeHardPart() -> [UInt64] {
+        let lambda = (u - BigInt(1)) * (u - BigInt(1)) / BigInt(3)
+        return lambda.limbs(count: (lambda.bitWidth + 63) / 64)
+    }
+}
+
 extension PairingCurve {
     /// (p^4 - p^2 + 1) / r, the hard part of the final exponent.
-    public static var hardPartExponent: BigInt {
+    static var hardPartExponent: BigInt {
         let p = Field.modulusBig
         let exponent = (p.power(4) - p.power(2) + BigInt(1)) / order
         precondition((exponent * order) == (p.power(4) - p.power(2) + BigInt(1)), "r must divide p^4 - p^2 + 1")
         return exponent
-    }
-
-    /// (u-1)^2 / 3 for BLS12 curves (an integer since u = 1 mod 3).
-    public static func computeHardPart() -> [UInt64] {
-        let lambda = (u - BigInt(1)) * (u - BigInt(1)) / BigInt(3)
-        return lambda.limbs(count: (lambda.bitWidth + 63) / 64)
     }
 
     /// The primitive cube root of unity β in Fp for which φ(x, y) = (β·x, y) acts on G1 as

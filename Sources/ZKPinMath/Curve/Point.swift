@@ -198,6 +198,25 @@ public struct Point<G: CurveGroup>: Sendable, Equatable, CustomStringConvertible
         multiplied(bySecret: k.mod(G.order), windows: (G.order.bitWidth + 3) / 4)
     }
 
+    /// k·P for a secret k (mod r, GMP-free): the fixed 4-bit windows over the full width of r.
+    public func multiplied<C: PairingCurve>(bySecret k: SecretScalar<C>) -> Point where G == G1<C> {
+        multiplied(bySecretLimbs: k.limbs, windows: (C.order.bitWidth + 3) / 4)
+    }
+
+    /// k·Q for Q in G2 and a secret k (mod r, GMP-free).
+    public func multiplied<C: PairingCurve>(bySecret k: SecretScalar<C>) -> Point where G == G2<C> {
+        multiplied(bySecretLimbs: k.limbs, windows: (C.order.bitWidth + 3) / 4)
+    }
+
+    /// k·P for a secret k below 2^bitBound (a public bound: 14 bits for a PIN), GMP-free.
+    public func multiplied<C: PairingCurve>(bySecret k: SecretScalar<C>, bitBound: Int) -> Point where G == G1<C> {
+        let top = bitBound / 64
+        var above: UInt64 = top < k.limbs.count ? k.limbs[top] >> UInt64(bitBound % 64) : 0
+        for i in (top + 1)..<max(top + 1, k.limbs.count) { above |= k.limbs[i] }
+        precondition(above == 0, "secret scalar above its public bound")
+        return multiplied(bySecretLimbs: k.limbs, windows: (bitBound + 3) / 4)
+    }
+
     /// k·P for a secret k below 2^bitBound, a public bound (14 bits for a 4-digit PIN): the same
     /// constant-time windows over bitBound bits instead of the width of r.
     public func multiplied(bySecret k: BigInt, bitBound: Int) -> Point {
@@ -205,13 +224,19 @@ public struct Point<G: CurveGroup>: Sendable, Equatable, CustomStringConvertible
         return multiplied(bySecret: k, windows: (bitBound + 3) / 4)
     }
 
+    func multiplied(bySecret reduced: BigInt, windows windowCount: Int) -> Point {
+        var limbs = reduced.limbs(count: (windowCount * 4 + 63) / 64)
+        defer { for i in limbs.indices { limbs[i] = 0 } }
+        return multiplied(bySecretLimbs: limbs, windows: windowCount)
+    }
+
+    /// The windows over the low `4·windowCount` bits of the limbs (which must hold them).
     @_specialize(where G == G1<BN254CX>)
     @_specialize(where G == G1<BLS12_381>)
     @_specialize(where G == G2<BN254CX>)
     @_specialize(where G == G2<BLS12_381>)
-    func multiplied(bySecret reduced: BigInt, windows windowCount: Int) -> Point {
-        var limbs = reduced.limbs(count: (windowCount * 4 + 63) / 64)
-        defer { for i in limbs.indices { limbs[i] = 0 } }
+    func multiplied(bySecretLimbs limbs: [UInt64], windows windowCount: Int) -> Point {
+        precondition(limbs.count * 64 >= windowCount * 4, "fewer limbs than windows")
 
         var table = [Point](repeating: .infinity, count: 16)
         for i in 1..<16 { table[i] = table[i - 1] + self }

@@ -68,14 +68,27 @@ public struct SecretGLV<C: PairingCurve>: Sendable {
 extension G1Endomorphism {
     /// k·P for P in G1 and a secret k, in constant time: k1·P + k2·φ(P) with the two
     /// half-length scalars in fixed 4-bit windows (half the doublings of the full-width method).
+    public func multiplySecret(_ p: G1Point<C>, by k: BigInt) -> G1Point<C> {
+        var reduced = k.mod(C.order).limbs(count: SecretGLV<C>.width)
+        defer { for i in 0..<SecretGLV<C>.width { reduced[i] = 0 } }
+        return multiplySecret(p, reducedLimbs: reduced)
+    }
+
+    /// k·P for a secret k mod r, GMP-free.
+    public func multiplySecret(_ p: G1Point<C>, by k: SecretScalar<C>) -> G1Point<C> {
+        var reduced = k.limbs + [UInt64](repeating: 0, count: SecretGLV<C>.width - k.limbs.count)
+        defer { for i in 0..<SecretGLV<C>.width { reduced[i] = 0 } }
+        return multiplySecret(p, reducedLimbs: reduced)
+    }
+
+    /// The multiplication for k < r in `SecretGLV.width` limbs.
     @_specialize(where C == BN254CX)
     @_specialize(where C == BLS12_381)
-    public func multiplySecret(_ p: G1Point<C>, by k: BigInt) -> G1Point<C> {
+    func multiplySecret(_ p: G1Point<C>, reducedLimbs reduced: [UInt64]) -> G1Point<C> {
         let glv = secret
-        var reduced = k.mod(C.order).limbs(count: SecretGLV<C>.width)
         var (k1, mask1, k2, mask2) = glv.decompose(reduced)
         defer {
-            for i in 0..<SecretGLV<C>.width { reduced[i] = 0; k1[i] = 0; k2[i] = 0 }
+            for i in 0..<SecretGLV<C>.width { k1[i] = 0; k2[i] = 0 }
             mask1 = 0; mask2 = 0
         }
         var table1 = [G1Point<C>](repeating: .infinity, count: 16)
@@ -104,6 +117,11 @@ extension Point {
         C.g1Endomorphism.multiplySecret(self, by: k)
     }
 
+    /// k·P for P in G1 (hashed or validated) and a secret k, GMP-free: constant-time GLV.
+    public func multipliedInG1<C: PairingCurve>(bySecret k: SecretScalar<C>) -> Point where G == G1<C> {
+        C.g1Endomorphism.multiplySecret(self, by: k)
+    }
+
     /// table[digit] for a secret digit: every entry is read, the match kept by a mask.
     static func constantTimeEntry(_ table: [Point], _ digit: UInt64) -> Point {
         var chosen = Point.infinity
@@ -114,86 +132,5 @@ extension Point {
             chosen = Point.select(mask, table[entry], chosen)
         }
         return chosen
-    }
-}
-
-/// Two's-complement integers of a fixed number of 64-bit limbs (little-endian); every function
-/// runs in time that depends only on the limb count and on public shift amounts.
-enum FixedWidth {
-    static func powerOfTwo(_ exponent: Int, count: Int) -> [UInt64] {
-        var out = [UInt64](repeating: 0, count: count)
-        out[exponent / 64] = UInt64(1) << UInt64(exponent % 64)
-        return out
-    }
-
-    static func sum(_ a: [UInt64], _ b: [UInt64]) -> [UInt64] {
-        var out = a
-        var carry: UInt64 = 0
-        for i in 0..<a.count {
-            let (s1, c1) = a[i].addingReportingOverflow(b[i])
-            let (s2, c2) = s1.addingReportingOverflow(carry)
-            out[i] = s2
-            carry = (c1 ? 1 : 0) | (c2 ? 1 : 0)
-        }
-        return out
-    }
-
-    static func difference(_ a: [UInt64], _ b: [UInt64]) -> [UInt64] {
-        var out = a
-        var borrow: UInt64 = 0
-        for i in 0..<a.count {
-            let (d1, b1) = a[i].subtractingReportingOverflow(b[i])
-            let (d2, b2) = d1.subtractingReportingOverflow(borrow)
-            out[i] = d2
-            borrow = (b1 ? 1 : 0) | (b2 ? 1 : 0)
-        }
-        return out
-    }
-
-    /// The low a.count limbs of a·b (operands as unsigned).
-    static func product(_ a: [UInt64], _ b: [UInt64]) -> [UInt64] {
-        let n = a.count
-        var out = [UInt64](repeating: 0, count: n)
-        for i in 0..<n {
-            var carry: UInt64 = 0
-            for j in 0..<(n - i) {
-                let (high, low) = a[i].multipliedFullWidth(by: b[j])
-                let (s1, c1) = low.addingReportingOverflow(out[i + j])
-                let (s2, c2) = s1.addingReportingOverflow(carry)
-                out[i + j] = s2
-                carry = high &+ (c1 ? 1 : 0) &+ (c2 ? 1 : 0)
-            }
-        }
-        return out
-    }
-
-    /// a >> bits (logical), for a public bit count.
-    static func shiftedRight(_ a: [UInt64], by bits: Int) -> [UInt64] {
-        let n = a.count, limbShift = bits / 64, bitShift = UInt64(bits % 64)
-        var out = [UInt64](repeating: 0, count: n)
-        for i in 0..<n where i + limbShift < n {
-            let low = a[i + limbShift] >> bitShift
-            let high = (bitShift == 0 || i + limbShift + 1 >= n) ? 0 : a[i + limbShift + 1] << (64 - bitShift)
-            out[i] = low | high
-        }
-        return out
-    }
-
-    /// All ones when a is negative (top bit set).
-    static func negativeMask(_ a: [UInt64]) -> UInt64 { 0 &- (a[a.count - 1] >> 63) }
-
-    /// -a when mask is all ones, a when zero: (a XOR mask) - mask.
-    static func conditionallyNegated(_ a: [UInt64], _ mask: UInt64) -> [UInt64] {
-        var out = a
-        var borrow: UInt64 = 0
-        for i in 0..<a.count {
-            let flipped = a[i] ^ mask
-            // Subtract the mask as a whole number: all ones is -1, so this adds 1 when negating.
-            let (d1, b1) = flipped.subtractingReportingOverflow(mask)
-            let (d2, b2) = d1.subtractingReportingOverflow(borrow)
-            out[i] = d2
-            borrow = (b1 ? 1 : 0) | (b2 ? 1 : 0)
-        }
-        return out
     }
 }

@@ -55,7 +55,7 @@ public struct Fp<P: PrimeFieldParameters>: FieldElement, Hashable, CustomStringC
         return LimbArithmetic.montgomeryMultiply(montgomery, one, P.self)
     }
 
-    public var bigInt: BigInt { BigInt(limbs: canonical.words) }
+    var bigInt: BigInt { BigInt(limbs: canonical.words) }
 
     /// `P.byteCount` big-endian bytes.
     public var bytes: [UInt8] {

@@ -111,7 +111,7 @@ public enum LimbArithmetic {
 
     /// (a + b) mod p for a, b < p, for any limb count (the reference for the unrolled code).
     @inlinable @inline(__always)
-    public static func modAddLoop<L: LimbArray>(_ a: L, _ b: L, modulus: L) -> L {
+    static func modAddLoop<L: LimbArray>(_ a: L, _ b: L, modulus: L) -> L {
         let (sum, carry) = add(a, b)
         let (reduced, borrow) = subtract(sum, modulus)
         // Keep the reduced value when the sum overflowed or when no borrow occurred.
@@ -121,7 +121,7 @@ public enum LimbArithmetic {
 
     /// (a - b) mod p for a, b < p, for any limb count.
     @inlinable @inline(__always)
-    public static func modSubtractLoop<L: LimbArray>(_ a: L, _ b: L, modulus: L) -> L {
+    static func modSubtractLoop<L: LimbArray>(_ a: L, _ b: L, modulus: L) -> L {
         let (difference, borrow) = subtract(a, b)
         let correction = L.select(0 &- borrow, modulus, L())
         return add(difference, correction).0
@@ -129,7 +129,7 @@ public enum LimbArithmetic {
 
     /// Montgomery product a·b·R^-1 mod p (CIOS) for any limb count, branchless final subtraction.
     @inlinable @inline(__always)
-    public static func montgomeryMultiplyLoop<L: LimbArray>(_ a: L, _ b: L, modulus p: L, negativeInverse: UInt64) -> L {
+    static func montgomeryMultiplyLoop<L: LimbArray>(_ a: L, _ b: L, modulus p: L, negativeInverse: UInt64) -> L {
         let n = L.count
         var t = L()
         var top: UInt64 = 0

@@ -8,27 +8,15 @@ public protocol TowerParameters: PrimeFieldParameters {
     static var frobeniusDeltaSquared: Fp2<Self> { get }
     /// δ^3 = ξ^((p-1)/2).
     static var frobeniusDeltaCubed: Fp2<Self> { get }
-    /// The cyclotomic squaring (`Fp12.grangerScottSquared`; C on the two fields).
-    static func fp12CyclotomicSquared(_ a: Fp12<Self>) -> Fp12<Self>
-    /// Karabina's compressed squaring applied `times` times (`CompressedCyclotomic.squared`;
-    /// C on the two fields).
-    static func compressedCyclotomicSquare(_ x: inout CompressedCyclotomic<Self>, times: Int)
-    /// Fp12 product, square, and product by an evaluated Miller-loop line `a + b·k` (D-type
-    /// twist) or `a + b·k^2` (M-type); Swift by default, C on the two fields.
+    /// Fp12 product, square, and product by a sparse element `a + b·k` (bAtKSquared false: a
+    /// D-type twist's Miller-loop line) or `a + b·k^2` (true: M-type); Swift by default, C on
+    /// the generated fields.
     static func fp12Product(_ a: Fp12<Self>, _ b: Fp12<Self>) -> Fp12<Self>
     static func fp12Squared(_ a: Fp12<Self>) -> Fp12<Self>
-    static func fp12ProductByLine(_ f: Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, twist: TwistType) -> Fp12<Self>
+    static func fp12ProductByLine(_ f: Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, bAtKSquared: Bool) -> Fp12<Self>
 }
 
 extension TowerParameters {
-    @inlinable @inline(__always)
-    public static func fp12CyclotomicSquared(_ a: Fp12<Self>) -> Fp12<Self> { a.grangerScottSquared }
-
-    @inlinable @inline(__always)
-    public static func compressedCyclotomicSquare(_ x: inout CompressedCyclotomic<Self>, times: Int) {
-        for _ in 0..<times { x = x.squared }
-    }
-
     @inlinable @inline(__always)
     public static func fp12Product(_ a: Fp12<Self>, _ b: Fp12<Self>) -> Fp12<Self> { Fp12.karatsubaProduct(a, b) }
 
@@ -36,8 +24,8 @@ extension TowerParameters {
     public static func fp12Squared(_ a: Fp12<Self>) -> Fp12<Self> { a.chungHasanSquared }
 
     @inlinable @inline(__always)
-    public static func fp12ProductByLine(_ f: Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, twist: TwistType) -> Fp12<Self> {
-        f.sparseProduct(a: a, b: b, twist: twist)
+    public static func fp12ProductByLine(_ f: Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, bAtKSquared: Bool) -> Fp12<Self> {
+        f.sparseProduct(a: a, b: b, bAtKSquared: bAtKSquared)
     }
 }
 

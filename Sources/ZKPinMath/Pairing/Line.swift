@@ -58,28 +58,6 @@ extension Fp12 {
     /// (`P.fp12ProductByLine`: C on the assembly fields).
     @inlinable @inline(never)
     public func multiplied<C: PairingCurve>(by line: EvaluatedLine<C>) -> Fp12 where C.Field == P {
-        P.fp12ProductByLine(self, a: line.a, b: line.b, twist: C.twist)
-    }
-
-    /// The sparse product in Swift (the reference, and the product of other fields).
-    @inlinable
-    public func sparseProduct(a: Fp4<P>, b: Fp2<P>, twist: TwistType) -> Fp12 {
-        let aPlusB = Fp4(a.c0 + b, a.c1)
-        switch twist {
-        case .divisive:
-            // (f0 + f1 k + f2 k^2)(a + b k), k^3 = j
-            let t0 = c0 * a
-            let t1 = c1.times(b)
-            return Fp12(t0 + c2.times(b).timesJ,
-                        (c0 + c1) * aPlusB - t0 - t1,
-                        t1 + c2 * a)
-        case .multiplicative:
-            // (f0 + f1 k + f2 k^2)(a + b k^2)
-            let t0 = c0 * a
-            let t2 = c2.times(b)
-            return Fp12(t0 + c1.times(b).timesJ,
-                        c1 * a + t2.timesJ,
-                        (c0 + c2) * aPlusB - t0 - t2)
-        }
+        P.fp12ProductByLine(self, a: line.a, b: line.b, bAtKSquared: C.twist == .multiplicative)
     }
 }

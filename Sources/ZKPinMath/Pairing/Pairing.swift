@@ -75,10 +75,12 @@ public enum Pairing<C: PairingCurve> {
         return t0.cyclotomicSquared * t1
     }
 
-    /// BLS12: (p^4 - p^2 + 1)/r = ((u-1)^2/3)·(u + p)·(u^2 + p^2 - 1) + 1 exactly.
+    /// BLS12: (p^4 - p^2 + 1)/r = ((u-1)^2/3)·(u + p)·(u^2 + p^2 - 1) + 1 exactly. Only for
+    /// `family == .bls12`, whose curves are `BLS12Curve`s (one cast per final exponentiation).
     @usableFromInline
     static func bls12HardPart(_ f: GT) -> GT {
-        let g = f.cyclotomicPower(naf: C.bls12HardPartNAF)
+        guard let bls12 = C.self as? any BLS12Curve.Type else { preconditionFailure("\(C.name) is not a BLS12Curve") }
+        let g = f.cyclotomicPower(naf: bls12.bls12HardPartNAF)
         let h = powerU(g) * g.frobenius
         let k = powerU(powerU(h)) * h.frobenius.frobenius * h.conjugate
         return k * f
@@ -118,7 +120,7 @@ public enum Pairing<C: PairingCurve> {
     }
 }
 
-extension Fp12 {
+extension Fp12 where P: CyclotomicSquaring {
     /// x^k for any integer k on the cyclotomic subgroup (GT), where x^-1 is the conjugate.
     public func cyclotomicPower(_ k: BigInt) -> Fp12 {
         let magnitude = k.isNegative ? -k : k

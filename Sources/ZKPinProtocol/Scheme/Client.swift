@@ -2,9 +2,9 @@ import ZKPinMath
 
 extension MPin {
     /// What pass 1 produces. `x` must not outlive pass 2: x, y and V together give the
-    /// client secret; the BigInt storage is zeroed when the last reference goes.
+    /// client secret (`SecretScalar.wipe`).
     public struct Pass1 {
-        public var x: BigInt
+        public var x: SecretScalar<C>
         public var u: G1
         public var ut: G1?
         /// TOKEN + PIN·A (+ TP): the recombined secret, used once by pass 2.
@@ -12,7 +12,7 @@ extension MPin {
     }
 
     /// Pass 1: SEC = TOKEN + (pin mod 10000)·A [+ TP], U = x·A, UT = x·(A + AT).
-    public static func clientPass1(x: BigInt, token: G1, pin: Int, hashedIDPoint a: G1,
+    public static func clientPass1(x: SecretScalar<C>, token: G1, pin: Int, hashedIDPoint a: G1,
                                    timePermit: G1? = nil, timePermitPoint at: G1? = nil) -> Pass1 {
         var sec = token + a.multiplied(bySecret: pinScalar(pin), bitBound: pinBits)
         if let timePermit { sec = sec + timePermit }
@@ -23,7 +23,9 @@ extension MPin {
     }
 
     /// Pass 2: V = -((x + y) mod r)·SEC.
-    public static func clientPass2(x: BigInt, y: BigInt, sec: G1) -> G1 {
-        sec.multipliedInG1(bySecret: (C.order - (x + y).mod(C.order)).mod(C.order))
+    public static func clientPass2(x: SecretScalar<C>, y: SecretScalar<C>, sec: G1) -> G1 {
+        var exponent = -(x + y)
+        defer { exponent.wipe() }
+        return sec.multipliedInG1(bySecret: exponent)
     }
 }

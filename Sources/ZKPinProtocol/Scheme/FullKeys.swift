@@ -11,7 +11,7 @@ extension MPin {
 
     /// Client key: g = G1·G2^pin, c = trace(g^((rc + h) mod r)) = 3·(g^z).a, W = x·T,
     /// key = SHA-256(c ‖ W.x ‖ W.y)[0..<16]. The PIN is a 14-bit exponent here (no mod 10000).
-    public static func clientKey(g1: GT, g2: GT, pin: Int, rc: BigInt, h: BigInt, x: BigInt, t: G1) -> [UInt8] {
+    public static func clientKey(g1: GT, g2: GT, pin: Int, rc: BigInt, h: BigInt, x: SecretScalar<C>, t: G1) -> [UInt8] {
         let g = g1 * g2.power(BigInt(pin))
         let z = (rc + h).mod(C.order)
         let c = traceTimesThree(g.power(z).c0)
@@ -20,7 +20,7 @@ extension MPin {
     }
 
     /// Server key: c = 3·e(Z + h·A, SS).a, U' = w·(UT or U), key = SHA-256(c ‖ U'.x ‖ U'.y)[0..<16].
-    public static func serverKey(z: G1, serverSecret: G2, w: BigInt, h: BigInt, hid: G1, u: G1, ut: G1?) -> [UInt8] {
+    public static func serverKey(z: G1, serverSecret: G2, w: SecretScalar<C>, h: BigInt, hid: G1, u: G1, ut: G1?) -> [UInt8] {
         let g = Pairing<C>.pairing(z + hid.multiplied(byPublic: h), serverSecret)
         let c = traceTimesThree(g.c0)
         let uPrime = (ut ?? u).multiplied(bySecret: w)

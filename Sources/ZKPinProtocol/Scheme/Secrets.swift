@@ -2,17 +2,17 @@ import ZKPinMath
 
 extension MPin {
     /// A trusted authority's share of the server secret: SS_i = s_i·Q.
-    public static func serverSecretShare(master: BigInt) -> G2 {
+    public static func serverSecretShare(master: SecretScalar<C>) -> G2 {
         C.g2Generator.multiplied(bySecret: master)
     }
 
     /// A trusted authority's share of a client secret: CS_i = s_i·A.
-    public static func clientSecretShare(master: BigInt, hashedIDPoint a: G1) -> G1 {
+    public static func clientSecretShare(master: SecretScalar<C>, hashedIDPoint a: G1) -> G1 {
         a.multiplied(bySecret: master)
     }
 
     /// A trusted authority's share of a time permit: TP_i = s_i·AT for the day `date`.
-    public static func timePermitShare(master: BigInt, hashedID: [UInt8], date: Int) -> G1 {
+    public static func timePermitShare(master: SecretScalar<C>, hashedID: [UInt8], date: Int) -> G1 {
         MPinHash<C>.timePermitPoint(hashedID: hashedID, date: date).multiplied(bySecret: master)
     }
 

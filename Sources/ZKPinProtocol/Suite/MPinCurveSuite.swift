@@ -14,7 +14,7 @@ public struct MPinCurveSuite<C: PairingCurve>: MPinSuite {
 
     public func hashID(_ id: [UInt8]) -> [UInt8] { MPinHash<C>.hashID(id) }
 
-    public func randomScalar() -> [UInt8] { Scheme.randomScalar().bytes(count: C.scalarByteCount) }
+    public func randomScalar() -> [UInt8] { Scheme.randomScalar().bytes }
 
     // MARK: Decoding helpers
 
@@ -22,6 +22,14 @@ public struct MPinCurveSuite<C: PairingCurve>: MPinSuite {
         guard bytes.count == C.scalarByteCount else { throw .invalidScalar(field: field) }
         let value = BigInt(bytes: bytes)
         guard !value.isZero, value < C.order else { throw .invalidScalar(field: field) }
+        return value
+    }
+
+    /// `scalar` for a secret (a master-secret share, x): the same rules, without GMP.
+    func secretScalar(_ bytes: [UInt8], field: String) throws(MPinError) -> SecretScalar<C> {
+        guard bytes.count == C.scalarByteCount, let value = SecretScalar<C>(canonical: bytes), !value.isZero else {
+            throw .invalidScalar(field: field)
+        }
         return value
     }
 
@@ -52,20 +60,20 @@ public struct MPinCurveSuite<C: PairingCurve>: MPinSuite {
     @_specialize(where C == BN254CX)
     @_specialize(where C == BLS12_381)
     public func serverSecretShare(master: [UInt8]) throws(MPinError) -> [UInt8] {
-        Encoding.encode(Scheme.serverSecretShare(master: try scalar(master, field: "master secret")))
+        Encoding.encode(Scheme.serverSecretShare(master: try secretScalar(master, field: "master secret")))
     }
 
     @_specialize(where C == BN254CX)
     @_specialize(where C == BLS12_381)
     public func clientSecretShare(master: [UInt8], id: [UInt8]) throws(MPinError) -> [UInt8] {
-        let s = try scalar(master, field: "master secret")
+        let s = try secretScalar(master, field: "master secret")
         return Encoding.encode(Scheme.clientSecretShare(master: s, hashedIDPoint: MPinHash<C>.hashToG1(id: id)))
     }
 
     @_specialize(where C == BN254CX)
     @_specialize(where C == BLS12_381)
     public func timePermitShare(master: [UInt8], id: [UInt8], date: Int) throws(MPinError) -> [UInt8] {
-        let s = try scalar(master, field: "master secret")
+        let s = try secretScalar(master, field: "master secret")
         try checkDate(date)
         return Encoding.encode(Scheme.timePermitShare(master: s, hashedID: hashID(id), date: date))
     }
@@ -73,7 +81,7 @@ public struct MPinCurveSuite<C: PairingCurve>: MPinSuite {
     @_specialize(where C == BN254CX)
     @_specialize(where C == BLS12_381)
     public func clientSecretShare(master: [UInt8], hashedID: [UInt8]) throws(MPinError) -> [UInt8] {
-        let s = try scalar(master, field: "master secret")
+        let s = try secretScalar(master, field: "master secret")
         guard hashedID.count == C.Field.byteCount else { throw .invalidScalar(field: "hashed ID") }
         return Encoding.encode(Scheme.clientSecretShare(master: s, hashedIDPoint: MPinHash<C>.mapToG1(hashedID)))
     }
@@ -81,7 +89,7 @@ public struct MPinCurveSuite<C: PairingCurve>: MPinSuite {
     @_specialize(where C == BN254CX)
     @_specialize(where C == BLS12_381)
     public func timePermitShare(master: [UInt8], hashedID: [UInt8], date: Int) throws(MPinError) -> [UInt8] {
-        let s = try scalar(master, field: "master secret")
+        let s = try secretScalar(master, field: "master secret")
         try checkDate(date)
         guard hashedID.count == C.Field.byteCount else { throw .invalidScalar(field: "hashed ID") }
         return Encoding.encode(Scheme.timePermitShare(master: s, hashedID: hashedID, date: date))
@@ -142,7 +150,7 @@ public struct MPinCurveSuite<C: PairingCurve>: MPinSuite {
                                        timePermit: permit, timePermitPoint: at)
         return ClientPass1State(u: try encodeG1(pass1.u, field: "U"),
                                 ut: try pass1.ut.map { p throws(MPinError) in try encodeG1(p, field: "UT") },
-                                x: x.bytes(count: C.scalarByteCount),
+                                x: x.bytes,
                                 sec: try encodeG1(pass1.sec, field: "SEC"))
     }
 
@@ -151,8 +159,9 @@ public struct MPinCurveSuite<C: PairingCurve>: MPinSuite {
     public func clientPass2(_ state: ClientPass1State, y: [UInt8]) throws(MPinError) -> [UInt8] {
         defer { state.wipe() }
         guard !state.x.isEmpty else { throw .invalidScalar(field: "x (pass 2 already run)") }
-        let challenge = try scalar(y, field: "y")
-        let x = BigInt(bytes: state.x)
+        let challenge = try secretScalar(y, field: "y")
+        var x = try secretScalar(state.x, field: "x")
+        defer { x.wipe() }
         let sec = try g1(state.sec, field: "SEC")
         return try encodeG1(Scheme.clientPass2(x: x, y: challenge, sec: sec), field: "V")
     }

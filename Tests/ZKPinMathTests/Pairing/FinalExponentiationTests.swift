@@ -1,5 +1,5 @@
 import Testing
-import ZKPinMath
+@testable import ZKPinMath
 import ZKPinTestSupport
 
 /// The addition-chain final exponentiation against the definition f^((p^12 - 1)/r).

@@ -1,6 +1,6 @@
 /// Arithmetic that is valid only in the cyclotomic subgroup of Fp12 (elements of order dividing
 /// p^4 - p^2 + 1), where every value lives after the easy part of the final exponentiation.
-extension Fp12 {
+extension Fp12 where P: CyclotomicSquaring {
     /// Granger–Scott (2010) squaring for Fp12 = Fp4[k]/(k^3 - j) with Fp4 = Fp2[j]: for
     /// x = a + b·k + c·k^2, x^2 = (3a^2 - 2ā) + (3j·c^2 + 2b̄)·k + (3b^2 - 2c̄)·k^2, where ā is
     /// the conjugate over Fp2. Three Fp4 squarings instead of a general Fp12 squaring.

@@ -1,5 +1,4 @@
-#!/usr/bin/env python3
-"""Writes Sources/CFieldArithmetic/field_arithmetic.h: Montgomery products, sums and differences
+"""The text of Sources/CFieldArithmetic/include/field_arithmetic.h (tools/gen-curves writes it): Montgomery products, sums and differences
 of the two curves' prime fields in x86-64 assembly (BMI2 mulx with the two carry chains of ADX,
 adcx and adox; add/adc chains and cmov for the sums, so no branch depends on a value).
 
@@ -8,18 +7,7 @@ MontgomeryUnrolled.swift compiles to about twice the instructions: one carry cha
 tuple limbs shuttled through memory. The functions are `static inline`, so the Swift compiler
 inlines them like its own code. The algorithm is the CIOS product with the "no-carry"
 shortcut (top limb of p below 2^63 - 1, true for both fields), exactly as the Swift version,
-and is checked against GMP by the same property tests. Run this after changing the template."""
-import os
-
-FIELDS = [
-    # name, limbs (little-endian), -p^-1 mod 2^64, twist (D-type: True)
-    ("bn254cx", [0xbe6623ef5c1b55b3, 0x243fd6ee18093ee1, 0xb0bddf647a6366d3, 0x2400000008702a0d],
-     0xef4e205bf9789e85, True),
-    ("bls12_381", [0xb9feffffffffaaab, 0x1eabfffeb153ffff, 0x6730d2a0f6b0f624,
-                   0x64774b84f38512bf, 0x4b1ba7b6434bacd7, 0x1a0111ea397fe69a],
-     0x89f3fffcfffcfffd, False),
-]
-
+and is checked against GMP by the same property tests."""
 
 def multiply_row(n, i, limb):
     """Limbs i..i+n of the running value += a * b[i]; limb(k) names the register of limb i + k
@@ -99,26 +87,28 @@ def wide_product(n):
     return out
 
 
-def lazy_fp2_product(name, n):
-    """Fp2 product with one Montgomery reduction per coefficient instead of three products."""
+def lazy_fp2_product(name, n, shared=True):
+    """Fp2 product with one Montgomery reduction per coefficient instead of three products. The
+    limb-count helpers (zk_wide_product4, ...) are written only when `shared` (their first curve)."""
     L = f"zk_limbs{n}"
     out = []
     w = out.append
+    ws = w if shared else (lambda line: None)
     ring = ", ".join(f"r{k}" for k in range(n + 1))
-    w(f"/* r (2*{n} limbs) = a * b, not reduced. */")
-    w(f"static inline __attribute__((always_inline)) void zk_wide_product{n}(uint64_t *r, const uint64_t *a, const uint64_t *b) {{")
-    w(f"    uint64_t {ring}, lo, hi, rdx;")
-    w("    __asm__(")
+    ws(f"/* r (2*{n} limbs) = a * b, not reduced. */")
+    ws(f"static inline __attribute__((always_inline)) void zk_wide_product{n}(uint64_t *r, const uint64_t *a, const uint64_t *b) {{")
+    ws(f"    uint64_t {ring}, lo, hi, rdx;")
+    ws("    __asm__(")
     for line in wide_product(n):
-        w(f'        "{line}\\n\\t"')
+        ws(f'        "{line}\\n\\t"')
     outputs = ", ".join([f'[r{k}] "=&r"(r{k})' for k in range(n + 1)] + ['[lo] "=&r"(lo)', '[hi] "=&r"(hi)', '"=&d"(rdx)'])
     # A "memory" clobber rather than an "=m" output: with the "=m" output, clang (Swift 6.3's)
     # gave a pointer operand and an early-clobber output the same register inside large callers.
-    w(f"        : {outputs}, [r] \"+r\"(r), [a] \"+r\"(a), [b] \"+r\"(b)")
-    w('        :')
-    w('        : "cc", "memory");')
-    w("}")
-    w("")
+    ws(f"        : {outputs}, [r] \"+r\"(r), [a] \"+r\"(a), [b] \"+r\"(b)")
+    ws('        :')
+    ws('        : "cc", "memory");')
+    ws("}")
+    ws("")
     w(f"/* x*2^(-{64 * n}) mod p for x < p*2^{64 * n} ({2 * n} limbs): reduces the low half to u <= p (its m")
     w(" * values do not depend on the high half), then adds the high half (< p): u + high < 2p. */")
     w(f"static inline __attribute__((always_inline)) {L} zk_{name}_montgomery_reduction(const uint64_t *x) {{")
@@ -137,45 +127,45 @@ def lazy_fp2_product(name, n):
     w(f"    return zk_{name}_modular_sum(low, high);")
     w("}")
     w("")
-    w(f"/* a + b without reduction (callers ensure no carry out of the top limb). */")
-    w(f"static inline __attribute__((always_inline)) {L} zk_plain_sum{n}({L} a, {L} b) {{")
-    w(f"    uint64_t {', '.join(f's{j} = a.limb[{j}]' for j in range(n))};")
-    w("    __asm__(")
-    w('        "addq %[b0], %[s0]\\n\\t"')
+    ws(f"/* a + b without reduction (callers ensure no carry out of the top limb). */")
+    ws(f"static inline __attribute__((always_inline)) {L} zk_plain_sum{n}({L} a, {L} b) {{")
+    ws(f"    uint64_t {', '.join(f's{j} = a.limb[{j}]' for j in range(n))};")
+    ws("    __asm__(")
+    ws('        "addq %[b0], %[s0]\\n\\t"')
     for j in range(1, n):
-        w(f'        "adcq %[b{j}], %[s{j}]\\n\\t"')
+        ws(f'        "adcq %[b{j}], %[s{j}]\\n\\t"')
     sums = ", ".join(f'[s{j}] "+r"(s{j})' for j in range(n))
-    w(f"        : {sums}")
+    ws(f"        : {sums}")
     addends = ", ".join(f'[b{j}] "rm"(b.limb[{j}])' for j in range(n))
-    w(f"        : {addends}")
-    w('        : "cc");')
-    w(f"    {L} r = {{{{{', '.join(f's{j}' for j in range(n))}}}}};")
-    w("    return r;")
-    w("}")
-    w("")
-    w(f"/* The Karatsuba combination on {2 * n}-limb values: t2 -= t0 + t1 (never negative), t0 -= t1, plus")
-    w(" * p*2^(64n) when that borrows (p masked by the borrow, no branch on the value). */")
-    w(f"static inline __attribute__((always_inline)) void zk_fp2_combine{n}(uint64_t *t0, const uint64_t *t1, uint64_t *t2, const uint64_t *p) {{")
-    w(f"    uint64_t tmp, mask, {', '.join(f'q{j}' for j in range(n))};")
-    w("    __asm__(")
+    ws(f"        : {addends}")
+    ws('        : "cc");')
+    ws(f"    {L} r = {{{{{', '.join(f's{j}' for j in range(n))}}}}};")
+    ws("    return r;")
+    ws("}")
+    ws("")
+    ws(f"/* The Karatsuba combination on {2 * n}-limb values: t2 -= t0 + t1 (never negative), t0 -= t1, plus")
+    ws(" * p*2^(64n) when that borrows (p masked by the borrow, no branch on the value). */")
+    ws(f"static inline __attribute__((always_inline)) void zk_fp2_combine{n}(uint64_t *t0, const uint64_t *t1, uint64_t *t2, const uint64_t *p) {{")
+    ws(f"    uint64_t tmp, mask, {', '.join(f'q{j}' for j in range(n))};")
+    ws("    __asm__(")
     for (src, dst) in [("t0", "t2"), ("t1", "t2"), ("t1", "t0")]:
-        w(f'        "/* {dst} -= {src} */\\n\\t"')
+        ws(f'        "/* {dst} -= {src} */\\n\\t"')
         for j in range(2 * n):
-            w(f'        "movq {8 * j}(%[{src}]), %[tmp]\\n\\t"')
-            w(f'        "{"subq" if j == 0 else "sbbq"} %[tmp], {8 * j}(%[{dst}])\\n\\t"')
-    w('        "sbbq %[mask], %[mask]\\n\\t"')
+            ws(f'        "movq {8 * j}(%[{src}]), %[tmp]\\n\\t"')
+            ws(f'        "{"subq" if j == 0 else "sbbq"} %[tmp], {8 * j}(%[{dst}])\\n\\t"')
+    ws('        "sbbq %[mask], %[mask]\\n\\t"')
     for j in range(n):
-        w(f'        "movq {8 * j}(%[p]), %[q{j}]\\n\\t"')
-        w(f'        "andq %[mask], %[q{j}]\\n\\t"')
+        ws(f'        "movq {8 * j}(%[p]), %[q{j}]\\n\\t"')
+        ws(f'        "andq %[mask], %[q{j}]\\n\\t"')
     for j in range(n):
-        w(f'        "{"addq" if j == 0 else "adcq"} %[q{j}], {8 * (n + j)}(%[t0])\\n\\t"')
+        ws(f'        "{"addq" if j == 0 else "adcq"} %[q{j}], {8 * (n + j)}(%[t0])\\n\\t"')
     masked = ", ".join(f'[q{j}] "=&r"(q{j})' for j in range(n))
-    w(f'        : [tmp] "=&r"(tmp), [mask] "=&r"(mask), {masked},')
-    w(f'          [t0] "+r"(t0), [t1] "+r"(t1), [t2] "+r"(t2), [p] "+r"(p)')
-    w('        :')
-    w('        : "cc", "memory");')
-    w("}")
-    w("")
+    ws(f'        : [tmp] "=&r"(tmp), [mask] "=&r"(mask), {masked},')
+    ws(f'          [t0] "+r"(t0), [t1] "+r"(t1), [t2] "+r"(t2), [p] "+r"(p)')
+    ws('        :')
+    ws('        : "cc", "memory");')
+    ws("}")
+    ws("")
     w("/* (a0 + a1*i)(b0 + b1*i) in Fp[i]/(i^2 + 1), Karatsuba on unreduced double-width products:")
     w(" * c0 = a0*b0 - a1*b1 (plus p*R when negative), c1 = (a0 + a1)(b0 + b1) - a0*b0 - a1*b1, both")
     w(" * below p*R (p < R/4), then one Montgomery reduction each. */")
@@ -191,18 +181,18 @@ def lazy_fp2_product(name, n):
     w("}")
     w("")
     for op, first, rest in [("add", "addq", "adcq"), ("subtract", "subq", "sbbq")]:
-        w(f"/* r {'+' if op == 'add' else '-'}= x on {2 * n}-limb two's-complement values (the carry out is dropped). */")
-        w(f"static inline __attribute__((always_inline)) void zk_wide_{op}{n}(uint64_t *r, const uint64_t *x) {{")
-        w("    uint64_t tmp;")
-        w("    __asm__(")
+        ws(f"/* r {'+' if op == 'add' else '-'}= x on {2 * n}-limb two's-complement values (the carry out is dropped). */")
+        ws(f"static inline __attribute__((always_inline)) void zk_wide_{op}{n}(uint64_t *r, const uint64_t *x) {{")
+        ws("    uint64_t tmp;")
+        ws("    __asm__(")
         for j in range(2 * n):
-            w(f'        "movq {8 * j}(%[x]), %[tmp]\\n\\t"')
-            w(f'        "{first if j == 0 else rest} %[tmp], {8 * j}(%[r])\\n\\t"')
-        w(f'        : [tmp] "=&r"(tmp), [r] "+r"(r), [x] "+r"(x)')
-        w('        :')
-        w('        : "cc", "memory");')
-        w("}")
-        w("")
+            ws(f'        "movq {8 * j}(%[x]), %[tmp]\\n\\t"')
+            ws(f'        "{first if j == 0 else rest} %[tmp], {8 * j}(%[r])\\n\\t"')
+        ws(f'        : [tmp] "=&r"(tmp), [r] "+r"(r), [x] "+r"(x)')
+        ws('        :')
+        ws('        : "cc", "memory");')
+        ws("}")
+        ws("")
     w(f"/* An Fp2 product left double-width for the lazily reduced Fp4 product (a, b: 2 elements at")
     w(f" * x, x + {n}): w0 = a0 b0 - a1 b1 as a two's-complement value in (-p^2, p^2), w1 = a0 b1 + a1 b0")
     w(" * in [0, 2p^2). r may not overlap a or b. */")
@@ -663,55 +653,32 @@ def in_memory_sum_and_difference(name, n):
     return out
 
 
-def main():
-    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+def header_text(fields):
+    """fields: (C name, modulus limbs little-endian, -p^-1 mod 2^64, D-type twist) per curve."""
     lines = [
-        "/* Generated by tools/gen-montgomery-asm.py; edit the generator, not this file. */",
+        "/* Generated by tools/gen-curves from curves/*.json; edit those, not this file. */",
         "/* Montgomery products for x86-64 CPUs with BMI2 and ADX (Broadwell, 2014, and later). */",
         "#ifndef ZKPIN_FIELD_ARITHMETIC_H",
         "#define ZKPIN_FIELD_ARITHMETIC_H",
         "#include <stdint.h>",
         "",
-        "typedef struct { uint64_t limb[4]; } zk_limbs4;",
-        "typedef struct { uint64_t limb[6]; } zk_limbs6;",
-        "",
-        "#if defined(__x86_64__)",
-        "#include <cpuid.h>",
-        "",
-        "/* Whether this CPU runs the functions below (CPUID leaf 7: BMI2 is bit 8, ADX bit 19 of EBX). */",
-        "static inline int zk_cpu_has_bmi2_adx(void) {",
-        "    unsigned int eax, ebx, ecx, edx;",
-        "    if (!__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx)) return 0;",
-        "    return (ebx & (1u << 8)) && (ebx & (1u << 19));",
-        "}",
-        "",
     ]
-    for name, modulus, inv, divisive in FIELDS:
+    for n in sorted({len(modulus) for _, modulus, _, _ in fields}):
+        lines.append(f"typedef struct {{ uint64_t limb[{n}]; }} zk_limbs{n};")
+    lines += ["", "#if defined(__x86_64__)", ""]
+    written = set()
+    for name, modulus, inv, divisive in fields:
         lines += function(name, modulus, inv)
         lines.append("")
         lines += sum_and_difference(name, len(modulus))
         lines.append("")
         lines += in_memory_sum_and_difference(name, len(modulus))
         lines.append("")
-        lines += lazy_fp2_product(name, len(modulus))
+        lines += lazy_fp2_product(name, len(modulus), shared=len(modulus) not in written)
+        written.add(len(modulus))
         lines += tower(name, len(modulus))
         lines += tower12(name, len(modulus), divisive)
         lines.append("")
         lines.append("")
     lines += ["#endif /* __x86_64__ */", "#endif", ""]
-    path = os.path.join(root, "Sources", "CFieldArithmetic", "field_arithmetic.h")
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write("\n".join(lines))
-    # The build does not track this header (a system-library module), and @inlinable Swift code
-    # carries its functions into every module that inlines it: touch all the Swift sources so an
-    # incremental build recompiles each copy (otherwise a stale copy can survive in, say,
-    # ZKPinProtocol).
-    for folder, _, files in os.walk(os.path.join(root, "Sources")):
-        for name in files:
-            if name.endswith(".swift"):
-                os.utime(os.path.join(folder, name))
-
-
-if __name__ == "__main__":
-    main()
+    return "\n".join(lines)

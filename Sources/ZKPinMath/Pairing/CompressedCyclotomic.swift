@@ -52,7 +52,7 @@ public struct CompressedCyclotomic<P: TowerParameters>: Sendable, Equatable {
     }
 }
 
-extension Fp12 {
+extension Fp12 where P: CyclotomicSquaring {
     /// x^e for x in the cyclotomic subgroup and a public 64-bit e, by compressed squarings:
     /// e's signed digits (NAF when that has fewer non-zero digits than binary) pick the powers
     /// x^(2^i) to decompress and multiply; negative digits use the conjugate (the inverse in
