@@ -33,14 +33,25 @@ extension Admin {
             abstract: "Revoke a person's identities, or one device's (--device, --mpin-id); audited. Exit 1 when none changed.")
         @OptionGroup var choice: IdentityChoice
         @OptionGroup var storage: AdminStorage
+        @Flag(name: .customLong("notify-user"),
+              help: "Mail the person which devices were revoked, with the server's mail settings (--config or ZKPIN_CONFIG, and ZKPIN_* variables).")
+        var notifyUser = false
+        @Option(help: ArgumentHelp("The server's config file, for --notify-user's mail settings.", valueName: "FILE")) var config: String?
 
         func run() async throws {
+            let notice = notifyUser ? try await AdminNotifier(configFile: config, dataDirectory: storage.data) : nil
             let store = try await storage.open()
+            // The names for the mail: the identities this revoke is about to change.
+            let devices = try await store.identities().filter { i in
+                i.userId.lowercased() == choice.email.lowercased() && i.state != .revoked
+                    && (choice.device.map { i.device == $0 } ?? true) && (choice.mpinId.map { i.mpinId == $0 } ?? true)
+            }.map(\.device)
             let n = try await store.revoke(choice.selection)
             try await store.appendAudit(AuditEvent(time: Int(Date().timeIntervalSince1970), kind: "revoke", userId: choice.email,
                                                    mpinId: choice.mpinId, detail: "admin, \(n) identities\(choice.auditDetail)"))
             print("revoked \(n) identities of \(choice.described)")
             if n == 0 { throw ExitCode(1) }
+            if let notice { await notice.revoked(userId: choice.email, devices: devices) }
         }
     }
 

@@ -105,8 +105,15 @@ import ZKPinWire
             let phone = try await TestUser.register(t, email: "max@example.com", pin: 1111, outbox: h.outbox, device: "phone")
             let laptop = try await TestUser.register(t, email: "max@example.com", pin: 2222, outbox: h.outbox, device: "laptop")
 
-            let byDevice = try Self.admin(["revoke", "max@example.com", "--device", "phone", "--data", h.dir])
+            let byDevice = try Self.admin(["revoke", "max@example.com", "--device", "phone", "--notify-user", "--data", h.dir])
             #expect(byDevice.status == 0 && byDevice.out.contains("revoked 1 identities of max@example.com (device phone)"))
+            // --notify-user: a mail through the server's mail settings (here the data folder's outbox).
+            #expect(byDevice.out.contains("mailed max@example.com"), "\(byDevice)")
+            let notices = try FileManager.default.contentsOfDirectory(atPath: h.outbox).filter { $0.hasSuffix(".eml") }
+                .map { try String(contentsOfFile: h.outbox + "/" + $0, encoding: .utf8) }
+                .filter { $0.contains("Subject: Your ZKPin sign-in was revoked") }
+            #expect(notices.count == 1)
+            #expect(notices.first.map { $0.contains("To: max@example.com") && $0.contains("device: phone") && !$0.contains("device: laptop") } == true)
             #expect(try await phone.login(t).status != 200)
             #expect(try await laptop.login(t).status == 200)
             #expect(try Self.admin(["revoke", "max@example.com", "--device", "tablet", "--data", h.dir]).status == 1)
