@@ -66,13 +66,23 @@ import ZKPinWire
 
     /// Three wrong PINs block; `admin unblock` lets the same token and PIN in again, audited.
     func unblockAfterWrongPINs(database: String? = nil) async throws {
-        let h = try await Harness.make(configure: { $0.database = database })
+        let h = try await Harness.make(configure: { $0.database = database; $0.notifyUser = true })
         let storage = ["--data", h.dir] + (database.map { ["--database", $0] } ?? [])
         try await h.run { t in
             let user = try await TestUser.register(t, email: "Lee@example.com", pin: 1357, outbox: h.outbox)
             for _ in 0..<3 { #expect(try await user.login(t, pin: 9999).status != 200) }
             #expect(try await h.rp.store.identity(mpinId: user.mpinId)?.state == .blocked)
             #expect(try await user.login(t).status != 200)
+            // --notify-user on: one mail tells the person (sent in the background; bounded wait).
+            var notices: [String] = []
+            for _ in 0..<200 where notices.isEmpty {
+                notices = try FileManager.default.contentsOfDirectory(atPath: h.outbox).filter { $0.hasSuffix(".eml") }
+                    .map { try String(contentsOfFile: h.outbox + "/" + $0, encoding: .utf8) }
+                    .filter { $0.contains("Subject: Your ZKPin sign-in was blocked") }
+                if notices.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(notices.count == 1 && notices.first?.contains("To: Lee@example.com") == true
+                    && notices.first?.contains("after 3 wrong PINs") == true && notices.first?.contains("device: laptop") == true)
             #expect(try Self.admin(["users"] + storage).out.contains("Lee@example.com\tblocked\t3\t"))
 
             let unblock = try Self.admin(["unblock", "lee@EXAMPLE.com"] + storage)

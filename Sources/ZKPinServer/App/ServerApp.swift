@@ -90,6 +90,7 @@ public enum ZKPinServerApp {
         config.limits.registrationsPerAddress.limit = o.registrationsPerAddress
         config.maxVerificationBatch = o.verificationBatch
         config.mailFrom = o.mailFrom
+        config.notifyOnBlock = o.notifyUser
         config.dataDirectory = dir
         let mailer = try makeMailer(o, logger: logger)
         // Files made before this version (zkpin.sqlite was 0644) are narrowed too.

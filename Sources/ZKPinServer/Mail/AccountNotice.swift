@@ -18,4 +18,20 @@ public enum AccountNotice {
             """
         return Mail(from: from, to: userId, subject: "Your \(serviceName) sign-in was revoked", body: body)
     }
+
+    /// Wrong PINs blocked the identity `device` of `userId`.
+    public static func blocked(userId: String, device: String, maxAttempts: Int, serviceName: String, publicURL: String, from: String) -> Mail {
+        let body = """
+            Your ZKPin identity for \(userId) on \(serviceName) (\(publicURL)) was blocked after \(maxAttempts) wrong PIN\(maxAttempts == 1 ? "" : "s").
+
+              device: \(device.isEmpty ? "(not named)" : device)
+
+            Only a PIN tried with this identity's token counts, so either you mistyped your PIN
+            or someone has used that device. It cannot sign in any more: register it again with
+            your client (zkpin register \(userId) --server \(publicURL)).
+
+            If you did not try to sign in, make sure the device is in safe hands.
+            """
+        return Mail(from: from, to: userId, subject: "Your \(serviceName) sign-in was blocked", body: body)
+    }
 }
