@@ -57,7 +57,7 @@ extension Admin {
 
     struct Unblock: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Let a person whose identity was blocked by wrong PINs log in again with the same PIN; audited. Exit 1 when none was blocked.")
+            abstract: "Make a person's identities that wrong PINs blocked active again, with a full set of attempts; audited. Exit 1 when none was blocked.")
         @OptionGroup var choice: IdentityChoice
         @OptionGroup var storage: AdminStorage
 
