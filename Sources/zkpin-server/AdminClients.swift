@@ -15,11 +15,10 @@ struct Clients: AsyncParsableCommand {
         var postLogoutURIs: [String] = []
         @Flag(name: .customLong("public"), help: "A public client (no secret; PKCE required).") var isPublic = false
         @Option(name: .customLong("id-token-alg"), help: "ES256 (default) or RS256, for sites that cannot verify ES256.") var idTokenAlg = "ES256"
-        @Option var data = "./zkpin-data"
-        @OptionGroup var storage: DatabaseOptions
+        @OptionGroup var storage: AdminStorage
 
         func run() async throws {
-            let store = try await openStore(data, storage)
+            let store = try await storage.open()
             do {
                 let (client, secret) = try await ClientRegistry.add(to: store, name: name, redirectURIs: redirectURIs, postLogoutURIs: postLogoutURIs,
                                                                     isPublic: isPublic, idTokenAlg: idTokenAlg, now: Int(Date().timeIntervalSince1970))
@@ -30,10 +29,9 @@ struct Clients: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        @Option var data = "./zkpin-data"
-        @OptionGroup var storage: DatabaseOptions
+        @OptionGroup var storage: AdminStorage
         func run() async throws {
-            let store = try await openStore(data, storage)
+            let store = try await storage.open()
             for c in try await store.oidcClients() {
                 print("\(c.id)\t\(c.name)\t\(c.isPublic ? "public" : "confidential")\t\(c.idTokenAlg)\t\(c.redirectURIs.joined(separator: " "))"
                       + (c.postLogoutURIs.isEmpty ? "" : "\tlogout: \(c.postLogoutURIs.joined(separator: " "))"))
@@ -43,10 +41,9 @@ struct Clients: AsyncParsableCommand {
 
     struct Remove: AsyncParsableCommand {
         @Argument var clientId: String
-        @Option var data = "./zkpin-data"
-        @OptionGroup var storage: DatabaseOptions
+        @OptionGroup var storage: AdminStorage
         func run() async throws {
-            let store = try await openStore(data, storage)
+            let store = try await storage.open()
             guard try await store.deleteOIDCClient(id: clientId) else {
                 print("no client \(clientId)")
                 throw ExitCode(1)

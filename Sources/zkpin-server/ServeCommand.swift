@@ -56,7 +56,7 @@ func runServe(_ options: ServeOptions, demo: Bool) async throws {
     catch let error as SetupError { throw ServerExitStatus.fail(error.description, status: ServerExitStatus.status(for: error)) }
     catch { throw ServerExitStatus.fail("the server could not start (\(String(describing: type(of: error))))", status: ServerExitStatus.software) }
     if dta2 != nil {
-        announce("NOTE: D-TA 2 runs in this process: a demo/development setup, not for production (see rps-api.md, Trust).")
+        announce("NOTE: D-TA 2 runs in this process: a demo/development setup, not for production (docs/operator.md, \"D-TA 2 on its own machine\").")
     }
     let router = try ZKPinServerApp.router(rp: rp, dta2: dta2, logger: logger)
     let listening = ListeningFlag()

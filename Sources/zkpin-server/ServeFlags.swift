@@ -40,6 +40,8 @@ struct ServeFlags: ParsableArguments {
     var permits: String?
     @Option(name: .customLong("max-attempts"), help: ArgumentHelp(ServeSetting.helpText("max-attempts"), valueName: "N"))
     var maxAttempts: String?
+    @Option(name: .customLong("notify-user"), help: ArgumentHelp(ServeSetting.helpText("notify-user"), valueName: "on|off"))
+    var notifyUser: String?
     @Option(name: .customLong("access-code-ttl"), help: ArgumentHelp(ServeSetting.helpText("access-code-ttl"), valueName: "SECONDS"))
     var accessCodeTtl: String?
     @Option(name: .customLong("trusted-proxy"), help: ArgumentHelp(ServeSetting.helpText("trusted-proxy"), valueName: "ADDRESS"))
@@ -75,6 +77,7 @@ struct ServeFlags: ParsableArguments {
             "dta2-key-file": dta2KeyFile,
             "permits": permits,
             "max-attempts": maxAttempts,
+            "notify-user": notifyUser,
             "access-code-ttl": accessCodeTtl,
             "trusted-proxy": trustedProxy,
             "registrations-per-address": registrationsPerAddress,

@@ -3,7 +3,7 @@ import Foundation
 import ZKPinServer
 
 /// The exit statuses of `zkpin-server` (sysexits.h), documented in `zkpin-server --help` and
-/// the README's operator section.
+/// docs/operator.md ("Exit statuses").
 enum ServerExitStatus {
     /// EX_USAGE: a wrong flag or flag value.
     static let usage: Int32 = 64

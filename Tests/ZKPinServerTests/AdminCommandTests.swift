@@ -3,10 +3,16 @@ import Testing
 @testable import ZKPinServer
 import ZKPinWire
 
-/// `zkpin-server admin users|revoke EMAIL|audit --data DIR`, run as the real executable
-/// against a data folder that an in-process relying party filled.
+/// `zkpin-server admin users|revoke|unblock|audit`, run as the real executable against a data
+/// folder (or a PostgreSQL database) that an in-process relying party filled.
 @Suite struct AdminCommandTests {
     struct Run { var status: Int32; var out: String; var err: String }
+
+    /// The JSON document of a `--json` run (stdout must be exactly one).
+    static func json(_ run: Run) throws -> [[String: Any]] {
+        #expect(run.status == 0, "\(run.err)")
+        return try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [[String: Any]], "\(run.out)")
+    }
 
     static func admin(_ arguments: [String]) throws -> Run {
         let process = Process()
@@ -31,7 +37,9 @@ import ZKPinWire
 
             let users = try Self.admin(["users", "--data", h.dir])
             #expect(users.status == 0)
-            #expect(users.out.contains("kim@example.com\tactive\tfailed=0"))
+            #expect(users.out.hasPrefix("USER\tSTATE\tFAILED\tDEVICE\tCREATED\tLAST LOGIN\tMPIN ID\n"))
+            #expect(users.out.contains("kim@example.com\tactive\t0\tlaptop\t"))
+            #expect(users.out.contains("\t\(user.mpinId)\n"))
 
             let revoke = try Self.admin(["revoke", "kim@example.com", "--data", h.dir])
             #expect(revoke.status == 0 && revoke.out.contains("revoked 1 identities of kim@example.com"))
@@ -47,6 +55,7 @@ import ZKPinWire
 
             let audit = try Self.admin(["audit", "--data", h.dir])
             #expect(audit.status == 0)
+            #expect(audit.out.hasPrefix("TIME\tKIND\tUSER\tADDRESS\tDETAIL\n"))
             let kinds = audit.out.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
                 .filter { $0.count >= 3 }.map { ($0[1], $0[2]) }
             #expect(kinds.contains { $0 == ("register", "kim@example.com") })
@@ -55,9 +64,121 @@ import ZKPinWire
         }
     }
 
+    /// Three wrong PINs block; `admin unblock` lets the same token and PIN in again, audited.
+    func unblockAfterWrongPINs(database: String? = nil) async throws {
+        let h = try await Harness.make(configure: { $0.database = database; $0.notifyUser = true })
+        let storage = ["--data", h.dir] + (database.map { ["--database", $0] } ?? [])
+        try await h.run { t in
+            let user = try await TestUser.register(t, email: "Lee@example.com", pin: 1357, outbox: h.outbox)
+            for _ in 0..<3 { #expect(try await user.login(t, pin: 9999).status != 200) }
+            #expect(try await h.rp.store.identity(mpinId: user.mpinId)?.state == .blocked)
+            #expect(try await user.login(t).status != 200)
+            // --notify-user on: one mail tells the person (sent in the background; bounded wait).
+            var notices: [String] = []
+            for _ in 0..<200 where notices.isEmpty {
+                notices = try FileManager.default.contentsOfDirectory(atPath: h.outbox).filter { $0.hasSuffix(".eml") }
+                    .map { try String(contentsOfFile: h.outbox + "/" + $0, encoding: .utf8) }
+                    .filter { $0.contains("Subject: Your ZKPin sign-in was blocked") }
+                if notices.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            #expect(notices.count == 1 && notices.first?.contains("To: Lee@example.com") == true
+                    && notices.first?.contains("after 3 wrong PINs") == true && notices.first?.contains("device: laptop") == true)
+            #expect(try Self.admin(["users"] + storage).out.contains("Lee@example.com\tblocked\t3\t"))
+
+            let unblock = try Self.admin(["unblock", "lee@EXAMPLE.com"] + storage)
+            #expect(unblock.status == 0 && unblock.out.contains("unblocked 1 identities of lee@EXAMPLE.com"), "\(unblock)")
+            let identity = try await h.rp.store.identity(mpinId: user.mpinId)
+            #expect(identity?.state == .active && identity?.failedAttempts == 0)
+            #expect(try await user.login(t).status == 200)
+
+            // Nothing blocked: exit status 1 and a hint.
+            let again = try Self.admin(["unblock", "lee@example.com"] + storage)
+            #expect(again.status == 1 && again.out.contains("none was blocked"))
+            let audit = try Self.json(try Self.admin(["audit", "--json", "--user", "LEE@example.com"] + storage))
+            #expect(audit.filter { $0["kind"] as? String == "unblock" }.count == 2)
+            #expect(audit.contains { $0["kind"] as? String == "block" || $0["kind"] as? String == "wrong_pin" })
+        }
+    }
+
+    @Test func unblockOnSQLite() async throws {
+        try await unblockAfterWrongPINs()
+    }
+
+    @Test(.enabled(if: TestPostgres.isConfigured, TestPostgres.skipReason)) func unblockOnPostgreSQL() async throws {
+        let url = try await TestPostgres.freshDatabase()
+        try await unblockAfterWrongPINs(database: url)
+    }
+
+    @Test func revokeOneDevice() async throws {
+        let h = try await Harness.make()
+        try await h.run { t in
+            let phone = try await TestUser.register(t, email: "max@example.com", pin: 1111, outbox: h.outbox, device: "phone")
+            let laptop = try await TestUser.register(t, email: "max@example.com", pin: 2222, outbox: h.outbox, device: "laptop")
+
+            let byDevice = try Self.admin(["revoke", "max@example.com", "--device", "phone", "--notify-user", "--data", h.dir])
+            #expect(byDevice.status == 0 && byDevice.out.contains("revoked 1 identities of max@example.com (device phone)"))
+            // --notify-user: a mail through the server's mail settings (here the data folder's outbox).
+            #expect(byDevice.out.contains("mailed max@example.com"), "\(byDevice)")
+            let notices = try FileManager.default.contentsOfDirectory(atPath: h.outbox).filter { $0.hasSuffix(".eml") }
+                .map { try String(contentsOfFile: h.outbox + "/" + $0, encoding: .utf8) }
+                .filter { $0.contains("Subject: Your ZKPin sign-in was revoked") }
+            #expect(notices.count == 1)
+            #expect(notices.first.map { $0.contains("To: max@example.com") && $0.contains("device: phone") && !$0.contains("device: laptop") } == true)
+            #expect(try await phone.login(t).status != 200)
+            #expect(try await laptop.login(t).status == 200)
+            #expect(try Self.admin(["revoke", "max@example.com", "--device", "tablet", "--data", h.dir]).status == 1)
+
+            let byId = try Self.admin(["revoke", "max@example.com", "--mpin-id", laptop.mpinId, "--data", h.dir])
+            #expect(byId.status == 0 && byId.out.contains("revoked 1 identities"))
+            #expect(try await laptop.login(t).status != 200)
+            let rows = try Self.json(try Self.admin(["users", "--json", "--data", h.dir]))
+            #expect(Set(rows.map { "\($0["device"]!):\($0["state"]!)" }) == ["phone:revoked", "laptop:revoked"])
+            let audit = try Self.json(try Self.admin(["audit", "--json", "--data", h.dir]))
+            #expect(audit.contains { $0["kind"] as? String == "revoke" && ($0["detail"] as? String)?.contains("device=phone") == true })
+            #expect(audit.contains { $0["kind"] as? String == "revoke" && $0["mpinId"] as? String == laptop.mpinId })
+        }
+    }
+
+    @Test func jsonAndFilters() async throws {
+        let h = try await Harness.make()
+        try await h.run { t in
+            let kim = try await TestUser.register(t, email: "kim@example.com", pin: 2468, outbox: h.outbox)
+            _ = try await TestUser.register(t, email: "ann@example.com", pin: 1357, outbox: h.outbox)
+            #expect(try await kim.login(t).status == 200)
+
+            let all = try Self.json(try Self.admin(["users", "--json", "--data", h.dir]))
+            #expect(all.count == 2)
+            let row = try #require(all.first { $0["userId"] as? String == "kim@example.com" })
+            #expect(row["state"] as? String == "active" && row["failedAttempts"] as? Int == 0 && row["mpinId"] as? String == kim.mpinId)
+            #expect(row["lastLogin"] is String && row["created"] is String && row["device"] as? String == "laptop")
+            #expect(all.first { $0["userId"] as? String == "ann@example.com" }?["lastLogin"] is NSNull)
+
+            let kimOnly = try Self.json(try Self.admin(["users", "--json", "--user", "KIM@example.com", "--data", h.dir]))
+            #expect(kimOnly.map { $0["userId"] as? String } == ["kim@example.com"])
+            // Registered just now: inside the last hour, not since tomorrow.
+            #expect(try Self.json(try Self.admin(["users", "--json", "--since", "1h", "--data", h.dir])).count == 2)
+            let tomorrow = ISO8601DateFormatter().string(from: Date().addingTimeInterval(86400))
+            #expect(try Self.json(try Self.admin(["users", "--json", "--since", tomorrow, "--data", h.dir])).isEmpty)
+            #expect(try Self.json(try Self.admin(["audit", "--json", "--since", tomorrow, "--data", h.dir])).isEmpty)
+
+            let audit = try Self.json(try Self.admin(["audit", "--json", "--user", "ann@example.com", "--since", "2020-01-01", "--data", h.dir]))
+            #expect(!audit.isEmpty && audit.allSatisfy { $0["userId"] as? String == "ann@example.com" })
+            #expect(audit.allSatisfy { Set($0.keys) == ["time", "kind", "userId", "mpinId", "address", "detail"] })
+            // Text mode: the header, then only the filtered rows.
+            let text = try Self.admin(["audit", "--user", "ann@example.com", "--data", h.dir]).out.split(separator: "\n")
+            #expect(text.first == "TIME\tKIND\tUSER\tADDRESS\tDETAIL" && text.count == audit.count + 1)
+
+            // A time that is neither a date nor a duration is a usage error.
+            let bad = try Self.admin(["audit", "--since", "yesterday", "--data", h.dir])
+            #expect(bad.status == 64 && bad.err.contains("since"))
+            #expect(try Self.admin(["users", "--since", "5x", "--data", h.dir]).status == 64)
+        }
+    }
+
     @Test func missingDataFolderIsRefused() throws {
         let dir = try TempDir.make() + "/absent"
-        for args in [["users", "--data", dir], ["audit", "--data", dir], ["revoke", "x@example.com", "--data", dir]] {
+        for args in [["users", "--data", dir], ["audit", "--data", dir], ["revoke", "x@example.com", "--data", dir],
+                     ["unblock", "x@example.com", "--data", dir]] {
             let run = try Self.admin(args)
             #expect(run.status != 0, "\(args)")
             #expect(run.err.contains("no database"), "\(args)")

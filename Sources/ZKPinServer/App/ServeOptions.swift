@@ -37,6 +37,8 @@ public struct ServeOptions: Sendable {
     public var serviceName = "ZKPin"
     /// The sender of activation mails (`--mail-from`).
     public var mailFrom = "ZKPin <no-reply@zkpin.invalid>"
+    /// Mail a person when wrong PINs block their identity.
+    public var notifyUser = false
 
     public init() {}
 }

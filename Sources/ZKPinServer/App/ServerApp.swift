@@ -90,18 +90,23 @@ public enum ZKPinServerApp {
         config.limits.registrationsPerAddress.limit = o.registrationsPerAddress
         config.maxVerificationBatch = o.verificationBatch
         config.mailFrom = o.mailFrom
+        config.notifyOnBlock = o.notifyUser
         config.dataDirectory = dir
-        let mailer: any Mailer
-        if let smtp = o.smtp {
-            mailer = try SMTPMailer(url: smtp, passwordFile: o.smtpPasswordFile, caFile: o.smtpCAFile, logger: logger)
-        } else {
-            mailer = try OutboxMailer(directory: o.outbox ?? path("outbox"))
-        }
+        let mailer = try makeMailer(o, logger: logger)
         // Files made before this version (zkpin.sqlite was 0644) are narrowed too.
         DataFolder.restrictPermissions(dir)
         let rp = try RelyingParty(config: config, store: wrapStore(store), dta1: dta1, dta2: link, dta2Key: dta2Key,
                                   serverSecret: serverSecret, linkKey: linkKey, mailer: mailer, clock: clock, logger: logger)
         return (rp, inProcess)
+    }
+
+    /// Where the server's mails go: the SMTP relay of `o.smtp`, else the outbox folder
+    /// (`o.outbox`, by default the data folder's `outbox`).
+    public static func makeMailer(_ o: ServeOptions, logger: Logger) throws -> any Mailer {
+        if let smtp = o.smtp {
+            return try SMTPMailer(url: smtp, passwordFile: o.smtpPasswordFile, caFile: o.smtpCAFile, logger: logger)
+        }
+        return try OutboxMailer(directory: o.outbox ?? (o.dataDirectory as NSString).appendingPathComponent("outbox"))
     }
 
     /// The router of a relying party (with `/dta2` when D-TA 2 runs in process).

@@ -14,6 +14,7 @@ struct LoginService: Sendable {
     let audit: AuditTrail
     let metrics: ServerMetrics
     let clock: ServerClock
+    let notices: BlockNotifier
 
     /// `POST /rps/pass1`: records (mpinId, U, UT, y) under a single-use challenge.
     func pass1(_ request: Pass1Request) async throws(APIError) -> Pass1Response {
@@ -141,7 +142,10 @@ struct LoginService: Sendable {
         case .wrongPIN:
             metrics.wrongPINs.increment()
             await audit.record("wrong_pin", userId: identity.userId, mpinId: identity.mpinId, address: address, "failed=\(after.failedAttempts)")
-            if after.state == .blocked { await audit.record("block", userId: identity.userId, mpinId: identity.mpinId, address: address) }
+            if after.state == .blocked {
+                await audit.record("block", userId: identity.userId, mpinId: identity.mpinId, address: address)
+                notices.blocked(identity, address: address)
+            }
         case .neutral:
             metrics.invalidTokens.increment()
             _ = try await limiter.hit(invalidKey, config.limits.invalidTokensPerIdentityAndAddress, now: clock.now)

@@ -53,7 +53,8 @@ public final class RelyingParty: Sendable {
         access = AccessService(config: config, storage: storage, limiter: limiter, links: links, audit: audit, clock: clock)
         login = LoginService(config: config, storage: storage, limiter: limiter, access: access,
                              verifier: LoginVerifier(suite: suite, serverSecret: prepared, batcher: batcher),
-                             audit: audit, metrics: metrics, clock: clock)
+                             audit: audit, metrics: metrics, clock: clock,
+                             notices: BlockNotifier(config: config, mailer: mailer, logger: logger))
     }
 
     // MARK: Discovery

@@ -22,6 +22,8 @@ public struct ServerConfig: Sendable {
     /// The proxy address whose X-Forwarded-For is believed.
     public var trustedProxy: String?
     public var mailFrom: String = "ZKPin <no-reply@zkpin.invalid>"
+    /// Mail a person when wrong PINs block their identity (`--notify-user on`).
+    public var notifyOnBlock = false
     public var limits = Limits()
     /// The data folder (the OpenID Connect provider keeps its signing key there); nil serves
     /// no OpenID Connect endpoints.

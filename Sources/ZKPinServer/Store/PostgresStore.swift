@@ -134,6 +134,25 @@ public final class PostgresStore: Store {
         try await rows("UPDATE identities SET state = 'revoked' WHERE lower(user_id) = lower(\(userId)) AND state <> 'revoked' RETURNING 1").count
     }
 
+    public func revoke(_ s: IdentitySelection) async throws -> Int {
+        // A nil device or mpinId matches every row (COALESCE with the column itself).
+        try await rows("""
+            UPDATE identities SET state = 'revoked'
+            WHERE lower(user_id) = lower(\(s.userId)) AND device = COALESCE(\(s.device), device)
+              AND mpin_id = COALESCE(\(s.mpinId), mpin_id) AND state <> 'revoked'
+            RETURNING 1
+            """).count
+    }
+
+    public func unblock(_ s: IdentitySelection) async throws -> Int {
+        try await rows("""
+            UPDATE identities SET state = 'active', failed = 0
+            WHERE lower(user_id) = lower(\(s.userId)) AND device = COALESCE(\(s.device), device)
+              AND mpin_id = COALESCE(\(s.mpinId), mpin_id) AND state = 'blocked'
+            RETURNING 1
+            """).count
+    }
+
     // MARK: Attempts
 
     public func reserveAttempt(mpinId: String, maxAttempts: Int, now: Int, hold: Int) async throws -> AttemptReservation {
@@ -412,6 +431,18 @@ public final class PostgresStore: Store {
 
     public func auditLog(limit: Int) async throws -> [AuditEvent] {
         try await rows("SELECT * FROM audit ORDER BY id DESC LIMIT \(limit)").reversed().map { r in
+            AuditEvent(time: try r["time"].decode(Int.self), kind: try r["kind"].decode(String.self),
+                       userId: try r["user_id"].decode(String?.self), mpinId: try r["mpin_id"].decode(String?.self),
+                       address: try r["address"].decode(String?.self), detail: try r["detail"].decode(String.self))
+        }
+    }
+
+    public func auditLog(_ query: AuditQuery) async throws -> [AuditEvent] {
+        try await rows("""
+            SELECT * FROM audit WHERE (\(query.userId)::text IS NULL OR lower(user_id) = lower(\(query.userId)))
+              AND time >= \(query.since ?? Int.min)
+            ORDER BY id DESC LIMIT \(query.limit)
+            """).reversed().map { r in
             AuditEvent(time: try r["time"].decode(Int.self), kind: try r["kind"].decode(String.self),
                        userId: try r["user_id"].decode(String?.self), mpinId: try r["mpin_id"].decode(String?.self),
                        address: try r["address"].decode(String?.self), detail: try r["detail"].decode(String.self))

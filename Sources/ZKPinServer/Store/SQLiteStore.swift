@@ -84,6 +84,26 @@ public final class SQLiteStore: Store {
         }
     }
 
+    public func revoke(_ selection: IdentitySelection) async throws -> Int {
+        try await pool.write { db in
+            try db.execute(sql: "UPDATE identities SET state = 'revoked' WHERE \(Self.selected) AND state <> 'revoked'",
+                           arguments: Self.arguments(selection))
+            return db.changesCount
+        }
+    }
+
+    public func unblock(_ selection: IdentitySelection) async throws -> Int {
+        try await pool.write { db in
+            try db.execute(sql: "UPDATE identities SET state = 'active', failed = 0 WHERE \(Self.selected) AND state = 'blocked'",
+                           arguments: Self.arguments(selection))
+            return db.changesCount
+        }
+    }
+
+    /// The identities of an `IdentitySelection`; a nil device or mpinId matches every row.
+    static let selected = "lower(user_id) = lower(?) AND device = COALESCE(?, device) AND mpin_id = COALESCE(?, mpin_id)"
+    static func arguments(_ s: IdentitySelection) -> StatementArguments { [s.userId, s.device, s.mpinId] }
+
     // MARK: Attempts
 
     public func reserveAttempt(mpinId: String, maxAttempts: Int, now: Int, hold: Int) async throws -> AttemptReservation {
@@ -359,6 +379,18 @@ public final class SQLiteStore: Store {
     public func auditLog(limit: Int) async throws -> [AuditEvent] {
         try await pool.read { db in
             try Row.fetchAll(db, sql: "SELECT * FROM audit ORDER BY id DESC LIMIT ?", arguments: [limit]).reversed().map {
+                AuditEvent(time: $0["time"], kind: $0["kind"], userId: $0["user_id"], mpinId: $0["mpin_id"],
+                           address: $0["address"], detail: $0["detail"])
+            }
+        }
+    }
+
+    public func auditLog(_ query: AuditQuery) async throws -> [AuditEvent] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT * FROM audit WHERE (?1 IS NULL OR lower(user_id) = lower(?1)) AND time >= ?2
+                ORDER BY id DESC LIMIT ?3
+                """, arguments: [query.userId, query.since ?? Int.min, query.limit]).reversed().map {
                 AuditEvent(time: $0["time"], kind: $0["kind"], userId: $0["user_id"], mpinId: $0["mpin_id"],
                            address: $0["address"], detail: $0["detail"])
             }

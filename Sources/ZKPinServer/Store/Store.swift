@@ -20,6 +20,11 @@ public protocol Store: OIDCStore {
     func identities() async throws -> [Identity]
     /// Revokes every identity of `userId` (the e-mail address in any case); returns how many changed.
     func revoke(userId: String) async throws -> Int
+    /// Revokes the identities `selection` names that are not revoked yet; returns how many changed.
+    func revoke(_ selection: IdentitySelection) async throws -> Int
+    /// Blocked → active with no failed attempts, for the blocked identities `selection` names
+    /// (an operator's recovery: the person keeps their token and PIN); returns how many changed.
+    func unblock(_ selection: IdentitySelection) async throws -> Int
 
     // MARK: Attempts (reserve, then settle exactly once)
     /// Reserves one attempt when the identity is active and failed + in-flight < max. A
@@ -87,6 +92,8 @@ public protocol Store: OIDCStore {
     // MARK: Audit
     func appendAudit(_ event: AuditEvent) async throws
     func auditLog(limit: Int) async throws -> [AuditEvent]
+    /// The newest `query.limit` rows that match `query`, oldest first.
+    func auditLog(_ query: AuditQuery) async throws -> [AuditEvent]
 
     // MARK: Rate limits (shared by every instance on the store)
     /// Counts one event of `key` in its current fixed window (which starts at the first event

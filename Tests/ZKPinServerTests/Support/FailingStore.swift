@@ -51,6 +51,14 @@ final class FailingStore: Store, @unchecked Sendable {  // `failing` is guarded 
         try check(); return try await inner.revoke(userId: userId)
     }
 
+    func revoke(_ selection: IdentitySelection) async throws -> Int {
+        try check(); return try await inner.revoke(selection)
+    }
+
+    func unblock(_ selection: IdentitySelection) async throws -> Int {
+        try check(); return try await inner.unblock(selection)
+    }
+
     func reserveAttempt(mpinId: String, maxAttempts: Int, now: Int, hold: Int) async throws -> AttemptReservation {
         try check(); return try await inner.reserveAttempt(mpinId: mpinId, maxAttempts: maxAttempts, now: now, hold: hold)
     }
@@ -149,6 +157,10 @@ final class FailingStore: Store, @unchecked Sendable {  // `failing` is guarded 
 
     func auditLog(limit: Int) async throws -> [AuditEvent] {
         try check(); return try await inner.auditLog(limit: limit)
+    }
+
+    func auditLog(_ query: AuditQuery) async throws -> [AuditEvent] {
+        try check(); return try await inner.auditLog(query)
     }
 
     func countEvent(key: String, window: Int, now: Int) async throws -> Int {

@@ -17,8 +17,8 @@ struct TestUser: Sendable {
 
     /// register → mail → activation page → code → share 1 + share 2 → token.
     static func register(_ t: any Transport, email: String, pin: Int, outbox: String, curve: CurveID = .bn254cx,
-                         usePermits: Bool = false) async throws -> TestUser {
-        let reg = try await t.json("PUT", "/rps/user", RegisterRequest(userId: email, deviceName: "laptop")).json(RegisterResponse.self)
+                         usePermits: Bool = false, device: String = "laptop") async throws -> TestUser {
+        let reg = try await t.json("PUT", "/rps/user", RegisterRequest(userId: email, deviceName: device)).json(RegisterResponse.self)
         // Not activated yet: 401.
         #expect(try await t.get("/rps/signature/\(reg.mpinId)?regOTT=\(reg.regOTT)").status == 401)
         let link = try Outbox.activationLink(in: outbox, to: email)

@@ -114,6 +114,7 @@ public struct ServeConfiguration: Sendable {
         o.dta2KeyFile = text("dta2-key-file")
         o.permits = try onOff("permits")
         o.maxAttempts = try integer("max-attempts", in: 1...100)
+        o.notifyUser = try onOff("notify-user")
         o.accessCodeTTL = try integer("access-code-ttl", in: 10...3600)
         o.trustedProxy = text("trusted-proxy")
         o.registrationsPerAddress = try integer("registrations-per-address", in: 1...1_000_000)

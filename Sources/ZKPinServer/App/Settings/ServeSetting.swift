@@ -50,6 +50,7 @@ public struct ServeSetting: Sendable {
         ServeSetting("dta2-key-file", help: "0600 file with the key shared with D-TA 2"),
         ServeSetting("permits", .onOff, default: "off", help: "Time permits: on or off"),
         ServeSetting("max-attempts", .integer, default: "3", help: "Wrong PINs before an identity is blocked, 1...100"),
+        ServeSetting("notify-user", .onOff, default: "off", help: "Mail a person when wrong PINs block their identity: on or off"),
         ServeSetting("access-code-ttl", .integer, default: "120", help: "Seconds an access code lives, 10...3600"),
         ServeSetting("trusted-proxy", help: "Address of a proxy whose X-Forwarded-For is believed"),
         ServeSetting("registrations-per-address", .integer, default: "30",

@@ -1,0 +1,37 @@
+import Foundation
+
+/// The mails that tell a person what happened to their identities when they did not do it
+/// themselves (an operator revoked a device), so a surprise reaches them.
+public enum AccountNotice {
+    /// `devices`: the names of the identities that were revoked ("" for an unnamed one).
+    public static func revoked(userId: String, devices: [String], serviceName: String, publicURL: String, from: String) -> Mail {
+        let names = devices.map { $0.isEmpty ? "(not named)" : $0 }
+        let body = """
+            The administrator of \(serviceName) (\(publicURL)) revoked \(devices.count == 1 ? "the ZKPin identity" : "\(devices.count) ZKPin identities") of \(userId):
+
+            \(names.map { "  device: \($0)" }.joined(separator: "\n"))
+
+            \(devices.count == 1 ? "That device" : "Those devices") can no longer sign in. To sign in again from \(devices.count == 1 ? "it" : "one of them"),
+            register it again with your client (zkpin register \(userId) --server \(publicURL)).
+
+            If you did not expect this, contact the administrator of \(serviceName).
+            """
+        return Mail(from: from, to: userId, subject: "Your \(serviceName) sign-in was revoked", body: body)
+    }
+
+    /// Wrong PINs blocked the identity `device` of `userId`.
+    public static func blocked(userId: String, device: String, maxAttempts: Int, serviceName: String, publicURL: String, from: String) -> Mail {
+        let body = """
+            Your ZKPin identity for \(userId) on \(serviceName) (\(publicURL)) was blocked after \(maxAttempts) wrong PIN\(maxAttempts == 1 ? "" : "s").
+
+              device: \(device.isEmpty ? "(not named)" : device)
+
+            Only a PIN tried with this identity's token counts, so either you mistyped your PIN
+            or someone has used that device. It cannot sign in any more: register it again with
+            your client (zkpin register \(userId) --server \(publicURL)).
+
+            If you did not try to sign in, make sure the device is in safe hands.
+            """
+        return Mail(from: from, to: userId, subject: "Your \(serviceName) sign-in was blocked", body: body)
+    }
+}

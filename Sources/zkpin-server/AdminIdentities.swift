@@ -1,0 +1,92 @@
+import ArgumentParser
+import Foundation
+import ZKPinServer
+
+extension Admin {
+    struct Users: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List identities: one line each under a header, or --json.")
+        @OptionGroup var storage: AdminStorage
+        @OptionGroup var output: AdminOutput
+        @Option(help: ArgumentHelp("Only this person's identities (any case).", valueName: "EMAIL")) var user: String?
+        @Option(help: ArgumentHelp("Only identities created since then: 2026-11-25, 2026-11-25T08:00:00Z, or ago: 30m, 24h, 7d.",
+                                   valueName: "DATE|DURATION"))
+        var since: AdminTime?
+
+        func run() async throws {
+            let store = try await storage.open()
+            let rows = try await store.identities().filter { identity in
+                (user.map { identity.userId.lowercased() == $0.lowercased() } ?? true)
+                    && (since.map { identity.created >= $0.unix } ?? true)
+            }
+            if output.json { return try output.printJSON(rows.map(IdentityRow.init)) }
+            print(["USER", "STATE", "FAILED", "DEVICE", "CREATED", "LAST LOGIN", "MPIN ID"].joined(separator: "\t"))
+            for i in rows {
+                print([i.userId, i.state.rawValue, String(i.failedAttempts), i.device.isEmpty ? "-" : i.device,
+                       AdminTime.text(i.created), i.lastLogin.map(AdminTime.text) ?? "-", i.mpinId].joined(separator: "\t"))
+            }
+        }
+    }
+
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Revoke a person's identities, or one device's (--device, --mpin-id); audited. Exit 1 when none changed.")
+        @OptionGroup var choice: IdentityChoice
+        @OptionGroup var storage: AdminStorage
+        @Flag(name: .customLong("notify-user"),
+              help: "Mail the person which devices were revoked, with the server's mail settings (--config or ZKPIN_CONFIG, and ZKPIN_* variables).")
+        var notifyUser = false
+        @Option(help: ArgumentHelp("The server's config file, for --notify-user's mail settings.", valueName: "FILE")) var config: String?
+
+        func run() async throws {
+            let notice = notifyUser ? try await AdminNotifier(configFile: config, dataDirectory: storage.data) : nil
+            let store = try await storage.open()
+            // The names for the mail: the identities this revoke is about to change.
+            let devices = try await store.identities().filter { i in
+                i.userId.lowercased() == choice.email.lowercased() && i.state != .revoked
+                    && (choice.device.map { i.device == $0 } ?? true) && (choice.mpinId.map { i.mpinId == $0 } ?? true)
+            }.map(\.device)
+            let n = try await store.revoke(choice.selection)
+            try await store.appendAudit(AuditEvent(time: Int(Date().timeIntervalSince1970), kind: "revoke", userId: choice.email,
+                                                   mpinId: choice.mpinId, detail: "admin, \(n) identities\(choice.auditDetail)"))
+            print("revoked \(n) identities of \(choice.described)")
+            if n == 0 { throw ExitCode(1) }
+            if let notice { await notice.revoked(userId: choice.email, devices: devices) }
+        }
+    }
+
+    struct Unblock: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Make a person's identities that wrong PINs blocked active again, with a full set of attempts; audited. Exit 1 when none was blocked.")
+        @OptionGroup var choice: IdentityChoice
+        @OptionGroup var storage: AdminStorage
+
+        func run() async throws {
+            let store = try await storage.open()
+            let n = try await store.unblock(choice.selection)
+            try await store.appendAudit(AuditEvent(time: Int(Date().timeIntervalSince1970), kind: "unblock", userId: choice.email,
+                                                   mpinId: choice.mpinId, detail: "admin, \(n) identities\(choice.auditDetail)"))
+            print("unblocked \(n) identities of \(choice.described)" + (n == 0 ? " (none was blocked; see admin users)" : ""))
+            if n == 0 { throw ExitCode(1) }
+        }
+    }
+}
+
+/// One identity in `admin users --json`.
+struct IdentityRow: Encodable {
+    var userId: String, device: String, state: String, failedAttempts: Int, created: String, lastLogin: String?, mpinId: String
+
+    init(_ i: Identity) {
+        userId = i.userId; device = i.device; state = i.state.rawValue; failedAttempts = i.failedAttempts
+        created = AdminTime.text(i.created); lastLogin = i.lastLogin.map(AdminTime.text); mpinId = i.mpinId
+    }
+
+    enum CodingKeys: String, CodingKey { case userId, device, state, failedAttempts, created, lastLogin, mpinId }
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(userId, forKey: .userId); try c.encode(device, forKey: .device); try c.encode(state, forKey: .state)
+        try c.encode(failedAttempts, forKey: .failedAttempts); try c.encode(created, forKey: .created)
+        try c.encode(lastLogin, forKey: .lastLogin)  // null rather than absent: every row has every key
+        try c.encode(mpinId, forKey: .mpinId)
+    }
+}
