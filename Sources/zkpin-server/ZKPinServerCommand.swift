@@ -105,6 +105,8 @@ struct Admin: AsyncParsableCommand {
         @OptionGroup var storage: DatabaseOptions
         func run() async throws {
             let store = try await openStore(data, storage)
+            // Stored addresses are normalised (NFC, lower case); so is what the administrator types.
+            let email = EmailAddress.folded(email)
             let n = try await store.revoke(userId: email)
             try await store.appendAudit(AuditEvent(time: Int(Date().timeIntervalSince1970), kind: "revoke", userId: email, detail: "admin, \(n) identities"))
             print("revoked \(n) identities of \(email)")
