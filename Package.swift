@@ -69,6 +69,7 @@ let package = Package(
         .target(name: "ZKPinServer", dependencies: [
             "ZKPinProtocol", "ZKPinWire", "CQREncode",
             .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Mustache", package: "swift-mustache"),
             .product(name: "GRDB", package: "GRDB.swift"),
