@@ -130,6 +130,8 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             // The PostgreSQL tests create a database of their own per test.
             .product(name: "PostgresNIO", package: "postgres-nio"),
+            // The migration tests write a database as an older version left it.
+            .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "ZKPinClientTests", dependencies: ["ZKPinClient", "ZKPinLoad", "ZKPinWire", "ZKPinProtocol", "CQREncode", "CZBar"]),
     ]
