@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Testing
 import ZKPinProtocol
 @testable import ZKPinServer
@@ -122,5 +123,28 @@ import ZKPinWire
                                                                  configFile: nil, environment: [:])
         let options = try configuration.options()
         #expect(options.pass1PerAddress == 100_000 && options.pass1PerIdentity == 5_000)
+    }
+}
+
+/// Finding 6 of issue 16: every page view was a row in `access_sessions`, from anyone, without
+/// limit. Codes are now limited per client address, and purged after expiry.
+@Suite struct AccessCodeLimitTests {
+    @Test func accessCodesAreLimitedPerAddressAndPurged() async throws {
+        let h = try await Harness.make()
+        try await h.run { t in
+            var statuses: [Int] = []
+            for i in 0..<130 {
+                statuses.append(i.isMultiple(of: 2) ? try await t.get("/").status : try await t.send("POST", "/rps/getAccessNumber", headers: [], body: nil).status)
+            }
+            #expect(statuses.prefix(120).allSatisfy { $0 == 200 }, "\(statuses)")
+            #expect(statuses.suffix(10).allSatisfy { $0 == 429 }, "\(statuses)")
+            #expect(try await h.rp.store.expiringRowCounts()["access_sessions"] == 120)
+            // A minute later the address may draw codes again; an hour past expiry they are gone.
+            h.clock.advance(61)
+            #expect(try await t.get("/").status == 200)
+            h.clock.advance(2 * 3600)
+            #expect(await ExpiryPurger(rp: h.rp, logger: .init(label: "test")).purgeOnce())
+            #expect(try await h.rp.store.expiringRowCounts()["access_sessions"] == 0)
+        }
     }
 }

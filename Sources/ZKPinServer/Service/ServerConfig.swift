@@ -43,6 +43,8 @@ public struct ServerConfig: Sendable {
         public var pass1PerIdentityAndAddress = RateLimiter.Rule(limit: 60, window: 60)
         /// `GET /rps/timePermit/<mpinId>` (it signs a D-TA 2 query) per identity and address.
         public var timePermitsPerIdentityAndAddress = RateLimiter.Rule(limit: 30, window: 600)
+        /// Access codes (login page views, `POST /rps/getAccessNumber`) per client address.
+        public var accessCodesPerAddress = RateLimiter.Rule(limit: 120, window: 60)
         public var wrongCodesPerAddress = RateLimiter.Rule(limit: 30, window: 60)
         public var wrongConfirmationsPerRegistration = RateLimiter.Rule(limit: 5, window: 900)
         public var invalidTokensPerIdentityAndAddress = RateLimiter.Rule(limit: 50, window: 600)
