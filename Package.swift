@@ -70,6 +70,7 @@ let package = Package(
         .target(name: "ZKPinServer", dependencies: [
             "ZKPinProtocol", "ZKPinWire", "CQREncode",
             .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdCore", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "Mustache", package: "swift-mustache"),
             .product(name: "GRDB", package: "GRDB.swift"),
@@ -130,6 +131,8 @@ let package = Package(
             .product(name: "NIOCore", package: "swift-nio"),
             // The PostgreSQL tests create a database of their own per test.
             .product(name: "PostgresNIO", package: "postgres-nio"),
+            // The migration tests write a database as an older version left it.
+            .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         .testTarget(name: "ZKPinClientTests", dependencies: ["ZKPinClient", "ZKPinLoad", "ZKPinWire", "ZKPinProtocol", "CQREncode", "CZBar"]),
     ]

@@ -98,7 +98,7 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .unreadableImage(path, reason):
             return "Could not read a QR code from \(path): \(reason). Use a PNG file with the whole QR code visible, or pass the payload text instead."
         case let .hostMismatch(payloadHost, serviceHost):
-            return "The payload points at \(payloadHost), but that server calls itself \(serviceHost). This may be a phishing page; nothing was sent. If you trust it, run again with --accept-host."
+            return "The payload points at \(payloadHost), but that server calls itself \(serviceHost). This may be a relay or a phishing page; nothing was sent. If you trust it, run again with --accept-host (you will be asked to type the host)."
         case let .storeUnavailable(path, reason):
             return "The identity store \(path) cannot be used: \(reason). Check --home or ZKPIN_HOME and the folder's permissions; the stored identities were not changed."
         case let .badInput(text):

@@ -34,7 +34,7 @@ struct LoadRegistrar: Sendable {
         let activation = try await connection.send(.post, service.base + String(link[range.lowerBound...]), ["code": code])
         guard activation.isSuccess else { throw activation.unexpected() }
 
-        let share1Answer = try await connection.get(service.signatureURL(mpinId: started.mpinId, regOTT: started.regOTT))
+        let share1Answer = try await connection.get(service.signatureURL(mpinId: started.mpinId), headers: [(Service.regOTTHeader, started.regOTT)])
         let share1 = try share1Answer.decode(SignatureResponse.self)
         let share2Answer = try await connection.get(service.dta2URL("clientSecret", params: share1.params))
         let share2 = try share2Answer.decode(ClientSecretResponse.self)

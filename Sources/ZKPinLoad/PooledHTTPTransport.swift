@@ -17,7 +17,12 @@ public final class PooledHTTPTransport: HTTPTransport {
     }
 
     public func send(_ verb: HTTPVerb, _ url: String, json body: [UInt8]?) async throws(ClientError) -> HTTPResult {
+        try await send(verb, url, json: body, headers: [])
+    }
+
+    public func send(_ verb: HTTPVerb, _ url: String, json body: [UInt8]?, headers: [(String, String)]) async throws(ClientError) -> HTTPResult {
         var request = HTTPClientRequest(url: url)
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
         request.method = HTTPMethod(rawValue: verb.rawValue)
         request.headers.add(name: "Accept", value: "application/json")
         if let body {

@@ -33,7 +33,9 @@ struct IdentityChoice: ParsableArguments {
     @Option(name: .customLong("mpin-id"), help: ArgumentHelp("Only this identity (the MPIN ID column of `admin users`).", valueName: "HEX"))
     var mpinId: String?
 
-    var selection: IdentitySelection { IdentitySelection(userId: email, device: device, mpinId: mpinId) }
+    /// Stored addresses are normalised (NFC, lower case); so is what the administrator types.
+    var selection: IdentitySelection { IdentitySelection(userId: folded, device: device, mpinId: mpinId) }
+    var folded: String { EmailAddress.folded(email) }
 
     /// For messages and the audit row: "kim@example.com (device phone)".
     var described: String {

@@ -43,15 +43,15 @@ extension Admin {
             let store = try await storage.open()
             // The names for the mail: the identities this revoke is about to change.
             let devices = try await store.identities().filter { i in
-                i.userId.lowercased() == choice.email.lowercased() && i.state != .revoked
+                EmailAddress.folded(i.userId) == choice.folded && i.state != .revoked
                     && (choice.device.map { i.device == $0 } ?? true) && (choice.mpinId.map { i.mpinId == $0 } ?? true)
             }.map(\.device)
             let n = try await store.revoke(choice.selection)
-            try await store.appendAudit(AuditEvent(time: Int(Date().timeIntervalSince1970), kind: "revoke", userId: choice.email,
+            try await store.appendAudit(AuditEvent(time: Int(Date().timeIntervalSince1970), kind: "revoke", userId: choice.folded,
                                                    mpinId: choice.mpinId, detail: "admin, \(n) identities\(choice.auditDetail)"))
             print("revoked \(n) identities of \(choice.described)")
             if n == 0 { throw ExitCode(1) }
-            if let notice { await notice.revoked(userId: choice.email, devices: devices) }
+            if let notice { await notice.revoked(userId: choice.folded, devices: devices) }
         }
     }
 
@@ -64,7 +64,7 @@ extension Admin {
         func run() async throws {
             let store = try await storage.open()
             let n = try await store.unblock(choice.selection)
-            try await store.appendAudit(AuditEvent(time: Int(Date().timeIntervalSince1970), kind: "unblock", userId: choice.email,
+            try await store.appendAudit(AuditEvent(time: Int(Date().timeIntervalSince1970), kind: "unblock", userId: choice.folded,
                                                    mpinId: choice.mpinId, detail: "admin, \(n) identities\(choice.auditDetail)"))
             print("unblocked \(n) identities of \(choice.described)" + (n == 0 ? " (none was blocked; see admin users)" : ""))
             if n == 0 { throw ExitCode(1) }

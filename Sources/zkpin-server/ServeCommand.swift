@@ -64,7 +64,8 @@ func runServe(_ options: ServeOptions, demo: Bool) async throws {
     let purger = Task { await ExpiryPurger(rp: rp, logger: logger).run() }
     defer { purger.cancel() }
     do {
-        try await ZKPinServerApp.serve(router: router, host: options.host, port: options.port, logger: logger) { port in
+        try await ZKPinServerApp.serve(router: router, host: options.host, port: options.port, logger: logger,
+                                       limits: ServerLimits(options)) { port in
             listening.isSet.store(true, ordering: .relaxed)
             let url = options.publicURL ?? "http://\(options.host):\(port)"
             announce("zkpin-server listening on http://\(options.host):\(port) (curve \(rp.config.curve.rawValue))")

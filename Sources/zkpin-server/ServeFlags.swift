@@ -48,6 +48,16 @@ struct ServeFlags: ParsableArguments {
     var trustedProxy: String?
     @Option(name: .customLong("registrations-per-address"), help: ArgumentHelp(ServeSetting.helpText("registrations-per-address"), valueName: "N"))
     var registrationsPerAddress: String?
+    @Option(name: .customLong("pass1-per-address"), help: ArgumentHelp(ServeSetting.helpText("pass1-per-address"), valueName: "N"))
+    var pass1PerAddress: String?
+    @Option(name: .customLong("pass1-per-identity"), help: ArgumentHelp(ServeSetting.helpText("pass1-per-identity"), valueName: "N"))
+    var pass1PerIdentity: String?
+    @Option(name: .customLong("max-connections"), help: ArgumentHelp(ServeSetting.helpText("max-connections"), valueName: "N"))
+    var maxConnections: String?
+    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp(ServeSetting.helpText("idle-timeout"), valueName: "SECONDS"))
+    var idleTimeout: String?
+    @Option(name: .customLong("body-timeout"), help: ArgumentHelp(ServeSetting.helpText("body-timeout"), valueName: "SECONDS"))
+    var bodyTimeout: String?
     @Option(name: .customLong("verification-batch"), help: ArgumentHelp(ServeSetting.helpText("verification-batch"), valueName: "N"))
     var verificationBatch: String?
     @Option(name: .customLong("database"), help: ArgumentHelp(ServeSetting.helpText("database"), valueName: "URL"))
@@ -81,6 +91,11 @@ struct ServeFlags: ParsableArguments {
             "access-code-ttl": accessCodeTtl,
             "trusted-proxy": trustedProxy,
             "registrations-per-address": registrationsPerAddress,
+            "pass1-per-address": pass1PerAddress,
+            "pass1-per-identity": pass1PerIdentity,
+            "max-connections": maxConnections,
+            "idle-timeout": idleTimeout,
+            "body-timeout": bodyTimeout,
             "verification-batch": verificationBatch,
             "database": database,
             "database-password-file": databasePasswordFile,

@@ -12,7 +12,7 @@ struct LoadCommand: AsyncParsableCommand {
         discussion: """
         The identities are registered first through the first --server, which must mail to an
         outbox folder on this machine (its default) and allow that many registrations from one
-        address: start it with --registrations-per-address N. Reports logins per second,
+        address: start it with --registrations-per-address N (and, for many logins a minute, --pass1-per-address and --pass1-per-identity). Reports logins per second,
         latency percentiles of the successful logins (p50, p99) and every error by kind; exits
         with 1 when any login failed.
         """)

@@ -19,8 +19,11 @@ struct LoginCommand: AsyncParsableCommand {
     @Flag(name: .customLong("pin-stdin"), help: "Read the PIN as one line from standard input (after the payload line with -); after a wrong PIN, the next line is tried.")
     var pinStdin = false
 
-    @Flag(name: .customLong("accept-host"), help: "Go on when the payload's host differs from the one the server reports.")
+    @Flag(name: .customLong("accept-host"), help: "Go on when the payload's host differs from the one the server reports (asks you to type the host on a terminal).")
     var acceptHost = false
+
+    @Flag(name: .customLong("force"), help: "With --accept-host: go on even for a host this identity was never used with.")
+    var force = false
 
     @OptionGroup var options: ClientOptions
 
@@ -32,20 +35,14 @@ struct LoginCommand: AsyncParsableCommand {
             let service = try await Discovery(connection: connection).discover(server: payload.server)
             if let mismatch = service.hostMismatch {
                 ClientOutput.note(HostWarning.text(reached: mismatch.reached, reported: mismatch.reported))
-                if !acceptHost {
-                    guard Terminal.isInteractive else {
-                        throw .hostMismatch(payloadHost: mismatch.reached, serviceHost: mismatch.reported)
-                    }
-                    guard Terminal.confirm("Sign in to \(mismatch.reached) anyway?") else {
-                        throw .cancelled("Not signed in: you declined the host \(mismatch.reached). Nothing was sent.")
-                    }
-                }
+                if !acceptHost { throw .hostMismatch(payloadHost: mismatch.reached, serviceHost: mismatch.reported) }
             }
             let login = Login(connection: connection, store: store)
             let candidates = try login.candidates(service: service)
             var identity = try login.choose(among: candidates, user: user, server: service.base)
             if identity == nil { identity = try askWhich(candidates.filter(\.canSignIn), server: service.base) }
             guard let identity else { throw .unknownIdentity(userId: user, server: service.base) }
+            if let mismatch = service.hostMismatch { try acceptHost(mismatch, identity: identity) }
 
             ClientOutput.note("Signing in to \(service.info.name) at \(service.base) as \(identity.userId)")
             // An expired code is reported now, not after the person typed the PIN.
@@ -61,6 +58,22 @@ struct LoginCommand: AsyncParsableCommand {
                 ClientOutput.json(["status": "OK", "userId": userId, "name": service.info.name, "server": service.base])
             } else {
                 ClientOutput.info("Signed in to \(service.info.name) as \(userId)")
+            }
+        }
+    }
+
+    /// The payload's host differs from the server's own: see `HostAcceptance`.
+    private func acceptHost(_ mismatch: (reached: String, reported: String), identity: Identity) throws(ClientError) {
+        switch HostAcceptance.decide(reached: mismatch.reached, reported: mismatch.reported, identityServer: identity.server,
+                                     acceptHost: acceptHost, force: force, interactive: Terminal.isInteractive) {
+        case .proceed: return
+        case let .refuse(reason): throw .cancelled(reason)
+        case let .askToType(host):
+            ClientOutput.note("The page's host:   \(mismatch.reached)")
+            ClientOutput.note("The server's host: \(mismatch.reported)")
+            let typed = Terminal.ask("To sign in at \(host) as \(identity.userId), type the host name (\(host)): ")
+            guard HostAcceptance.confirms(typed, host: host) else {
+                throw .cancelled("Not signed in: the host was not confirmed. Nothing was sent.")
             }
         }
     }

@@ -46,13 +46,17 @@ final class FakeMPinServer: HTTPTransport, Sendable {
     var requests: [String] { state.withLock { $0.requests } }
 
     func send(_ verb: HTTPVerb, _ url: String, json body: [UInt8]?) async throws(ClientError) -> HTTPResult {
+        try await send(verb, url, json: body, headers: [])
+    }
+
+    func send(_ verb: HTTPVerb, _ url: String, json body: [UInt8]?, headers: [(String, String)]) async throws(ClientError) -> HTTPResult {
         guard url.hasPrefix(base) else { throw .networkError(url: url, reason: "connection refused") }
         let rest = String(url.dropFirst(base.count))
         let path = String(rest.split(separator: "?", maxSplits: 1).first ?? "")
         let query = rest.contains("?") ? String(rest.split(separator: "?", maxSplits: 1)[1]) : ""
         state.withLock { $0.requests.append("\(verb.rawValue) \(path)") }
         do {
-            return try route(verb, path, query, body.map { Data($0) } ?? Data())
+            return try route(verb, path, query, body.map { Data($0) } ?? Data(), headers: headers)
         } catch {
             return reply(400, ErrorBody(.badRequest, "\(error)"))
         }
@@ -69,7 +73,7 @@ final class FakeMPinServer: HTTPTransport, Sendable {
         return nil
     }
 
-    private func route(_ verb: HTTPVerb, _ path: String, _ query: String, _ body: Data) throws -> HTTPResult {
+    private func route(_ verb: HTTPVerb, _ path: String, _ query: String, _ body: Data, headers: [(String, String)]) throws -> HTTPResult {
         let decoder = JSONDecoder()
         switch (verb, path) {
         case (.get, "/service"):
@@ -90,7 +94,9 @@ final class FakeMPinServer: HTTPTransport, Sendable {
         case (.get, _) where path.hasPrefix("/rps/signature/"):
             let mpinId = String(path.dropFirst("/rps/signature/".count))
             let (expected, active) = state.withLock { ($0.pending[mpinId], $0.activated.contains(mpinId)) }
-            guard let expected, parameter("regOTT", query) == expected else {
+            // The regOTT comes in its header only: never in the URL.
+            let sent = headers.first { $0.0.lowercased() == "x-zkpin-regott" }?.1
+            guard let expected, parameter("regOTT", query) == nil, sent == expected else {
                 return reply(400, ErrorBody(.invalidRegOTT, "wrong regOTT"))
             }
             guard active else { return reply(401, ErrorBody(.notActivated, "not activated")) }
@@ -166,6 +172,10 @@ struct FixedTransport: HTTPTransport {
     var failure: ClientError?
 
     func send(_ verb: HTTPVerb, _ url: String, json body: [UInt8]?) async throws(ClientError) -> HTTPResult {
+        try await send(verb, url, json: body, headers: [])
+    }
+
+    func send(_ verb: HTTPVerb, _ url: String, json body: [UInt8]?, headers: [(String, String)]) async throws(ClientError) -> HTTPResult {
         if let failure { throw failure }
         return HTTPResult(status: status, body: Array(self.body.utf8))
     }

@@ -37,7 +37,7 @@ row() {
     verify_ns=$(taskset -c 0 "$server_bin/zkpin" bench --curve "$curve" --ops server_verify --json \
         | python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["median_ns"])')
     taskset -c 0 "$server_bin/zkpin-server" serve --port "$port" --data "$data" --curve "$curve" \
-        --registrations-per-address 100000 "${serve_args[@]}" "$@" >"$work/server.log" 2>&1 &
+        --registrations-per-address 100000 --pass1-per-address 100000000 --pass1-per-identity 100000000 "${serve_args[@]}" "$@" >"$work/server.log" 2>&1 &
     server=$!
     for _ in $(seq 300); do grep -q "listening on" "$work/server.log" && break; sleep 0.1; done
     grep -q "listening on" "$work/server.log" || { cat "$work/server.log" >&2; exit 1; }

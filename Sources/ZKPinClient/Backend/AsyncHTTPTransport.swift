@@ -29,8 +29,18 @@ public struct AsyncHTTPTransport: HTTPTransport {
         try await send(verb, url, json: body, serverHoldSeconds: 0)
     }
 
+    public func send(_ verb: HTTPVerb, _ url: String, json body: [UInt8]?, headers: [(String, String)]) async throws(ClientError) -> HTTPResult {
+        try await send(verb, url, json: body, serverHoldSeconds: 0, headers: headers)
+    }
+
     public func send(_ verb: HTTPVerb, _ url: String, json body: [UInt8]?, serverHoldSeconds: Int64) async throws(ClientError) -> HTTPResult {
+        try await send(verb, url, json: body, serverHoldSeconds: serverHoldSeconds, headers: [])
+    }
+
+    func send(_ verb: HTTPVerb, _ url: String, json body: [UInt8]?, serverHoldSeconds: Int64,
+              headers: [(String, String)]) async throws(ClientError) -> HTTPResult {
         var request = HTTPClientRequest(url: url)
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
         request.method = HTTPMethod(rawValue: verb.rawValue)
         request.headers.add(name: "Accept", value: "application/json")
         request.headers.add(name: "User-Agent", value: "zkpin")

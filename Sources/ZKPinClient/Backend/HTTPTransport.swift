@@ -19,6 +19,9 @@ public protocol HTTPTransport: Sendable {
     /// The same, for a request the server may hold on purpose for up to `serverHoldSeconds`
     /// (`/rps/authenticate` waits for the page): the timeout starts after that hold.
     func send(_ verb: HTTPVerb, _ url: String, json body: [UInt8]?, serverHoldSeconds: Int64) async throws(ClientError) -> HTTPResult
+
+    /// The same with extra request headers (the regOTT travels in one, never in the URL).
+    func send(_ verb: HTTPVerb, _ url: String, json body: [UInt8]?, headers: [(String, String)]) async throws(ClientError) -> HTTPResult
 }
 
 extension HTTPTransport {

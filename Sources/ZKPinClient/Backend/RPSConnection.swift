@@ -51,6 +51,12 @@ public struct RPSConnection: Sendable {
         return Answer(url: url, status: result.status, body: result.body)
     }
 
+    /// A GET with extra headers (for values that must stay out of URLs and so out of logs).
+    public func get(_ url: String, headers: [(String, String)]) async throws(ClientError) -> Answer {
+        let result = try await transport.send(.get, url, json: nil, headers: headers)
+        return Answer(url: url, status: result.status, body: result.body)
+    }
+
     /// `serverHoldSeconds`: how long the server may hold this request on purpose (see
     /// `HTTPTransport`).
     public func send<Body: Encodable>(_ verb: HTTPVerb, _ url: String, _ body: Body,

@@ -67,7 +67,7 @@ public struct Registration: Sendable {
         guard let mpinId = identity.pendingMpinId, let regOTT = identity.pendingRegOTT else {
             throw .notRegistered(userId: identity.userId, state: identity.state)
         }
-        let answer = try await connection.get(service.signatureURL(mpinId: mpinId, regOTT: regOTT))
+        let answer = try await connection.get(service.signatureURL(mpinId: mpinId), headers: [(Service.regOTTHeader, regOTT)])
         switch answer.status {
         case 200: break
         case 401: return .waiting

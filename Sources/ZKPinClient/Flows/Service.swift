@@ -27,9 +27,11 @@ public struct Service: Sendable {
     func resolve(_ url: String) -> String { ClientSettings.resolve(url, against: base) }
 
     package var registerURL: String { resolve(settings.registerURL) }
-    package func signatureURL(mpinId: String, regOTT: String) -> String {
-        resolve(settings.signatureURL) + "/" + mpinId + "?regOTT=" + regOTT
+    /// Share 1's URL; the regOTT goes in the `regOTTHeader` header, never in the URL (proxies log URLs).
+    package func signatureURL(mpinId: String) -> String {
+        resolve(settings.signatureURL) + "/" + mpinId
     }
+    package static let regOTTHeader = "X-ZKPin-RegOTT"
     package func timePermitURL(mpinId: String) -> String { resolve(settings.timePermitsURL) + "/" + mpinId }
     package var pass1URL: String { resolve(settings.mpinAuthServerURL) + "/pass1" }
     package var pass2URL: String { resolve(settings.mpinAuthServerURL) + "/pass2" }

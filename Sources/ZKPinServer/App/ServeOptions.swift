@@ -14,6 +14,16 @@ public struct ServeOptions: Sendable {
     public var databasePasswordFile: String?
     /// Registrations (and re-sent mails) per client address and hour.
     public var registrationsPerAddress = 30
+    /// Pass-1 requests per client address and minute (`zkpin load` raises it).
+    public var pass1PerAddress = 600
+    /// Pass-1 requests per identity from one client address and minute.
+    public var pass1PerIdentity = 60
+    /// Connections served at once; more get a 503 (clamped below the file-descriptor limit).
+    public var maxConnections = 10_000
+    /// Seconds a connection may stay without a complete request part (also the header timeout).
+    public var idleTimeout = 30
+    /// Seconds a request body may take to arrive after its head.
+    public var bodyTimeout = 10
     /// `--verification-batch`: the most logins verified together.
     public var verificationBatch = 256
     /// nil: the curve stored in the data folder, or bls12-381 on first start.

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import ZKPinProtocol
@@ -88,7 +89,10 @@ public enum ZKPinServerApp {
                                   accessCodeTTL: o.accessCodeTTL, serviceName: o.serviceName)
         config.trustedProxy = o.trustedProxy
         config.limits.registrationsPerAddress.limit = o.registrationsPerAddress
+        config.limits.pass1PerAddress.limit = o.pass1PerAddress
+        config.limits.pass1PerIdentityAndAddress.limit = o.pass1PerIdentity
         config.maxVerificationBatch = o.verificationBatch
+        config.bodyTimeout = o.bodyTimeout
         config.mailFrom = o.mailFrom
         config.notifyOnBlock = o.notifyUser
         config.dataDirectory = dir
@@ -114,6 +118,7 @@ public enum ZKPinServerApp {
         let router = Router(context: AppContext.self)
         router.add(middleware: RedactingLogMiddleware(logger: logger, metrics: rp.metrics))
         router.add(middleware: ErrorShapeMiddleware(logger: logger))
+        router.add(middleware: BodyLimitMiddleware(bodyTimeout: rp.config.bodyTimeout))
         let address = ClientAddress(trustedProxy: rp.config.trustedProxy)
         router.addRoutes(DiscoveryRoutes.collection(rp: rp))
         router.addRoutes(RegistrationRoutes.collection(registration: rp.registration, shares: rp.shares, address: address))
@@ -143,15 +148,31 @@ public enum ZKPinServerApp {
            !stored.isEmpty, stored != o.curve.rawValue {
             throw SetupError("\(o.dataDirectory) was created for curve \(stored); it cannot serve \(o.curve.rawValue)")
         }
-        try (o.curve.rawValue + "\n").write(toFile: curvePath, atomically: true, encoding: .utf8)
+        try PrivateFile.write(Array((o.curve.rawValue + "\n").utf8), to: curvePath, replace: true)
         return DTA2Service(authority: try TrustedAuthority.load(path: masterPath, suite: o.curve.suite),
                            key: try SecretFile.load(o.keyFile), clock: clock, logger: logger)
     }
 
     /// Binds and serves `router` until the task is cancelled; `onRunning` gets the bound port.
-    public static func serve(router: Router<AppContext>, host: String, port: Int, logger: Logger,
+    /// The file-descriptor soft limit is raised to the hard limit first, and the connection cap
+    /// kept under it; idle connections (and unfinished request heads) are closed after
+    /// `limits.idleTimeout` seconds.
+    public static func serve(router: Router<AppContext>, host: String, port: Int, logger: Logger, limits: ServerLimits = ServerLimits(),
                              onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
-        let app = Application(router: router, configuration: .init(address: .hostname(host, port: port), serverName: "zkpin"),
+        let descriptors = FileDescriptorLimit.raiseToHardLimit()
+        let cap = limits.effectiveMaxConnections(descriptorLimit: descriptors)
+        if cap < limits.maxConnections {
+            logger.warning("connection cap lowered to fit the file-descriptor limit",
+                           metadata: ["max_connections": "\(cap)", "descriptor_limit": "\(descriptors)"])
+        }
+        let gate = ConnectionGate(limit: cap)
+        let http1 = HTTP1Channel.Configuration(idleTimeout: .seconds(Int64(limits.idleTimeout)))
+        let server = HTTPServerBuilder { responder in
+            CappedHTTP1Channel(inner: HTTP1Channel(responder: responder, configuration: http1), gate: gate)
+        }
+        // The backlog holds connections the accept loop has not taken yet; the cap answers the rest.
+        let app = Application(router: router, server: server,
+                              configuration: .init(address: .hostname(host, port: port), serverName: "zkpin", backlog: 1024),
                               onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
                               logger: logger)
         try await app.runService()

@@ -5,7 +5,7 @@ import ZKPinWire
 enum AccessRoutes {
     static func collection(access: AccessService, address: ClientAddress) -> RouteCollection<AppContext> {
         let routes = RouteCollection(context: AppContext.self)
-        routes.post("/rps/getAccessNumber") { _, _ in try await access.accessNumber() }
+        routes.post("/rps/getAccessNumber") { request, context in try await access.accessNumber(address: address.of(request, context)) }
         routes.post("/rps/access") { request, context in
             try await access.access(try await request.decode(as: AccessRequest.self, context: context))
         }

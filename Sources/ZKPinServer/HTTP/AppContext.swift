@@ -6,10 +6,13 @@ import NIOCore
 public struct AppContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let remoteAddress: SocketAddress?
+    /// The connection (nil in the in-process test client): closed when a body is too slow.
+    public let channel: (any Channel)?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
+        channel = source.channel
     }
 
     /// Every request body of the API and the pages is small.

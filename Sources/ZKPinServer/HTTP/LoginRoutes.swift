@@ -6,7 +6,8 @@ enum LoginRoutes {
     static func collection(login: LoginService, address: ClientAddress) -> RouteCollection<AppContext> {
         let routes = RouteCollection(context: AppContext.self)
         routes.post("/rps/pass1") { request, context in
-            try await login.pass1(try await request.decode(as: Pass1Request.self, context: context))
+            let body = try await request.decode(as: Pass1Request.self, context: context)
+            return try await login.pass1(body, address: address.of(request, context))
         }
         routes.post("/rps/pass2") { request, context in
             let body = try await request.decode(as: Pass2Request.self, context: context)

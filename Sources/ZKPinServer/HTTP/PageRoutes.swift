@@ -12,8 +12,8 @@ enum PageRoutes {
         let session = SessionCookie(config: rp.config)
         let access = rp.access, activation = rp.activation
 
-        routes.get("/") { _, _ in
-            let a = try await access.accessNumber()
+        routes.get("/") { request, context in
+            let a = try await access.accessNumber(address: address.of(request, context))
             return HTMLPage.response(pages.loginPage(serviceName: name, accessNumber: a.accessNumber, webOTT: a.webOTT,
                                                      ttl: a.ttlSeconds, qrUrl: a.qrUrl))
         }

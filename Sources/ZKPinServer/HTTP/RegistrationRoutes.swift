@@ -1,3 +1,4 @@
+import HTTPTypes
 import Hummingbird
 import ZKPinWire
 
@@ -15,10 +16,12 @@ enum RegistrationRoutes {
             return try await registration.resend(mpinId: try context.parameters.require("mpinId"), body, address: address.of(request, context))
         }
         routes.get("/rps/signature/:mpinId") { request, context in
-            try await shares.signature(mpinId: try context.parameters.require("mpinId"), regOTT: request.uri.queryParameters.get("regOTT"))
+            // The header; the query parameter only for clients older than it (rps-api.md).
+            let regOTT = request.headers[HTTPField.Name(ShareService.regOTTHeader)!] ?? request.uri.queryParameters.get("regOTT")
+            return try await shares.signature(mpinId: try context.parameters.require("mpinId"), regOTT: regOTT)
         }
-        routes.get("/rps/timePermit/:mpinId") { _, context in
-            try await shares.timePermit(mpinId: try context.parameters.require("mpinId"))
+        routes.get("/rps/timePermit/:mpinId") { request, context in
+            try await shares.timePermit(mpinId: try context.parameters.require("mpinId"), address: address.of(request, context))
         }
         return routes
     }

@@ -53,9 +53,7 @@ public struct OutboxMailer: Mailer {
         let id = Tokens.fresh(bytes: 6)
         let text = mail.rfc5322(messageID: "\(stamp).\(id)@zkpin")
         let path = (directory as NSString).appendingPathComponent("\(stamp)-\(id).eml")
-        // Write then rename, so a reader never sees half a message.
-        let tmp = path + ".tmp"
-        try Data(text.utf8).write(to: URL(fileURLWithPath: tmp))
-        try FileManager.default.moveItem(atPath: tmp, toPath: path)
+        // 0600 (a mail holds an activation link), and whole: a reader never sees half a message.
+        try PrivateFile.write(Array(text.utf8), to: path, replace: true)
     }
 }

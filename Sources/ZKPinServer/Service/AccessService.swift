@@ -19,8 +19,12 @@ struct AccessService: Sendable {
     let audit: AuditTrail
     let clock: ServerClock
 
-    /// `POST /rps/getAccessNumber`: a fresh code bound to a fresh webOTT.
-    func accessNumber() async throws(APIError) -> AccessNumberResponse {
+    /// `POST /rps/getAccessNumber` and the login page: a fresh code bound to a fresh webOTT.
+    /// With `address`, limited per client address (each code is a row until it is purged).
+    func accessNumber(address: String? = nil) async throws(APIError) -> AccessNumberResponse {
+        if let address, !(try await limiter.hit("codes:\(address)", config.limits.accessCodesPerAddress, now: clock.now)) {
+            throw APIError(.rateLimited, "too many access codes asked from this address; wait a minute")
+        }
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<20 {
             let code = AccessCode.generate { Int.random(in: 0...9, using: &generator) }

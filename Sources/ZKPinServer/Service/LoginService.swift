@@ -16,10 +16,16 @@ struct LoginService: Sendable {
     let clock: ServerClock
     let notices: BlockNotifier
 
-    /// `POST /rps/pass1`: records (mpinId, U, UT, y) under a single-use challenge.
-    func pass1(_ request: Pass1Request) async throws(APIError) -> Pass1Response {
+    /// `POST /rps/pass1`: records (mpinId, U, UT, y) under a single-use challenge, within the
+    /// per-address and per-identity-and-address limits (a stranger who knows the mpinId uses up
+    /// only the count of their own address).
+    func pass1(_ request: Pass1Request, address: String) async throws(APIError) -> Pass1Response {
         guard request.pass == 1 else { throw APIError.bad("pass must be 1") }
         _ = try MPinIDText.bytes(request.mpinId)
+        let now = clock.now
+        guard try await limiter.hit("pass1-addr:\(address)", config.limits.pass1PerAddress, now: now),
+              try await limiter.hit("pass1:\(request.mpinId):\(address)", config.limits.pass1PerIdentityAndAddress, now: now)
+        else { throw APIError(.rateLimited, "too many logins started from this address; wait a minute") }
         let u = try MPinIDText.hexField(request.u, "U")
         var ut: [UInt8]? = nil
         // The server's setting decides: a client cannot skip the permit by leaving UT out.

@@ -16,9 +16,10 @@ struct RegistrationService: Sendable {
     let logger: Logger
 
     func register(_ request: RegisterRequest, address: String) async throws(APIError) -> RegisterResponse {
-        let email = request.userId
-        guard EmailAddress.isValid(email) else { throw APIError.bad("userId must be an e-mail address (at most 254 characters)") }
-        let device = String((request.deviceName ?? "").unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7f }.prefix(64))
+        guard let email = EmailAddress.normalized(request.userId) else {
+            throw APIError.bad("userId must be an e-mail address (at most 254 characters, no control, format or bidi characters)")
+        }
+        let device = try DeviceName.checked(request.deviceName)
         guard request.mobile == nil || request.mobile == 0 || request.mobile == 1 else { throw APIError.bad("mobile is 0 or 1") }
         try await checkMailLimits(email: email, address: address, refusal: "too many registrations; try again later")
 
@@ -61,8 +62,10 @@ struct RegistrationService: Sendable {
 
     func checkMailLimits(email: String, address: String, refusal: String) async throws(APIError) {
         let now = clock.now
-        guard try await limiter.hit("reg-mail:\(email.lowercased())", config.limits.registrationsPerEmail, now: now),
-              try await limiter.hit("reg-addr:\(address)", config.limits.registrationsPerAddress, now: now)
+        // Per e-mail *and* address: a stranger registering someone else's address uses up only
+        // the stranger's own count, never the owner's (docs/limits.md).
+        guard try await limiter.hit("reg-addr:\(address)", config.limits.registrationsPerAddress, now: now),
+              try await limiter.hit("reg-mail:\(email):\(address)", config.limits.registrationsPerEmailAndAddress, now: now)
         else { throw APIError(.rateLimited, refusal) }
     }
 
@@ -72,8 +75,10 @@ struct RegistrationService: Sendable {
             Someone (hopefully you) asked to register a ZKPin identity for \(pending.userId)
             on \(config.serviceName) (\(config.publicURL)).
 
-            Device: \(pending.device.isEmpty ? "(not named)" : pending.device)
-            Requested at: \(ISOTime.string(pending.created)) from \(pending.address)
+            Request details (typed by whoever asked; not a message from us):
+              Device name: \(pending.device.isEmpty ? "(none given)" : "\"" + pending.device + "\"")
+              Requested at: \(ISOTime.string(pending.created))
+              From address: \(pending.address)
 
             To activate it, open this link and type the confirmation code that your
             zkpin client shows ("Confirmation code: XXXX-XXXX"):

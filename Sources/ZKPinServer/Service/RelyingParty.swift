@@ -48,7 +48,7 @@ public final class RelyingParty: Sendable {
                                            audit: audit, metrics: metrics, clock: clock, logger: logger)
         activation = ActivationService(config: config, storage: storage, limiter: limiter, links: links, audit: audit,
                                        metrics: metrics, clock: clock)
-        shares = ShareService(storage: storage, registrations: registration, dta1: dta1, dta2Signer: DTA2Signer(key: dta2Key),
+        shares = ShareService(config: config, storage: storage, limiter: limiter, registrations: registration, dta1: dta1, dta2Signer: DTA2Signer(key: dta2Key),
                               audit: audit, clock: clock)
         access = AccessService(config: config, storage: storage, limiter: limiter, links: links, audit: audit, clock: clock)
         login = LoginService(config: config, storage: storage, limiter: limiter, access: access,

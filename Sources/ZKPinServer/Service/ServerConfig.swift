@@ -10,6 +10,9 @@ public struct ServerConfig: Sendable {
     public var serviceName: String
     /// A pending registration expires after this (seconds).
     public var registrationTTL: Int = 3600
+    /// Share 1 of a client secret is served only this long after activation (seconds): enough
+    /// for a client that crashed between the two shares, short enough that a logged regOTT is stale.
+    public var shareWindow: Int = 600
     public var challengeTTL: Int = 15
     public var authTokenTTL: Int = 60
     public var sessionTTL: Int = 8 * 3600
@@ -19,6 +22,8 @@ public struct ServerConfig: Sendable {
     public var attemptHold: Int = 30
     /// The most pass-2 logins verified together (1: each alone, as before batch verification).
     public var maxVerificationBatch: Int = 256
+    /// Seconds a request body may take to arrive (`BodyLimitMiddleware`).
+    public var bodyTimeout: Int = 10
     /// The proxy address whose X-Forwarded-For is believed.
     public var trustedProxy: String?
     public var mailFrom: String = "ZKPin <no-reply@zkpin.invalid>"
@@ -30,8 +35,18 @@ public struct ServerConfig: Sendable {
     public var dataDirectory: String?
 
     public struct Limits: Sendable {
-        public var registrationsPerEmail = RateLimiter.Rule(limit: 5, window: 3600)
+        /// Keyed by e-mail and address: a stranger's registrations for someone else's address
+        /// use up only the stranger's own count (docs/limits.md).
+        public var registrationsPerEmailAndAddress = RateLimiter.Rule(limit: 5, window: 3600)
         public var registrationsPerAddress = RateLimiter.Rule(limit: 30, window: 3600)
+        /// Pass 1 per client address, and per identity from one address (a stranger who knows an
+        /// mpinId uses up only their own address's count).
+        public var pass1PerAddress = RateLimiter.Rule(limit: 600, window: 60)
+        public var pass1PerIdentityAndAddress = RateLimiter.Rule(limit: 60, window: 60)
+        /// `GET /rps/timePermit/<mpinId>` (it signs a D-TA 2 query) per identity and address.
+        public var timePermitsPerIdentityAndAddress = RateLimiter.Rule(limit: 30, window: 600)
+        /// Access codes (login page views, `POST /rps/getAccessNumber`) per client address.
+        public var accessCodesPerAddress = RateLimiter.Rule(limit: 120, window: 60)
         public var wrongCodesPerAddress = RateLimiter.Rule(limit: 30, window: 60)
         public var wrongConfirmationsPerRegistration = RateLimiter.Rule(limit: 5, window: 900)
         public var invalidTokensPerIdentityAndAddress = RateLimiter.Rule(limit: 50, window: 600)

@@ -3,18 +3,27 @@ import ZKPinWire
 
 /// Share 1 of client secrets and time permits (D-TA 1), with the signed queries for share 2.
 struct ShareService: Sendable {
+    /// The header that carries the regOTT (never the URL, which proxies log).
+    static let regOTTHeader = "X-ZKPin-RegOTT"
+    let config: ServerConfig
     let storage: StorageGateway
+    let limiter: StoreRateLimiter
     let registrations: RegistrationService
     let dta1: TrustedAuthority
     let dta2Signer: DTA2Signer
     let audit: AuditTrail
     let clock: ServerClock
 
-    /// `GET /rps/signature/<mpinId>?regOTT=`.
+    /// `GET /rps/signature/<mpinId>` with the regOTT in the `X-ZKPin-RegOTT` header (the
+    /// `?regOTT=` query of rps-api.md is still read, for older clients). Share 1 is served only
+    /// within `shareWindow` seconds of the activation.
     func signature(mpinId: String, regOTT: String?) async throws(APIError) -> SignatureResponse {
-        guard let regOTT, !regOTT.isEmpty else { throw APIError(.invalidRegOTT, "regOTT is required") }
+        guard let regOTT, !regOTT.isEmpty else { throw APIError(.invalidRegOTT, "regOTT is required (header \(Self.regOTTHeader))") }
         let pending = try await registrations.livePending(mpinId: mpinId, regOTT: regOTT)
-        guard pending.activated != nil else { throw APIError(.notActivated, "not activated yet: open the link in the mail and type the confirmation code") }
+        guard let activated = pending.activated else { throw APIError(.notActivated, "not activated yet: open the link in the mail and type the confirmation code") }
+        guard clock.now < activated + config.shareWindow else {
+            throw APIError(.invalidRegOTT, "share 1 is served only within \(config.shareWindow / 60) minutes of the activation; register again")
+        }
         let identity = try await storage("read identity") { try await $0.identity(mpinId: mpinId) }
         guard let identity, identity.state != .revoked else { throw APIError(.identityNotAuthorized, "this identity is revoked") }
         let id = try MPinIDText.bytes(mpinId)
@@ -25,9 +34,12 @@ struct ShareService: Sendable {
         return SignatureResponse(clientSecretShare: Hex.encode(share), params: params)
     }
 
-    /// `GET /rps/timePermit/<mpinId>`: today's share 1 and the signed query for share 2.
-    func timePermit(mpinId: String) async throws(APIError) -> TimePermitResponse {
+    /// `GET /rps/timePermit/<mpinId>`: today's share 1 and the signed query for share 2, limited
+    /// per identity and client address (a stranger's requests use up only their own address's count).
+    func timePermit(mpinId: String, address: String) async throws(APIError) -> TimePermitResponse {
         let id = try MPinIDText.bytes(mpinId)
+        guard try await limiter.hit("permit:\(mpinId):\(address)", config.limits.timePermitsPerIdentityAndAddress, now: clock.now)
+        else { throw APIError(.rateLimited, "too many time permits asked from this address; try again later") }
         let identity = try await storage("read identity") { try await $0.identity(mpinId: mpinId) }
         guard let identity, identity.state == .active else { throw APIError(.identityNotAuthorized, "unknown, blocked or revoked identity") }
         let now = clock.now

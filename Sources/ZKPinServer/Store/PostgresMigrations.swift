@@ -59,7 +59,32 @@ enum PostgresMigrations {
         ],
         // v2: the OpenID Connect provider (OIDC/).
         OIDCSchema.postgres,
+        // v3: e-mail addresses in their one normalised form (NFC, lower case): no SQL, the
+        // rows are folded in Swift (`swiftSteps`), as registration folds them, whatever the
+        // database's collation makes of lower().
+        [],
     ]
+
+    /// Work done in Swift after a version's statements, in the same transaction.
+    static let swiftSteps: [Int: @Sendable (PostgresConnection, Logger) async throws -> Void] = [3: foldEmails]
+
+    static func foldEmails(_ connection: PostgresConnection, logger: Logger) async throws {
+        for table in ["identities", "registrations"] {
+            var changes: [(String, String)] = []
+            let rows = try await connection.query(PostgresQuery(unsafeSQL: "SELECT mpin_id, user_id FROM \(table)"), logger: logger)
+            for try await (mpinId, userId) in rows.decode((String, String).self) {
+                let folded = EmailAddress.folded(userId)
+                if folded != userId { changes.append((mpinId, folded)) }
+            }
+            for (mpinId, folded) in changes {
+                var bindings = PostgresBindings()
+                bindings.append(folded)
+                bindings.append(mpinId)
+                try await connection.query(PostgresQuery(unsafeSQL: "UPDATE \(table) SET user_id = $1 WHERE mpin_id = $2", binds: bindings),
+                                           logger: logger)
+            }
+        }
+    }
 
     /// An arbitrary constant that names ZKPin's migration lock among other advisory locks.
     static let lockKey: Int64 = 0x7a6b_7069_6e5f_6d69
@@ -72,7 +97,8 @@ enum PostgresMigrations {
     }
 
     /// Brings the schema up to date; safe to run from several processes at once.
-    static func migrate(_ connection: PostgresConnection, logger: Logger) async throws {
+    /// `upTo` stops at an older version (tests migrate a database made by an older server).
+    static func migrate(_ connection: PostgresConnection, logger: Logger, upTo last: Int = versions.count) async throws {
         try await connection.withTransaction(logger: logger) { connection in
             // Held until this transaction ends: a second instance waits here, then sees the
             // versions the first one recorded.
@@ -86,8 +112,9 @@ enum PostgresMigrations {
                 current = version
             }
             guard current <= versions.count else { throw NewerSchema(found: current) }
-            for (index, statements) in versions.enumerated() where index + 1 > current {
+            for (index, statements) in versions.enumerated() where index + 1 > current && index + 1 <= last {
                 for sql in statements { try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger) }
+                try await swiftSteps[index + 1]?(connection, logger)
                 let applied = Int(Date().timeIntervalSince1970)
                 try await connection.query("INSERT INTO zkpin_schema_version(version, applied) VALUES (\(index + 1), \(applied))",
                                            logger: logger)

@@ -41,6 +41,19 @@ enum SQLiteMigrations {
         }
         // v3: the OpenID Connect provider (OIDC/).
         m.registerMigration("v3") { db in try db.execute(sql: OIDCSchema.sqlite) }
+        // v4: e-mail addresses in their one normalised form (NFC, lower case), as registration
+        // now stores them; folded in Swift because SQLite's lower() knows only ASCII.
+        m.registerMigration("v4") { db in
+            for table in ["identities", "registrations"] {
+                let rows = try Row.fetchAll(db, sql: "SELECT mpin_id, user_id FROM \(table)")
+                for row in rows {
+                    let userId: String = row["user_id"]
+                    let folded = EmailAddress.folded(userId)
+                    guard folded != userId else { continue }
+                    try db.execute(sql: "UPDATE \(table) SET user_id = ? WHERE mpin_id = ?", arguments: [folded, row["mpin_id"] as String])
+                }
+            }
+        }
         return m
     }
 }

@@ -10,6 +10,9 @@ public final class SQLiteStore: Store {
     public init(path: String) throws {
         var config = Configuration()
         config.busyMode = .timeout(10)
+        // 0600 before SQLite opens it: SQLite creates the -wal and -shm files with the
+        // database file's mode, whatever the folder's mode and the umask.
+        PrivateFile.prepare(path)
         // WAL lets the page polls read while a login writes; DatabasePool enables it.
         pool = try DatabasePool(path: path, configuration: config)
         try SQLiteMigrations.migrator.migrate(pool)

@@ -19,11 +19,9 @@ public enum SecretFile {
         if FileManager.default.fileExists(atPath: path) { return try load(path) }
         let bytes = make()
         let text = bytes.map { String(format: "%02x", $0) }.joined() + "\n"
-        // O_EXCL: never overwrite a file that appeared meanwhile; 0600 from the first byte.
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard fd >= 0 else { return try load(path) }
-        defer { close(fd) }
-        _ = text.withCString { write(fd, $0, strlen($0)) }
+        // Never replaces a file that appeared meanwhile (another instance's key wins); 0600
+        // from the first byte, every byte written and fsynced before the name exists.
+        guard try PrivateFile.write(Array(text.utf8), to: path, replace: false) else { return try load(path) }
         return bytes
     }
 

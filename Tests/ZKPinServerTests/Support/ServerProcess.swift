@@ -24,11 +24,17 @@ final class ServerProcess: @unchecked Sendable {
 
     struct StartFailure: Error, CustomStringConvertible { var description: String }
 
-    /// With `errors`, standard error goes there (to read why a start failed).
-    init(_ arguments: [String], port: Int, errors: Pipe? = nil) throws {
+    /// With `errors`, standard error goes there (to read why a start failed). With
+    /// `descriptorLimit`, the server starts under that soft limit of open files.
+    init(_ arguments: [String], port: Int, errors: Pipe? = nil, descriptorLimit: Int? = nil) throws {
         self.port = port
-        process.executableURL = Self.binary
-        process.arguments = arguments
+        if let descriptorLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -Sn \(descriptorLimit) && exec \"$0\" \"$@\"", Self.binary.path] + arguments
+        } else {
+            process.executableURL = Self.binary
+            process.arguments = arguments
+        }
         process.standardOutput = output
         process.standardError = errors ?? FileHandle.nullDevice
         try process.run()
@@ -86,7 +92,7 @@ struct LiveServer {
     let task: Task<Void, any Error>
     var transport: SocketTransport { SocketTransport(base: "http://127.0.0.1:\(port)") }
 
-    static func start(_ configure: @escaping (inout ServeOptions) -> Void = { _ in }) async throws -> LiveServer {
+    static func start(limits: ServerLimits = ServerLimits(), _ configure: @escaping (inout ServeOptions) -> Void = { _ in }) async throws -> LiveServer {
         let port = ServerProcess.freePort()
         let h = try await Harness.make { o in
             o.port = port
@@ -98,7 +104,7 @@ struct LiveServer {
         logger.logLevel = .warning
         let router = h.router
         let task = Task {
-            try await ZKPinServerApp.serve(router: router, host: "127.0.0.1", port: port, logger: logger) { p in continuation.yield(p) }
+            try await ZKPinServerApp.serve(router: router, host: "127.0.0.1", port: port, logger: logger, limits: limits) { p in continuation.yield(p) }
         }
         var it = stream.makeAsyncIterator()
         let bound = await it.next() ?? port

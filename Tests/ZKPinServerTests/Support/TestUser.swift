@@ -20,7 +20,7 @@ struct TestUser: Sendable {
                          usePermits: Bool = false, device: String = "laptop") async throws -> TestUser {
         let reg = try await t.json("PUT", "/rps/user", RegisterRequest(userId: email, deviceName: device)).json(RegisterResponse.self)
         // Not activated yet: 401.
-        #expect(try await t.get("/rps/signature/\(reg.mpinId)?regOTT=\(reg.regOTT)").status == 401)
+        #expect(try await t.get("/rps/signature/\(reg.mpinId)", headers: [("X-ZKPin-RegOTT", reg.regOTT)]).status == 401)
         let link = try Outbox.activationLink(in: outbox, to: email)
         let path = String(link[link.range(of: "/mpinActivate")!.lowerBound...])
         let page = try await t.get(path)
@@ -30,7 +30,7 @@ struct TestUser: Sendable {
         let confirmed = try await t.form(path, ["code": code.lowercased().replacingOccurrences(of: "-", with: "")])
         #expect(confirmed.status == 200)
         #expect(confirmed.text.contains("id=\"activated\""))
-        let sig = try await t.get("/rps/signature/\(reg.mpinId)?regOTT=\(reg.regOTT)")
+        let sig = try await t.get("/rps/signature/\(reg.mpinId)", headers: [("X-ZKPin-RegOTT", reg.regOTT)])
         #expect(sig.status == 200, "\(sig.text)")
         let share1 = try sig.json(SignatureResponse.self)
         let settings = try await t.get("/rps/clientSettings").json(ClientSettings.self)

@@ -1,0 +1,48 @@
+import Hummingbird
+import NIOCore
+import Synchronization
+
+/// Request bodies capped per route and read within a deadline: the JSON API's bodies are all
+/// small, so they may be 16 KB at most; the pages and the OpenID Connect provider keep the
+/// context's 64 KB. A declared length over the cap is refused (413) before anything is read;
+/// a body that has not fully arrived `bodyTimeout` seconds after its head closes the connection.
+struct BodyLimitMiddleware: RouterMiddleware {
+    typealias Context = AppContext
+    let bodyTimeout: Int
+
+    static let apiLimit = 16 * 1024
+
+    static func limit(for path: String, default fallback: Int) -> Int {
+        path.hasPrefix("/rps/") || path.hasPrefix("/dta2/") ? apiLimit : fallback
+    }
+
+    func handle(_ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response) async throws -> Response {
+        guard request.method != .get, request.method != .head else { return try await next(request, context) }
+        let limit = Self.limit(for: request.uri.path, default: context.maxUploadSize)
+        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > limit {
+            throw HTTPError(.contentTooLarge)
+        }
+        var request = request
+        let body = request.body
+        let collector = Task { try await body.collect(upTo: limit) }
+        // Closing the connection ends the body's stream, so the collector stops too.
+        let timedOut = TimeoutFlag()
+        let watchdog = Task { [channel = context.channel, seconds = bodyTimeout] in
+            try await Task.sleep(for: .seconds(seconds))
+            timedOut.isSet.store(true, ordering: .relaxed)
+            channel?.close(promise: nil)
+        }
+        defer { watchdog.cancel() }
+        do {
+            request.body = RequestBody(buffer: try await collector.value)
+        } catch where timedOut.isSet.load(ordering: .relaxed) {
+            throw APIError(status: .requestTimeout, code: .badRequest, "the request body did not arrive within \(bodyTimeout) seconds")
+        }
+        return try await next(request, context)
+    }
+}
+
+/// Set when a body's deadline passed (its stream then ends with an error that is not a bug).
+final class TimeoutFlag: Sendable {
+    let isSet = Atomic<Bool>(false)
+}

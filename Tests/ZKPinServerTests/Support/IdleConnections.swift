@@ -1,0 +1,72 @@
+import Foundation
+
+/// Another process (python3) holding `count` idle connections to 127.0.0.1:`port`, so that
+/// the test process itself keeps few descriptors (Foundation's `Process` in other tests running
+/// meanwhile misbehaves with descriptors above 1,024).
+final class IdleConnections: @unchecked Sendable {
+    let process = Process()
+    let input = Pipe()
+    let output = Pipe()
+    private(set) var opened = 0
+
+    static let script = """
+        import resource, select, socket, sys
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+        port, count = int(sys.argv[1]), int(sys.argv[2])
+        conns = []
+        for _ in range(count):
+            try:
+                conns.append(socket.create_connection(("127.0.0.1", port), timeout=10))
+            except OSError:
+                break
+        print("opened", len(conns), flush=True)
+        for line in sys.stdin:
+            poller = select.poll()
+            for c in conns:
+                poller.register(c, select.POLLIN)
+            readable = {fd for fd, _ in poller.poll(0)}
+            closed = 0
+            for c in conns:
+                if c.fileno() in readable:
+                    try:
+                        closed += c.recv(1, socket.MSG_PEEK) == b""
+                    except OSError:
+                        closed += 1
+            print("open", len(conns) - closed, flush=True)
+        """
+
+    init(port: Int, count: Int) throws {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", Self.script, "\(port)", "\(count)"]
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        opened = Int(readLine().split(separator: " ").last ?? "") ?? 0
+    }
+
+    /// How many of the connections the server has not closed.
+    func stillOpen() -> Int {
+        input.fileHandleForWriting.write(Data("check\n".utf8))
+        return Int(readLine().split(separator: " ").last ?? "") ?? -1
+    }
+
+    func stop() {
+        try? input.fileHandleForWriting.close()
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+    }
+
+    private var buffered = ""
+    private func readLine() -> String {
+        while !buffered.contains("\n") {
+            let data = output.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            buffered += String(decoding: data, as: UTF8.self)
+        }
+        let line = buffered.prefix { $0 != "\n" }
+        buffered = String(buffered.dropFirst(line.count + 1))
+        return String(line)
+    }
+}
