@@ -112,7 +112,7 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidToken:
             return "The server did not accept this identity's token. If this keeps happening, delete it with `zkpin delete EMAIL` and register again."
         case let .blocked(userId):
-            return "The identity \(userId) is blocked after too many wrong PINs; its token was deleted from this device. Register again with `zkpin register \(userId) --server URL`."
+            return "The identity \(userId) is blocked after too many wrong PINs. Ask the site's operator to unblock it (the next `zkpin login` then works with your PIN), or register again with `zkpin register \(userId) --server URL`."
         case .accessCodeExpired:
             return "The access code has expired or was already used. Reload the login page to get a new code, and run the command with that one."
         case let .identityNotAuthorized(userId):
@@ -125,9 +125,9 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .notRegistered(userId, state):
             switch state {
             case .blocked:
-                return "The identity \(userId) is blocked and has no token after too many wrong PINs, so no PIN was asked: register again with `zkpin register \(userId) --server URL`."
+                return "The identity \(userId) is still blocked after too many wrong PINs (the server said so), so no PIN was asked: ask the site's operator to unblock it, or register again with `zkpin register \(userId) --server URL`."
             case .revoked:
-                return "The identity \(userId) is revoked (the server refused it as revoked or unknown), so no PIN was asked: register again with `zkpin register \(userId) --server URL`, or ask the site's operator."
+                return "The identity \(userId) is revoked (the server still refuses it as revoked or unknown), so no PIN was asked: register again with `zkpin register \(userId) --server URL`, or ask the site's operator."
             case .startedRegistration, .activated:
                 return "The identity \(userId) has not finished its registration. Run `zkpin confirm \(userId)` after confirming the mailed link."
             default:

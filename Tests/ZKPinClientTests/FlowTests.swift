@@ -57,7 +57,7 @@ import ZKPinWire
         #expect(setup.server.requests.contains("GET /rps/timePermit/" + identity.mpinId!) == usePermits)
     }
 
-    @Test func threeWrongPINsBlockAndDeleteTheToken() async throws {
+    @Test func threeWrongPINsBlockAndKeepTheTokenForAnUnblock() async throws {
         let setup = try Setup()
         defer { setup.folder.remove() }
         let (service, identity) = try await setup.register()
@@ -71,7 +71,7 @@ import ZKPinWire
             try await setup.login(identity, service: service, pin: "4321")
         }
         let blocked = try #require(try setup.store.find(userId: identity.userId, server: identity.server))
-        #expect(blocked.state == .blocked && blocked.token == nil)
+        #expect(blocked.state == .blocked && blocked.token != nil)
         await #expect(throws: ClientError.notRegistered(userId: "alice@example.com", state: .blocked)) {
             try await setup.login(blocked, service: service, pin: "1234")
         }

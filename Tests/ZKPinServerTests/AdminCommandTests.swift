@@ -69,7 +69,8 @@ import ZKPinWire
         let h = try await Harness.make(configure: { $0.database = database; $0.notifyUser = true })
         let storage = ["--data", h.dir] + (database.map { ["--database", $0] } ?? [])
         try await h.run { t in
-            let user = try await TestUser.register(t, email: "Lee@example.com", pin: 1357, outbox: h.outbox)
+            // Addresses are stored normalised (lower case); the admin commands take any case.
+            let user = try await TestUser.register(t, email: "lee@example.com", pin: 1357, outbox: h.outbox)
             for _ in 0..<3 { #expect(try await user.login(t, pin: 9999).status != 200) }
             #expect(try await h.rp.store.identity(mpinId: user.mpinId)?.state == .blocked)
             #expect(try await user.login(t).status != 200)
@@ -81,9 +82,9 @@ import ZKPinWire
                     .filter { $0.contains("Subject: Your ZKPin sign-in was blocked") }
                 if notices.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
             }
-            #expect(notices.count == 1 && notices.first?.contains("To: Lee@example.com") == true
+            #expect(notices.count == 1 && notices.first?.contains("To: lee@example.com") == true
                     && notices.first?.contains("after 3 wrong PINs") == true && notices.first?.contains("device: laptop") == true)
-            #expect(try Self.admin(["users"] + storage).out.contains("Lee@example.com\tblocked\t3\t"))
+            #expect(try Self.admin(["users", "--user", "LEE@example.com"] + storage).out.contains("lee@example.com\tblocked\t3\t"))
 
             let unblock = try Self.admin(["unblock", "lee@EXAMPLE.com"] + storage)
             #expect(unblock.status == 0 && unblock.out.contains("unblocked 1 identities of lee@EXAMPLE.com"), "\(unblock)")

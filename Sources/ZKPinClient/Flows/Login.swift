@@ -43,6 +43,43 @@ public struct Login: Sendable {
         return nil
     }
 
+    /// BLOCKED or REVOKED candidates that kept their token may have been unblocked since
+    /// (`zkpin-server admin unblock`). Pass 1 needs no PIN, so the server is asked with one
+    /// before any PIN prompt; an identity it answers is REGISTERED again. Returns the
+    /// candidates as they are now. The challenge this creates expires unused.
+    public func recheck(_ candidates: [Identity], service: Service) async throws(ClientError) -> [Identity] {
+        var reinstated = false
+        for identity in candidates where identity.state == .blocked || identity.state == .revoked {
+            guard let mpinId = identity.mpinId, identity.token != nil,
+                  identity.curve == service.curve.rawValue,
+                  try await serverAnswersPass1(identity: identity, mpinId: mpinId, service: service) else { continue }
+            try store.markReinstated(server: identity.server, userId: identity.userId, mpinId: mpinId)
+            reinstated = true
+        }
+        return reinstated ? try self.candidates(service: service) : candidates
+    }
+
+    /// Pass 1 alone: U = x·A (and UT) depend on the identity, not on the PIN. True when the
+    /// server records a challenge; false when it still refuses the identity (403, 410).
+    func serverAnswersPass1(identity: Identity, mpinId: String, service: Service) async throws(ClientError) -> Bool {
+        guard let id = Hex.decode(mpinId), let token = identity.token.flatMap({ Hex.decode($0) }) else { return false }
+        var permit: (date: Int, point: [UInt8])?
+        if service.settings.usePermits {
+            let first = try await connection.get(service.timePermitURL(mpinId: mpinId))
+            if [403, 410].contains(first.status) { return false }
+            permit = try await timePermit(identity: identity, mpinId: mpinId, service: service)
+        }
+        guard let state = try? service.curve.suite.clientPass1(id: id, token: token, pin: 0,
+                                                               timePermit: permit?.point, date: permit?.date ?? 0)
+        else { return false }
+        defer { state.wipe() }
+        let pass1 = try await connection.send(.post, service.pass1URL,
+                                              Pass1Request(mpinId: mpinId, u: Hex.encode(state.u), ut: state.ut.map { Hex.encode($0) }))
+        if pass1.isSuccess { return true }
+        if [403, 410].contains(pass1.status) { return false }
+        throw pass1.unexpected()
+    }
+
     /// How long `/rps/authenticate` may wait for the page to take the login up (rps-api.md).
     static let pageTakeUpSeconds: Int64 = 10
 
@@ -154,8 +191,8 @@ public struct Login: Sendable {
         }
     }
 
-    /// Turns a refusal into its client status; a block deletes the token first, a revocation
-    /// marks the identity REVOKED.
+    /// Turns a refusal into its client status; a block marks the identity BLOCKED, a
+    /// revocation REVOKED (both keep the token, see `IdentityStore.markBlocked`).
     func settleRefusal(_ answer: RPSConnection.Answer, identity: Identity, mpinId: String) throws(ClientError) {
         guard !answer.isSuccess else { return }
         let code = answer.error?.code

@@ -191,13 +191,14 @@ public final class IdentityStore: Sendable {
         }
     }
 
-    /// The server blocked `mpinId`: delete its token (as M-Pin clients do) and keep the row,
-    /// in state BLOCKED, so that `zkpin users` explains what happened.
+    /// The server blocked `mpinId`: the row goes to state BLOCKED, so that `zkpin users` explains
+    /// what happened and logins ask the server before any PIN prompt. The token stays (M-Pin
+    /// clients usually delete it): without the PIN it proves nothing, the server refuses it
+    /// while the identity is blocked, and it is what makes an operator's `admin unblock` useful.
     public func markBlocked(server: String, userId: String, mpinId: String, now: Date = Date()) throws(ClientError) {
         try write { db in
             guard var identity = try Identity.fetchOne(db, key: ["server": server, "userId": userId]),
                   identity.mpinId == mpinId else { return }
-            identity.token = nil
             identity.state = .blocked
             identity.updatedAt = now
             try identity.update(db)
@@ -212,6 +213,19 @@ public final class IdentityStore: Sendable {
             guard var identity = try Identity.fetchOne(db, key: ["server": server, "userId": userId]),
                   identity.mpinId == mpinId, identity.state == .registered else { return }
             identity.state = .revoked
+            identity.updatedAt = now
+            try identity.update(db)
+        }
+    }
+
+    /// The server answered pass 1 again for a BLOCKED or REVOKED `mpinId` (an operator unblocked
+    /// or reinstated it): REGISTERED again, with the token it kept.
+    public func markReinstated(server: String, userId: String, mpinId: String, now: Date = Date()) throws(ClientError) {
+        try write { db in
+            guard var identity = try Identity.fetchOne(db, key: ["server": server, "userId": userId]),
+                  identity.mpinId == mpinId, identity.token != nil,
+                  identity.state == .blocked || identity.state == .revoked else { return }
+            identity.state = .registered
             identity.updatedAt = now
             try identity.update(db)
         }

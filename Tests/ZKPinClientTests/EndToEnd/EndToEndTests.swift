@@ -100,7 +100,7 @@ struct EndToEndTests {
         #expect(wrong.err.contains("2 attempts left"), "\(wrong.err)")
     }
 
-    @Test func threeWrongPINsBlockAndTheTokenIsGone() async throws {
+    @Test func threeWrongPINsBlockAndOnlyAnUnblockBringsTheIdentityBack() async throws {
         let server = try await TestServer()
         defer { server.stop() }
         let home = ClientHome()
@@ -116,14 +116,25 @@ struct EndToEndTests {
         #expect(blocked.status == 1)
         #expect(blocked.err.contains("is blocked"), "\(blocked.err)")
         #expect(blocked.err.contains("zkpin register bob@example.com"))
+        #expect(blocked.err.contains("unblock"))
         let users = try await home.users()
         #expect(users.first?["state"] as? String == "BLOCKED")
-        #expect(users.first?["hasToken"] as? Bool == false)
+        #expect(users.first?["hasToken"] as? Bool == true)
 
-        // Even the right PIN cannot sign in now; the message says how to register again.
+        // Even the right PIN cannot sign in now: the server still says blocked, before any PIN.
         let (after, _) = try await home.login(on: server, pin: "1234")
         #expect(after.status == 1)
-        #expect(after.err.contains("blocked and has no token"), "\(after.err)")
+        #expect(after.err.contains("bob@example.com is still blocked"), "\(after.err)")
+
+        // The operator unblocks it: the next login finds out before the PIN prompt, and the
+        // same PIN signs in with the token the device kept.
+        let unblock = try ChildProcess(Binaries.server, ["admin", "unblock", "bob@example.com", "--data", server.data])
+        unblock.closeInput()
+        #expect(await unblock.waitForExit() == 0, "\(unblock.standardError)")
+        let (again, page) = try await home.login(on: server, pin: "1234")
+        #expect(again.status == 0, "\(again.err)")
+        #expect(page.status == "authenticate" && page.userId == "bob@example.com")
+        #expect(try await home.users().first?["state"] as? String == "REGISTERED")
     }
 
     @Test func aWrongPINIsAskedAgainAndTheSameCodeSignsIn() async throws {
@@ -155,12 +166,12 @@ struct EndToEndTests {
         #expect(document?["status"] as? String == "BLOCKED", "\(blocked.out)")
         let users = try await home.users()
         #expect(users.first?["state"] as? String == "BLOCKED")
-        #expect(users.first?["hasToken"] as? Bool == false)
+        #expect(users.first?["hasToken"] as? Bool == true)
 
         let next = try await server.accessNumber()
         let after = try await home.run(["login", next.qrUrl, "--pin-stdin"])
         #expect(after.status == 1, "\(after.err)")
-        #expect(after.err.contains("sam@example.com is blocked and has no token"), "\(after.err)")
+        #expect(after.err.contains("sam@example.com is still blocked"), "\(after.err)")
         #expect(after.err.contains("no PIN was asked"))
     }
 
