@@ -12,10 +12,11 @@ let optimizedEvenInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configura
 // around them is compiled for Broadwell. ZKPIN_PORTABLE=1 builds for the baseline x86-64 with
 // the Swift products instead.
 #if arch(x86_64)
-let fieldArithmeticCPU: [SwiftSetting] = ProcessInfo.processInfo.environment["ZKPIN_PORTABLE"] == "1"
-    ? [] : [.unsafeFlags(["-target-cpu", "broadwell"]), .define("ZKPIN_ADX")]
+    let fieldArithmeticCPU: [SwiftSetting] =
+        ProcessInfo.processInfo.environment["ZKPIN_PORTABLE"] == "1"
+        ? [] : [.unsafeFlags(["-target-cpu", "broadwell"]), .define("ZKPIN_ADX")]
 #else
-let fieldArithmeticCPU: [SwiftSetting] = []
+    let fieldArithmeticCPU: [SwiftSetting] = []
 #endif
 
 let package = Package(
@@ -28,7 +29,7 @@ let package = Package(
         .library(name: "ZKPinProtocol", targets: ["ZKPinProtocol"]),
         .library(name: "ZKPinWire", targets: ["ZKPinWire"]),
         .library(name: "ZKPinServer", targets: ["ZKPinServer"]),
-        .library(name: "ZKPinClient", targets: ["ZKPinClient"]),
+        .library(name: "ZKPinClient", targets: ["ZKPinClient"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -48,7 +49,7 @@ let package = Package(
         // ID tokens of the OpenID Connect provider: ES256 signing, JWKS (on swift-crypto).
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.0.0"),
         // RSA key generation for RS256 ID tokens (already in the graph through jwt-kit).
-        .package(url: "https://github.com/apple/swift-crypto", "4.1.0"..<"6.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "4.1.0"..<"6.0.0")
     ],
     targets: [
         // System libraries (Debian -dev packages; tools/test installs them when missing).
@@ -67,53 +68,63 @@ let package = Package(
         // The JSON request and response types of spec/rps-api.md.
         .target(name: "ZKPinWire"),
         // The relying party, the trusted authorities, pages, mail, storage.
-        .target(name: "ZKPinServer", dependencies: [
-            "ZKPinProtocol", "ZKPinWire", "CQREncode",
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "HummingbirdCore", package: "hummingbird"),
-            .product(name: "HTTPTypes", package: "swift-http-types"),
-            .product(name: "Mustache", package: "swift-mustache"),
-            .product(name: "GRDB", package: "GRDB.swift"),
-            .product(name: "PostgresNIO", package: "postgres-nio"),
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "Prometheus", package: "swift-prometheus"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
-            .product(name: "NIOSSL", package: "swift-nio-ssl"),
-            .product(name: "Configuration", package: "swift-configuration"),
-            .product(name: "JWTKit", package: "jwt-kit"),
-            .product(name: "CryptoExtras", package: "swift-crypto"),
-        ], resources: [.copy("Templates")]),
+        .target(
+            name: "ZKPinServer",
+            dependencies: [
+                "ZKPinProtocol", "ZKPinWire", "CQREncode",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Configuration", package: "swift-configuration"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "CryptoExtras", package: "swift-crypto")
+            ], resources: [.copy("Templates")]),
         // The person's side: payloads, registration, login, the local identity store.
-        .target(name: "ZKPinClient", dependencies: [
-            "ZKPinProtocol", "ZKPinWire", "CZBar",
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOHTTP1", package: "swift-nio"),
-            .product(name: "GRDB", package: "GRDB.swift"),
-        ]),
+        .target(
+            name: "ZKPinClient",
+            dependencies: [
+                "ZKPinProtocol", "ZKPinWire", "CZBar",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "GRDB", package: "GRDB.swift")
+            ]),
 
         // Tooling, kept out of the product libraries: the vector files and their checker, the
         // benchmark (with its ECDSA baseline) and the load driver. The `zkpin` executable links them.
         .target(name: "ZKPinVectors", dependencies: ["ZKPinMath", "ZKPinProtocol"], swiftSettings: optimizedEvenInDebug),
         .target(name: "ZKPinBenchmark", dependencies: ["ZKPinMath", "ZKPinProtocol", "COpenSSL"], swiftSettings: optimizedEvenInDebug),
-        .target(name: "ZKPinLoad", dependencies: [
-            "ZKPinProtocol", "ZKPinWire", "ZKPinClient",
-            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOHTTP1", package: "swift-nio"),
-        ]),
+        .target(
+            name: "ZKPinLoad",
+            dependencies: [
+                "ZKPinProtocol", "ZKPinWire", "ZKPinClient",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio")
+            ]),
 
-        .executableTarget(name: "zkpin", dependencies: [
-            "ZKPinMath", "ZKPinProtocol", "ZKPinWire", "ZKPinClient", "ZKPinVectors", "ZKPinBenchmark", "ZKPinLoad",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ]),
-        .executableTarget(name: "zkpin-server", dependencies: [
-            "ZKPinMath", "ZKPinProtocol", "ZKPinServer", "ZKPinWire",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "Logging", package: "swift-log"),
-        ]),
+        .executableTarget(
+            name: "zkpin",
+            dependencies: [
+                "ZKPinMath", "ZKPinProtocol", "ZKPinWire", "ZKPinClient", "ZKPinVectors", "ZKPinBenchmark", "ZKPinLoad",
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
+            ]),
+        .executableTarget(
+            name: "zkpin-server",
+            dependencies: [
+                "ZKPinMath", "ZKPinProtocol", "ZKPinServer", "ZKPinWire",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log")
+            ]),
 
         // Test support: counts the heap allocations of one thread (the zero-allocation pairing test).
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
@@ -122,19 +133,21 @@ let package = Package(
         .testTarget(name: "ZKPinMathTests", dependencies: ["ZKPinMath", "CAllocationCounter", "ZKPinTestSupport"]),
         .testTarget(name: "ZKPinProtocolTests", dependencies: ["ZKPinMath", "ZKPinProtocol", "ZKPinVectors", "ZKPinTestSupport"]),
         .testTarget(name: "ZKPinWireTests", dependencies: ["ZKPinWire"]),
-        .testTarget(name: "ZKPinServerTests", dependencies: [
-            "ZKPinServer", "ZKPinWire", "ZKPinProtocol",
-            .product(name: "Hummingbird", package: "hummingbird"),
-            .product(name: "HummingbirdTesting", package: "hummingbird"),
-            .product(name: "HTTPTypes", package: "swift-http-types"),
-            .product(name: "Logging", package: "swift-log"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            // The PostgreSQL tests create a database of their own per test.
-            .product(name: "PostgresNIO", package: "postgres-nio"),
-            // The migration tests write a database as an older version left it.
-            .product(name: "GRDB", package: "GRDB.swift"),
-        ]),
-        .testTarget(name: "ZKPinClientTests", dependencies: ["ZKPinClient", "ZKPinLoad", "ZKPinWire", "ZKPinProtocol", "CQREncode", "CZBar"]),
+        .testTarget(
+            name: "ZKPinServerTests",
+            dependencies: [
+                "ZKPinServer", "ZKPinWire", "ZKPinProtocol",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                // The PostgreSQL tests create a database of their own per test.
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                // The migration tests write a database as an older version left it.
+                .product(name: "GRDB", package: "GRDB.swift")
+            ]),
+        .testTarget(name: "ZKPinClientTests", dependencies: ["ZKPinClient", "ZKPinLoad", "ZKPinWire", "ZKPinProtocol", "CQREncode", "CZBar"])
     ]
 )
 

@@ -14,7 +14,9 @@ public struct BenchmarkResult: Sendable, Codable, Equatable {
     public var operationsPerSecond: Double { medianNanoseconds > 0 ? 1e9 / medianNanoseconds : 0 }
 
     enum CodingKeys: String, CodingKey {
-        case curve, op, medianNanoseconds = "median_ns", operationsPerSecond = "ops_per_s"
+        case curve, op
+        case medianNanoseconds = "median_ns"
+        case operationsPerSecond = "ops_per_s"
         case ratioToReference = "x_ecdsa_verify"
     }
 

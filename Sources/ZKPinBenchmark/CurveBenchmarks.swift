@@ -25,8 +25,10 @@ public struct CurveBenchmarks<C: PairingCurve> {
     }
 
     public static var operations: [String] {
-        ["fp_mul", "g1_mul", "g2_mul", "gt_pow", "map_to_g1", "pairing", "multi_pairing2", "pairing_prepared", "client_login", "server_verify",
-         "server_verify_batch8", "server_verify_batch64", "server_verify_batch256"]
+        [
+            "fp_mul", "g1_mul", "g2_mul", "gt_pow", "map_to_g1", "pairing", "multi_pairing2", "pairing_prepared", "client_login", "server_verify",
+            "server_verify_batch8", "server_verify_batch64", "server_verify_batch256"
+        ]
     }
 
     @_specialize(where C == BN254CX)
@@ -40,8 +42,10 @@ public struct CurveBenchmarks<C: PairingCurve> {
             let n = Double(perCall)
             if let reference {
                 let (median, ratio) = stopwatch.medianAndRatio(body, reference: { reference.verify() })
-                results.append(BenchmarkResult(curve: C.name, op: op, medianNanoseconds: median / n,
-                                               ratioToReference: reference.allValid ? ratio / n : nil))
+                results.append(
+                    BenchmarkResult(
+                        curve: C.name, op: op, medianNanoseconds: median / n,
+                        ratioToReference: reference.allValid ? ratio / n : nil))
             } else {
                 results.append(BenchmarkResult(curve: C.name, op: op, medianNanoseconds: stopwatch.median(body) / n))
             }
@@ -75,8 +79,9 @@ public struct CurveBenchmarks<C: PairingCurve> {
         let master = Scheme.randomScalar()
         let serverSecret = Scheme.serverSecretShare(master: master)
         let pin = 1234
-        let token = Scheme.extractPIN(clientSecret: Scheme.clientSecretShare(master: master, hashedIDPoint: a),
-                                      pin: pin, hashedIDPoint: a)
+        let token = Scheme.extractPIN(
+            clientSecret: Scheme.clientSecretShare(master: master, hashedIDPoint: a),
+            pin: pin, hashedIDPoint: a)
 
         measure("client_login") {
             let x = Scheme.randomScalar(), y = Scheme.randomScalar()

@@ -17,8 +17,9 @@ public final class ECDSABaseline {
         defer { EVP_PKEY_CTX_free(keyContext) }
         var generated: OpaquePointer? = nil
         guard EVP_PKEY_keygen_init(keyContext) == 1,
-              EVP_PKEY_CTX_set_ec_paramgen_curve_nid(keyContext, NID_X9_62_prime256v1) == 1,
-              EVP_PKEY_keygen(keyContext, &generated) == 1, let generated else { return nil }
+            EVP_PKEY_CTX_set_ec_paramgen_curve_nid(keyContext, NID_X9_62_prime256v1) == 1,
+            EVP_PKEY_keygen(keyContext, &generated) == 1, let generated
+        else { return nil }
 
         let digest = Digest.sha256(Array("zkpin benchmark message".utf8))
         var signature = [UInt8](repeating: 0, count: 80)
@@ -26,8 +27,9 @@ public final class ECDSABaseline {
         guard let signContext = EVP_PKEY_CTX_new(generated, nil) else { EVP_PKEY_free(generated); return nil }
         defer { EVP_PKEY_CTX_free(signContext) }
         guard EVP_PKEY_sign_init(signContext) == 1,
-              EVP_PKEY_sign(signContext, &signature, &signatureLength, digest, digest.count) == 1,
-              let verifyContext = EVP_PKEY_CTX_new(generated, nil) else { EVP_PKEY_free(generated); return nil }
+            EVP_PKEY_sign(signContext, &signature, &signatureLength, digest, digest.count) == 1,
+            let verifyContext = EVP_PKEY_CTX_new(generated, nil)
+        else { EVP_PKEY_free(generated); return nil }
         guard EVP_PKEY_verify_init(verifyContext) == 1 else {
             EVP_PKEY_CTX_free(verifyContext); EVP_PKEY_free(generated); return nil
         }

@@ -41,11 +41,11 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     public var exitCode: Int32 {
         switch self {
         case .missingAccessCode, .invalidAccessCode, .malformedURL, .invalidPIN, .pinMismatch, .trivialPIN,
-             .invalidEmail, .unknownIdentity, .ambiguousIdentity, .unreadableImage, .hostMismatch,
-             .storeUnavailable, .badInput:
+            .invalidEmail, .unknownIdentity, .ambiguousIdentity, .unreadableImage, .hostMismatch,
+            .storeUnavailable, .badInput:
             return 2
         case .wrongPIN, .invalidToken, .blocked, .accessCodeExpired, .identityNotAuthorized,
-             .notActivated, .registrationExpired, .notRegistered, .authenticationTimeout, .cancelled:
+            .notActivated, .registrationExpired, .notRegistered, .authenticationTimeout, .cancelled:
             return 1
         case .networkError, .timeout, .notMPinServer, .unexpectedResponse, .rateLimited:
             return 3
@@ -56,7 +56,7 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .missingAccessCode, .invalidAccessCode: return .invalidAccessCode
         case .malformedURL, .invalidPIN, .pinMismatch, .trivialPIN, .invalidEmail, .unknownIdentity,
-             .ambiguousIdentity, .unreadableImage, .storeUnavailable, .badInput:
+            .ambiguousIdentity, .unreadableImage, .storeUnavailable, .badInput:
             return .badInput
         case .hostMismatch, .cancelled: return .cancelled
         case .wrongPIN: return .incorrectPIN
@@ -76,11 +76,14 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     public var message: String {
         switch self {
         case let .missingAccessCode(payload):
-            return "The payload \"\(payload.prefix(200))\" has no access code: it must look like URL#CODE, as the login page shows it. Copy the whole text under the QR code, or use --image with a picture of the code."
+            return
+                "The payload \"\(payload.prefix(200))\" has no access code: it must look like URL#CODE, as the login page shows it. Copy the whole text under the QR code, or use --image with a picture of the code."
         case let .invalidAccessCode(code, reason):
-            return "The access code \"\(code.prefix(40))\" is not valid (\(reason)). Check the digits on the login page and try again; if the page shows a new code, use that one."
+            return
+                "The access code \"\(code.prefix(40))\" is not valid (\(reason)). Check the digits on the login page and try again; if the page shows a new code, use that one."
         case let .malformedURL(text):
-            return "\"\(text.prefix(200))\" is not a usable server URL: it must start with http:// or https:// and name a host. Check the address and try again."
+            return
+                "\"\(text.prefix(200))\" is not a usable server URL: it must start with http:// or https:// and name a host. Check the address and try again."
         case let .invalidPIN(reason):
             return "The PIN was not accepted: \(reason). A PIN is exactly 4 digits; try again."
         case .pinMismatch:
@@ -92,42 +95,53 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .unknownIdentity(userId, server):
             let who = userId.map { " \"\($0)\"" } ?? ""
             let whereText = server.map { " for \($0)" } ?? ""
-            return "There is no stored identity\(who)\(whereText). Run `zkpin users` to see the stored ones, or `zkpin register EMAIL --server URL` to create one."
+            return
+                "There is no stored identity\(who)\(whereText). Run `zkpin users` to see the stored ones, or `zkpin register EMAIL --server URL` to create one."
         case let .ambiguousIdentity(server, userIds):
             return "Several identities are stored for \(server): \(userIds.joined(separator: ", ")). Choose one with --user EMAIL."
         case let .unreadableImage(path, reason):
-            return "Could not read a QR code from \(path): \(reason). Use a PNG file with the whole QR code visible, or pass the payload text instead."
+            return
+                "Could not read a QR code from \(path): \(reason). Use a PNG file with the whole QR code visible, or pass the payload text instead."
         case let .hostMismatch(payloadHost, serviceHost):
-            return "The payload points at \(payloadHost), but that server calls itself \(serviceHost). This may be a relay or a phishing page; nothing was sent. If you trust it, run again with --accept-host (you will be asked to type the host)."
+            return
+                "The payload points at \(payloadHost), but that server calls itself \(serviceHost). This may be a relay or a phishing page; nothing was sent. If you trust it, run again with --accept-host (you will be asked to type the host)."
         case let .storeUnavailable(path, reason):
-            return "The identity store \(path) cannot be used: \(reason). Check --home or ZKPIN_HOME and the folder's permissions; the stored identities were not changed."
+            return
+                "The identity store \(path) cannot be used: \(reason). Check --home or ZKPIN_HOME and the folder's permissions; the stored identities were not changed."
         case let .badInput(text):
             return text
 
         case let .wrongPIN(attemptsLeft):
             if let left = attemptsLeft {
-                return "Wrong PIN: \(left) attempt\(left == 1 ? "" : "s") left before the identity is blocked; the same code still works until it expires, so run the command again with it."
+                return
+                    "Wrong PIN: \(left) attempt\(left == 1 ? "" : "s") left before the identity is blocked; the same code still works until it expires, so run the command again with it."
             }
             return "Wrong PIN; the same code still works until it expires, so run the command again with it."
         case .invalidToken:
             return "The server did not accept this identity's token. If this keeps happening, delete it with `zkpin delete EMAIL` and register again."
         case let .blocked(userId):
-            return "The identity \(userId) is blocked after too many wrong PINs. Ask the site's operator to unblock it (the next `zkpin login` then works with your PIN), or register again with `zkpin register \(userId) --server URL`."
+            return
+                "The identity \(userId) is blocked after too many wrong PINs. Ask the site's operator to unblock it (the next `zkpin login` then works with your PIN), or register again with `zkpin register \(userId) --server URL`."
         case .accessCodeExpired:
             return "The access code has expired or was already used. Reload the login page to get a new code, and run the command with that one."
         case let .identityNotAuthorized(userId):
-            return "The server does not accept the identity \(userId) (it was revoked or is unknown there), so this device now marks it REVOKED: register again with `zkpin register \(userId) --server URL`, or ask the site's operator."
+            return
+                "The server does not accept the identity \(userId) (it was revoked or is unknown there), so this device now marks it REVOKED: register again with `zkpin register \(userId) --server URL`, or ask the site's operator."
         case let .notActivated(userId, waited):
             let waitedText = waited.map { " after waiting \($0) s" } ?? ""
-            return "The identity \(userId) is not activated yet\(waitedText). Open the link in the activation mail, type the confirmation code, then run `zkpin confirm \(userId)`."
+            return
+                "The identity \(userId) is not activated yet\(waitedText). Open the link in the activation mail, type the confirmation code, then run `zkpin confirm \(userId)`."
         case let .registrationExpired(userId):
-            return "The registration of \(userId) expired or was refused by the server before it was activated. Start again with `zkpin register \(userId) --server URL`."
+            return
+                "The registration of \(userId) expired or was refused by the server before it was activated. Start again with `zkpin register \(userId) --server URL`."
         case let .notRegistered(userId, state):
             switch state {
             case .blocked:
-                return "The identity \(userId) is still blocked after too many wrong PINs (the server said so), so no PIN was asked: ask the site's operator to unblock it, or register again with `zkpin register \(userId) --server URL`."
+                return
+                    "The identity \(userId) is still blocked after too many wrong PINs (the server said so), so no PIN was asked: ask the site's operator to unblock it, or register again with `zkpin register \(userId) --server URL`."
             case .revoked:
-                return "The identity \(userId) is revoked (the server still refuses it as revoked or unknown), so no PIN was asked: register again with `zkpin register \(userId) --server URL`, or ask the site's operator."
+                return
+                    "The identity \(userId) is revoked (the server still refuses it as revoked or unknown), so no PIN was asked: register again with `zkpin register \(userId) --server URL`, or ask the site's operator."
             case .startedRegistration, .activated:
                 return "The identity \(userId) has not finished its registration. Run `zkpin confirm \(userId)` after confirming the mailed link."
             default:
@@ -142,7 +156,8 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
             return "Could not reach \(url): \(reason). Check the address and your connection, then try again."
         case let .timeout(url, seconds):
             let within = seconds.map { " within \($0) s" } ?? " in time"
-            return "\(url) did not answer\(within). Try again later or with a longer --timeout SECONDS; if it keeps happening, tell the site's operator."
+            return
+                "\(url) did not answer\(within). Try again later or with a longer --timeout SECONDS; if it keeps happening, tell the site's operator."
         case let .notMPinServer(url, reason):
             return "\(url) does not answer like an M-Pin server (\(reason)). Check that the URL is the site's login address."
         case let .unexpectedResponse(url, status, detail):

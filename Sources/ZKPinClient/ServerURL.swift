@@ -8,9 +8,9 @@ public enum ServerURL {
     public static func normalize(_ text: String) throws(ClientError) -> String {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard var components = URLComponents(string: trimmed),
-              let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = components.host, !host.isEmpty,
-              components.user == nil, components.password == nil
+            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = components.host, !host.isEmpty,
+            components.user == nil, components.password == nil
         else { throw .malformedURL(text) }
         components.scheme = scheme
         components.host = host.lowercased()

@@ -95,8 +95,9 @@ public struct LoadDriver: Sendable {
                 return total + (after - before)
             }
         }
-        return LoadReport(samples: samples, elapsed: elapsed, clients: identities.count,
-                          servers: options.servers.count, serverCPUSeconds: serverCPU)
+        return LoadReport(
+            samples: samples, elapsed: elapsed, clients: identities.count,
+            servers: options.servers.count, serverCPUSeconds: serverCPU)
     }
 
     public func shutdown() async { await transport.shutdown() }
@@ -119,20 +120,27 @@ public struct LoadDriver: Sendable {
                 if let failure = kind(share2) { return "dta2 timePermit " + failure }
                 let p2 = try share2.decode(TimePermitResponse.self)
                 guard let a = Hex.decode(p1.timePermit), let b = Hex.decode(p2.timePermit),
-                      let point = try? suite.addG1(a, b) else { return "bad time permit" }
+                    let point = try? suite.addG1(a, b)
+                else { return "bad time permit" }
                 permit = (p1.date, point)
             }
-            guard let state = try? suite.clientPass1(id: identity.id, token: identity.token, pin: identity.pin,
-                                                     timePermit: permit?.point, date: permit?.date ?? 0)
+            guard
+                let state = try? suite.clientPass1(
+                    id: identity.id, token: identity.token, pin: identity.pin,
+                    timePermit: permit?.point, date: permit?.date ?? 0)
             else { return "client pass 1 failed" }
             defer { state.wipe() }
-            let pass1 = try await connection.send(.post, service.pass1URL, Pass1Request(
-                mpinId: identity.mpinId, u: Hex.encode(state.u), ut: state.ut.map { Hex.encode($0) }))
+            let pass1 = try await connection.send(
+                .post, service.pass1URL,
+                Pass1Request(
+                    mpinId: identity.mpinId, u: Hex.encode(state.u), ut: state.ut.map { Hex.encode($0) }))
             if let failure = kind(pass1) { return "pass1 " + failure }
             let challenge = try pass1.decode(Pass1Response.self)
             guard let y = Hex.decode(challenge.y), let v = try? suite.clientPass2(state, y: y) else { return "bad y from pass1" }
-            let pass2 = try await connection.send(.post, service.pass2URL, Pass2Request(
-                mpinId: identity.mpinId, v: Hex.encode(v), wid: "0", challenge: challenge.challenge))
+            let pass2 = try await connection.send(
+                .post, service.pass2URL,
+                Pass2Request(
+                    mpinId: identity.mpinId, v: Hex.encode(v), wid: "0", challenge: challenge.challenge))
             if let failure = kind(pass2) { return "pass2 " + failure }
             let ott = try pass2.decode(Pass2Response.self)
             let done = try await connection.send(.post, service.authenticateURL, AuthenticateRequest(authOTT: ott.authOTT))

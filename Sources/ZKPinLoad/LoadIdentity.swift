@@ -22,7 +22,9 @@ struct LoadRegistrar: Sendable {
     func register(email: String, pin: Int) async throws(ClientError) -> LoadIdentity {
         let answer = try await connection.send(.put, service.registerURL, RegisterRequest(userId: email, deviceName: "zkpin load", mobile: 0))
         if answer.status == 429 {
-            throw .badInput("The server rate-limits registrations from this address; start it with --registrations-per-address at least the number of load identities.")
+            throw .badInput(
+                "The server rate-limits registrations from this address; start it with --registrations-per-address at least the number of load identities."
+            )
         }
         let started = try answer.decode(RegisterResponse.self)
         guard let code = ConfirmationCode.code(regOTT: started.regOTT), let id = Hex.decode(started.mpinId) else {
@@ -46,7 +48,8 @@ struct LoadRegistrar: Sendable {
             let token = try suite.extractPIN(clientSecret: try suite.addG1(a, b), id: id, pin: pin)
             return LoadIdentity(email: email, mpinId: started.mpinId, id: id, token: token, pin: pin)
         } catch {
-            throw .unexpectedResponse(url: share2Answer.url, status: share2Answer.status, detail: "the client-secret shares are not usable (\(error))")
+            throw .unexpectedResponse(
+                url: share2Answer.url, status: share2Answer.status, detail: "the client-secret shares are not usable (\(error))")
         }
     }
 }

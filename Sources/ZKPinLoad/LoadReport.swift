@@ -42,7 +42,7 @@ public struct LoadReport: Sendable, Codable {
     public var text: String {
         var lines = [
             String(format: "%d clients on %d server(s), %.1f s: %d logins, %.1f logins/s", clients, servers, seconds, logins, loginsPerSecond),
-            String(format: "latency of successful logins: p50 %.1f ms, p99 %.1f ms, max %.1f ms", p50Milliseconds, p99Milliseconds, maxMilliseconds),
+            String(format: "latency of successful logins: p50 %.1f ms, p99 %.1f ms, max %.1f ms", p50Milliseconds, p99Milliseconds, maxMilliseconds)
         ]
         if let serverCPUMillisecondsPerLogin {
             lines.append(String(format: "server CPU per login: %.3f ms", serverCPUMillisecondsPerLogin))

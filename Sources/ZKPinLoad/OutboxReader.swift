@@ -19,7 +19,8 @@ actor OutboxReader {
             try scan()
             if let link = links[email.lowercased()] { return link }
             guard Date() < deadline else {
-                throw .badInput("No activation mail to \(email) appeared in \(directory). Is it the outbox of the server (--outbox, default DATA/outbox)?")
+                throw .badInput(
+                    "No activation mail to \(email) appeared in \(directory). Is it the outbox of the server (--outbox, default DATA/outbox)?")
             }
             try? await Task.sleep(for: .milliseconds(50))
         }
@@ -35,7 +36,7 @@ actor OutboxReader {
             seen.insert(file)
             let lines = text.components(separatedBy: "\r\n")
             guard let to = lines.first(where: { $0.hasPrefix("To: ") })?.dropFirst(4),
-                  let link = lines.first(where: { $0.contains("/mpinActivate?") })
+                let link = lines.first(where: { $0.contains("/mpinActivate?") })
             else { continue }
             links[to.trimmingCharacters(in: .whitespaces).lowercased()] = link.trimmingCharacters(in: .whitespaces)
         }

@@ -18,8 +18,10 @@ public enum VectorChecker {
     static let knownKeys: Set<String> = Set(VectorFile.canonicalOrder)
 
     /// Spec aliases: the BLS381 files name some fields differently.
-    static let aliases = ["SS": "SERVER_SECRET", "CS": "CLIENT_SECRET", "MPINId": "MPIN_ID_HEX",
-                          "AuthResult": "SERVER_OUTPUT", "SERVER_2": "SERVER_OUTPUT"]
+    static let aliases = [
+        "SS": "SERVER_SECRET", "CS": "CLIENT_SECRET", "MPINId": "MPIN_ID_HEX",
+        "AuthResult": "SERVER_OUTPUT", "SERVER_2": "SERVER_OUTPUT"
+    ]
 
     public static func check(_ vector: TestVector) -> VectorOutcome {
         let curve: CurveID
@@ -38,7 +40,10 @@ public enum VectorChecker {
     }
 
     /// CURVE when present, else the size of the first sized field.
-    enum CurveDetection { case found(CurveID), unknown(String) }
+    enum CurveDetection {
+        case found(CurveID)
+        case unknown(String)
+    }
 
     static func detectCurve(_ vector: TestVector) -> CurveDetection {
         if let name = vector["CURVE"] {
@@ -48,7 +53,7 @@ public enum VectorChecker {
         let sizes: [(String, [Int: CurveID])] = [
             ("MS1", [32: .bn254cx, 48: .bls12_381]), ("SERVER_SECRET", [128: .bn254cx, 192: .bls12_381]),
             ("SS", [128: .bn254cx, 192: .bls12_381]), ("SS1", [128: .bn254cx, 192: .bls12_381]),
-            ("U", [65: .bn254cx, 97: .bls12_381]), ("CLIENT_SECRET", [65: .bn254cx, 97: .bls12_381]),
+            ("U", [65: .bn254cx, 97: .bls12_381]), ("CLIENT_SECRET", [65: .bn254cx, 97: .bls12_381])
         ]
         for (key, table) in sizes {
             if let value = vector[key] {
@@ -192,8 +197,11 @@ struct CurveVectorCheck<C: PairingCurve> {
         record("CS1", ms1 != nil ? cs1 : nil)
         record("CS2", ms2 != nil ? cs2 : nil)
         var clientSecret: G1Point<C>? = nil
-        if let cs1, let cs2 { clientSecret = cs1 + cs2; record("CLIENT_SECRET", clientSecret) }
-        else if fields["TOKEN"] != nil, fields["CLIENT_SECRET"] != nil { clientSecret = try g1Input("CLIENT_SECRET") }
+        if let cs1, let cs2 {
+            clientSecret = cs1 + cs2; record("CLIENT_SECRET", clientSecret)
+        } else if fields["TOKEN"] != nil, fields["CLIENT_SECRET"] != nil {
+            clientSecret = try g1Input("CLIENT_SECRET")
+        }
         if ms1 == nil, let clientSecret, let serverSecret {
             // Without master secrets, check the shares belong together: e(CS, Q) = e(A, SS).
             if Pairing<C>.pairing(clientSecret, C.g2Generator) != Pairing<C>.pairing(a, serverSecret) {
@@ -210,8 +218,7 @@ struct CurveVectorCheck<C: PairingCurve> {
             let tp2 = try ms2.map { Scheme.timePermitShare(master: $0, hashedID: hashedID, date: permitDate) } ?? g1Input("TP2")
             record("TP1", ms1 != nil ? tp1 : nil)
             record("TP2", ms2 != nil ? tp2 : nil)
-            if let tp1, let tp2 { timePermit = tp1 + tp2; record("TIME_PERMIT", timePermit) }
-            else { timePermit = try g1Input("TIME_PERMIT") }
+            if let tp1, let tp2 { timePermit = tp1 + tp2; record("TIME_PERMIT", timePermit) } else { timePermit = try g1Input("TIME_PERMIT") }
         }
         var htid: G1Point<C>? = nil
         if serverDate > 0 {
@@ -230,8 +237,9 @@ struct CurveVectorCheck<C: PairingCurve> {
         let x = try scalarInput("X")
         var pass1: Scheme.Pass1? = nil
         if let x, let token, let pin2 {
-            pass1 = Scheme.clientPass1(x: SecretScalar(public: x), token: token, pin: pin2, hashedIDPoint: a,
-                                       timePermit: timePermit, timePermitPoint: clientAT)
+            pass1 = Scheme.clientPass1(
+                x: SecretScalar(public: x), token: token, pin: pin2, hashedIDPoint: a,
+                timePermit: timePermit, timePermitPoint: clientAT)
             record("U", pass1?.u)
             record("UT", pass1?.ut)
             if !onePass { record("SEC", pass1?.sec) }
@@ -267,31 +275,36 @@ struct CurveVectorCheck<C: PairingCurve> {
             let yBytes = y.mod(C.order).bytes(count: C.scalarByteCount)
             var verification = ServerVerification(result: .pointDecodingFailed, pinError: 0)
             if let prepared = try? suite.prepareServerSecret(serverSecretBytes) {
-                verification = suite.serverVerify(id: id, date: serverDate, serverSecret: prepared,
-                                                  u: uBytes, ut: utBytes, v: vBytes, y: yBytes)
+                verification = suite.serverVerify(
+                    id: id, date: serverDate, serverSecret: prepared,
+                    u: uBytes, ut: utBytes, v: vBytes, y: yBytes)
             }
             record("SERVER_OUTPUT", int: verification.result.rawValue)
             // Batch verification must give this login the same verdict among genuine ones.
             if let prepared = try? suite.prepareServerSecret(serverSecretBytes), let clientSecret, let pin1,
-               serverDate == 0 || (permitDate == serverDate && timePermit != nil) {
+                serverDate == 0 || (permitDate == serverDate && timePermit != nil)
+            {
                 let login = ServerVerifyInput(id: id, date: serverDate, u: uBytes, ut: utBytes, v: vBytes, y: yBytes)
-                let genuine = Self.genuineLogins(7, id: id, clientSecret: clientSecret, pin: pin1, a: a,
-                                                 timePermit: serverDate > 0 ? timePermit : nil,
-                                                 timePermitPoint: clientAT, date: serverDate)
+                let genuine = Self.genuineLogins(
+                    7, id: id, clientSecret: clientSecret, pin: pin1, a: a,
+                    timePermit: serverDate > 0 ? timePermit : nil,
+                    timePermitPoint: clientAT, date: serverDate)
                 let position = Int(hashedID[0]) % (genuine.count + 1)
                 var batch = genuine
                 batch.insert(login, at: position)
                 var verdicts = suite.serverVerifyBatch(batch, serverSecret: prepared)
                 let batched = verdicts.remove(at: position)
                 if batched != verification || !verdicts.allSatisfy(\.accepted) {
-                    computed["SERVER_OUTPUT"] = "batch verification differs: \(batched.result.rawValue) in a batch, "
+                    computed["SERVER_OUTPUT"] =
+                        "batch verification differs: \(batched.result.rawValue) in a batch, "
                         + "\(verification.result.rawValue) alone, genuine logins accepted: \(verdicts.map(\.accepted))"
                 }
             }
             if verification.result == .rejected {
                 record("KANGAROO", int: verification.pinError)
                 if let u = try? Encoding.decodeG1(uBytes), let v = try? Encoding.decodeG1(vBytes),
-                   let ss = try? Encoding.decodeG2(serverSecretBytes) {
+                    let ss = try? Encoding.decodeG2(serverSecretBytes)
+                {
                     let utPoint = utBytes.flatMap { try? Encoding.decodeG1($0) }
                     let e = Scheme.verify(hid: a, htid: htid, y: y, u: u, ut: utPoint, v: v, serverSecret: ss).e
                     record("E", bytes: e.bytes)
@@ -303,7 +316,8 @@ struct CurveVectorCheck<C: PairingCurve> {
 
         // M-Pin Full: the key agreement after the login.
         if let rc = try scalarInput("R"), let w = try scalarInput("W"), let token, let pin2, let x, let y,
-           let uBytes, let vBytes, let serverSecretBytes {
+            let uBytes, let vBytes, let serverSecretBytes
+        {
             let precompute = Scheme.clientPrecompute(token: token, hashedIDPoint: a)
             record("PRECOMPUTE_G1", bytes: precompute.g1.bytes)
             record("PRECOMPUTE_G2", bytes: precompute.g2.bytes)
@@ -311,11 +325,14 @@ struct CurveVectorCheck<C: PairingCurve> {
             let t = (htid ?? a).multiplied(bySecret: w)
             record("Z", z)
             record("T", t)
-            let hashAll = Hash.hashAll(hashedID: hashedID, u: uBytes, ut: serverDate > 0 ? utBytes : nil, v: vBytes,
-                                       y: y.bytes(count: C.scalarByteCount), z: Encoding.encode(z), t: Encoding.encode(t))
+            let hashAll = Hash.hashAll(
+                hashedID: hashedID, u: uBytes, ut: serverDate > 0 ? utBytes : nil, v: vBytes,
+                y: y.bytes(count: C.scalarByteCount), z: Encoding.encode(z), t: Encoding.encode(t))
             record("HASH_ALL", bytes: hashAll)
             let h = Scheme.keyHashScalar(hashAll)
-            record("CLIENT_KEY", bytes: Scheme.clientKey(g1: precompute.g1, g2: precompute.g2, pin: pin2, rc: rc, h: h, x: SecretScalar(public: x), t: t))
+            record(
+                "CLIENT_KEY", bytes: Scheme.clientKey(g1: precompute.g1, g2: precompute.g2, pin: pin2, rc: rc, h: h, x: SecretScalar(public: x), t: t)
+            )
             if let ss = try? Encoding.decodeG2(serverSecretBytes), let u = try? Encoding.decodeG1(uBytes) {
                 let ut = serverDate > 0 ? utBytes.flatMap { try? Encoding.decodeG1($0) } : nil
                 record("SERVER_KEY", bytes: Scheme.serverKey(z: z, serverSecret: ss, w: SecretScalar(public: w), h: h, hid: a, u: u, ut: ut))
@@ -324,16 +341,20 @@ struct CurveVectorCheck<C: PairingCurve> {
     }
 
     /// `count` fresh logins with the registered PIN (new x and y), for batches.
-    static func genuineLogins(_ count: Int, id: [UInt8], clientSecret: G1Point<C>, pin: Int, a: G1Point<C>,
-                              timePermit: G1Point<C>?, timePermitPoint: G1Point<C>?, date: Int) -> [ServerVerifyInput] {
+    static func genuineLogins(
+        _ count: Int, id: [UInt8], clientSecret: G1Point<C>, pin: Int, a: G1Point<C>,
+        timePermit: G1Point<C>?, timePermitPoint: G1Point<C>?, date: Int
+    ) -> [ServerVerifyInput] {
         let token = Scheme.extractPIN(clientSecret: clientSecret, pin: pin, hashedIDPoint: a)
         return (0..<count).map { _ in
             let x = Scheme.randomScalar(), y = Scheme.randomScalar()
-            let pass1 = Scheme.clientPass1(x: x, token: token, pin: pin, hashedIDPoint: a,
-                                           timePermit: timePermit, timePermitPoint: timePermit == nil ? nil : timePermitPoint)
-            return ServerVerifyInput(id: id, date: date, u: Encoding.encode(pass1.u), ut: pass1.ut.map { Encoding.encode($0) },
-                                     v: Encoding.encode(Scheme.clientPass2(x: x, y: y, sec: pass1.sec)),
-                                     y: y.bytes)
+            let pass1 = Scheme.clientPass1(
+                x: x, token: token, pin: pin, hashedIDPoint: a,
+                timePermit: timePermit, timePermitPoint: timePermit == nil ? nil : timePermitPoint)
+            return ServerVerifyInput(
+                id: id, date: date, u: Encoding.encode(pass1.u), ut: pass1.ut.map { Encoding.encode($0) },
+                v: Encoding.encode(Scheme.clientPass2(x: x, y: y, sec: pass1.sec)),
+                y: y.bytes)
         }
     }
 }

@@ -43,7 +43,7 @@ public enum VectorFile {
         "HASH_MPIN_ID_HEX", "DATE", "PERMIT_DATE", "PIN1", "PIN2", "CS1", "CS2", "CLIENT_SECRET", "CS", "TP1", "TP2",
         "TIME_PERMIT", "TOKEN", "X", "U", "UT", "SEC", "TimeValue", "Y", "V", "HID", "HTID",
         "SERVER_OUTPUT", "SERVER_2", "AuthResult", "E", "F", "KANGAROO", "PRECOMPUTE_G1", "PRECOMPUTE_G2",
-        "R", "Z", "W", "T", "HASH_ALL", "CLIENT_KEY", "SERVER_KEY", "EXPECT",
+        "R", "Z", "W", "T", "HASH_ALL", "CLIENT_KEY", "SERVER_KEY", "EXPECT"
     ]
 
     public static func load(path: String) throws(VectorFileError) -> [TestVector] {
@@ -70,9 +70,13 @@ public enum VectorFile {
             guard !fields.isEmpty else { return }
             let index = vectors.count
             let name: String
-            if let test = fields.first(where: { $0.key == "TEST" })?.value { name = "TEST \(test)" }
-            else if let header { name = header }
-            else { name = "vector \(index)" }
+            if let test = fields.first(where: { $0.key == "TEST" })?.value {
+                name = "TEST \(test)"
+            } else if let header {
+                name = header
+            } else {
+                name = "vector \(index)"
+            }
             vectors.append(TestVector(name: name, fields: fields, header: header))
             fields = []
             header = nil

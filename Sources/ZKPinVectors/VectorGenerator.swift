@@ -53,7 +53,8 @@ struct CurveVectorGenerator<C: PairingCurve> {
 
     func generate() -> String {
         var blocks = [String]()
-        blocks.append("""
+        blocks.append(
+            """
             # ZKPin vectors: curve \(C.name), seed "\(options.seed)", count \(options.count)\
             \(options.dates ? ", time permits" : "")\(options.onePass ? ", one-pass" : "")\
             \(options.negative ? ", negative cases" : "").
@@ -78,15 +79,17 @@ struct CurveVectorGenerator<C: PairingCurve> {
     }
 
     /// The inputs of one full vector: secrets, identity, PINs, randoms.
-    func regularInputs(index: Int, wrongPIN: Bool, expiredPermit: Bool,
-                       random: inout SeededGenerator) -> [(key: String, value: String)] {
+    func regularInputs(
+        index: Int, wrongPIN: Bool, expiredPermit: Bool,
+        random: inout SeededGenerator
+    ) -> [(key: String, value: String)] {
         let salt = (0..<16).map { _ in UInt8(truncatingIfNeeded: random.next()) }.hexString
         let identity = #"{"issued": "2026-11-22T12:00:00Z", "userID": "user\#(index)@example.com", "mobile": 0, "salt": "\#(salt)"}"#
         let pin1 = Int(random.next() % 10000)
         let pin2 = wrongPIN ? (pin1 + 1 + Int(random.next() % 9999)) % 10000 : pin1
         var inputs: [(key: String, value: String)] = [
             ("CURVE", C.name), ("MS1", scalar(&random)), ("MS2", scalar(&random)),
-            ("MPIN_ID_HEX", Array(identity.utf8).hexString),
+            ("MPIN_ID_HEX", Array(identity.utf8).hexString)
         ]
         let date = options.dates || expiredPermit ? 20_000 + index % 400 : 0
         inputs.append(("DATE", String(date)))
@@ -121,11 +124,17 @@ struct CurveVectorGenerator<C: PairingCurve> {
     func negativeCases(index: Int, random: inout SeededGenerator) -> [String] {
         var blocks = [String]()
         // Genuine token, wrong PIN: -19 with the PIN error.
-        blocks.append(render(title: "negative \(index): wrong PIN", inputs:
-            regularInputs(index: index, wrongPIN: true, expiredPermit: false, random: &random)))
+        blocks.append(
+            render(
+                title: "negative \(index): wrong PIN",
+                inputs:
+                    regularInputs(index: index, wrongPIN: true, expiredPermit: false, random: &random)))
         // Yesterday's-yesterday permit against today's date: -19, PIN error 0.
-        blocks.append(render(title: "negative \(index): expired time permit", inputs:
-            regularInputs(index: index, wrongPIN: false, expiredPermit: true, random: &random)))
+        blocks.append(
+            render(
+                title: "negative \(index): expired time permit",
+                inputs:
+                    regularInputs(index: index, wrongPIN: false, expiredPermit: true, random: &random)))
 
         // A genuine login whose transmitted values are then corrupted one way each: -14.
         var base = regularInputs(index: index, wrongPIN: false, expiredPermit: false, random: &random)
@@ -133,15 +142,18 @@ struct CurveVectorGenerator<C: PairingCurve> {
         var check = CurveVectorCheck<C>(vector: TestVector(name: "base", fields: base))
         do { try check.compute() } catch { preconditionFailure("generated inputs must be valid: \(error)") }
         guard let u = check.computed["U"].flatMap({ [UInt8](hex: $0) }),
-              let v = check.computed["V"], let ss = check.computed["SERVER_SECRET"],
-              let y = base.first(where: { $0.key == "Y" })?.value,
-              let id = base.first(where: { $0.key == "MPIN_ID_HEX" })?.value else {
+            let v = check.computed["V"], let ss = check.computed["SERVER_SECRET"],
+            let y = base.first(where: { $0.key == "Y" })?.value,
+            let id = base.first(where: { $0.key == "MPIN_ID_HEX" })?.value
+        else {
             preconditionFailure("a genuine login has U, V and SERVER_SECRET")
         }
         func transmitted(_ title: String, u: [UInt8], v: String = v, serverSecret: String = ss) -> String {
-            let lines = ["# negative \(index): \(title)", "CURVE = \(C.name)", "MPIN_ID_HEX = \(id)",
-                         "DATE = 0", "SERVER_SECRET = \(serverSecret)", "U = \(u.hexString)", "Y = \(y)",
-                         "V = \(v)", "EXPECT = -14"]
+            let lines = [
+                "# negative \(index): \(title)", "CURVE = \(C.name)", "MPIN_ID_HEX = \(id)",
+                "DATE = 0", "SERVER_SECRET = \(serverSecret)", "U = \(u.hexString)", "Y = \(y)",
+                "V = \(v)", "EXPECT = -14"
+            ]
             return lines.joined(separator: "\n")
         }
         let size = C.Field.byteCount
@@ -157,8 +169,10 @@ struct CurveVectorGenerator<C: PairingCurve> {
             let outside = MPinHash<C>.mapToCurve(Digest.sha256(Array("outside G1 \(index)".utf8)))
             blocks.append(transmitted("U on the curve but outside the prime-order subgroup", u: Encoding.encode(outside)))
         }
-        blocks.append(transmitted("SERVER_SECRET on the twist but outside G2", u: u,
-                                  serverSecret: Encoding.encode(twistPointOutsideG2(index)).hexString))
+        blocks.append(
+            transmitted(
+                "SERVER_SECRET on the twist but outside G2", u: u,
+                serverSecret: Encoding.encode(twistPointOutsideG2(index)).hexString))
         return blocks
     }
 

@@ -39,9 +39,10 @@ public enum VectorSuiteRun {
     static func crossCheckReference(_ header: String) -> (index: Int, file: String, date: Int)? {
         let range = NSRange(header.startIndex..., in: header)
         guard let match = crossCheckHeader.firstMatch(in: header, range: range),
-              let index = Range(match.range(at: 1), in: header).flatMap({ Int(header[$0]) }),
-              let file = Range(match.range(at: 2), in: header).map({ String(header[$0]) }),
-              let date = Range(match.range(at: 3), in: header).flatMap({ Int(header[$0]) }) else { return nil }
+            let index = Range(match.range(at: 1), in: header).flatMap({ Int(header[$0]) }),
+            let file = Range(match.range(at: 2), in: header).map({ String(header[$0]) }),
+            let date = Range(match.range(at: 3), in: header).flatMap({ Int(header[$0]) })
+        else { return nil }
         return (index, file, date)
     }
 

@@ -16,7 +16,10 @@ public struct Pass1Request: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case mpinId = "mpin_id", u = "U", ut = "UT", pass
+        case mpinId = "mpin_id"
+        case u = "U"
+        case ut = "UT"
+        case pass
     }
 }
 
@@ -53,7 +56,12 @@ public struct Pass2Request: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case mpinId = "mpin_id", v = "V", wid = "WID", challenge, otp = "OTP", pass
+        case mpinId = "mpin_id"
+        case v = "V"
+        case wid = "WID"
+        case challenge
+        case otp = "OTP"
+        case pass
     }
 }
 

@@ -40,11 +40,13 @@ public struct ClientSettings: Codable, Sendable, Equatable {
     /// Where D-TA 2 answers; absolute or relative to the service URL (`ClientSettings.resolve`).
     public var dta2URL: String
 
-    public init(signatureURL: String, registerURL: String, timePermitsURL: String,
-                mpinAuthServerURL: String, mobileAuthenticateURL: String,
-                accessNumberDigits: Int = AccessCode.length, accessNumberUseCheckSum: Bool = true,
-                cSum: Int = 1, curve: String, usePermits: Bool, maxInvalidLoginAttempts: Int,
-                dta2URL: String) {
+    public init(
+        signatureURL: String, registerURL: String, timePermitsURL: String,
+        mpinAuthServerURL: String, mobileAuthenticateURL: String,
+        accessNumberDigits: Int = AccessCode.length, accessNumberUseCheckSum: Bool = true,
+        cSum: Int = 1, curve: String, usePermits: Bool, maxInvalidLoginAttempts: Int,
+        dta2URL: String
+    ) {
         self.signatureURL = signatureURL; self.registerURL = registerURL
         self.timePermitsURL = timePermitsURL; self.mpinAuthServerURL = mpinAuthServerURL
         self.mobileAuthenticateURL = mobileAuthenticateURL

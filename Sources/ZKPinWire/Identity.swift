@@ -32,7 +32,8 @@ public struct MPinIdentity: Codable, Sendable, Equatable {
     /// Decodes an mpinId; nil when it is not hex of such a JSON object.
     public init?(mpinId: String) {
         guard let bytes = Hex.decode(mpinId),
-              let value = try? JSONDecoder().decode(MPinIdentity.self, from: Data(bytes)) else { return nil }
+            let value = try? JSONDecoder().decode(MPinIdentity.self, from: Data(bytes))
+        else { return nil }
         self = value
     }
 }

@@ -5,8 +5,9 @@ import ZKPinServer
 
 /// `zkpin-server admin ...`: the operator's commands on a relying party's store.
 struct Admin: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Look at and change identities.",
-                                                    subcommands: [Users.self, Revoke.self, Unblock.self, Audit.self, Clients.self, Keys.self])
+    static let configuration = CommandConfiguration(
+        abstract: "Look at and change identities.",
+        subcommands: [Users.self, Revoke.self, Unblock.self, Audit.self, Clients.self, Keys.self])
 }
 
 /// The store every admin subcommand works on: SQLite in the data folder, or PostgreSQL.
@@ -18,9 +19,10 @@ struct AdminStorage: ParsableArguments {
     /// Opens the existing store; a missing one is an error (an admin command never creates one).
     func open() async throws -> any Store {
         do {
-            return try await ZKPinServerApp.openStore(dataDirectory: data, database: database.database,
-                                                      passwordFile: database.databasePasswordFile, mustExist: true,
-                                                      logger: Logger(label: "zkpin.admin"))
+            return try await ZKPinServerApp.openStore(
+                dataDirectory: data, database: database.database,
+                passwordFile: database.databasePasswordFile, mustExist: true,
+                logger: Logger(label: "zkpin.admin"))
         } catch let error as SetupError { throw ServerExitStatus.fail(error.description, status: ServerExitStatus.status(for: error)) }
     }
 }

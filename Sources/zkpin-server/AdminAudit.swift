@@ -10,8 +10,10 @@ extension Admin {
         @OptionGroup var output: AdminOutput
         @Option(help: "At most this many rows, the newest.") var limit = 100
         @Option(help: ArgumentHelp("Only rows about this person (any case).", valueName: "EMAIL")) var user: String?
-        @Option(help: ArgumentHelp("Only rows since then: 2026-11-25, 2026-11-25T08:00:00Z, or ago: 30m, 24h, 7d.",
-                                   valueName: "DATE|DURATION"))
+        @Option(
+            help: ArgumentHelp(
+                "Only rows since then: 2026-11-25, 2026-11-25T08:00:00Z, or ago: 30m, 24h, 7d.",
+                valueName: "DATE|DURATION"))
         var since: AdminTime?
 
         func validate() throws {

@@ -4,13 +4,15 @@ import ZKPinServer
 
 /// `zkpin-server admin clients add|list|remove`: the relying parties of the OpenID Connect provider.
 struct Clients: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Register the web sites that sign people in through ZKPin (OpenID Connect).",
-                                                    subcommands: [Add.self, List.self, Remove.self])
+    static let configuration = CommandConfiguration(
+        abstract: "Register the web sites that sign people in through ZKPin (OpenID Connect).",
+        subcommands: [Add.self, List.self, Remove.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Register a client; prints its id and (once) its secret.")
         @Argument(help: "The name people see: \"Sign in to NAME with your PIN\".") var name: String
-        @Option(name: .customLong("redirect-uri"), parsing: .upToNextOption, help: "Exact redirect URI(s) of the site.") var redirectURIs: [String] = []
+        @Option(name: .customLong("redirect-uri"), parsing: .upToNextOption, help: "Exact redirect URI(s) of the site.") var redirectURIs: [String] =
+            []
         @Option(name: .customLong("post-logout-uri"), parsing: .upToNextOption, help: "Where the site may send people after logout.")
         var postLogoutURIs: [String] = []
         @Flag(name: .customLong("public"), help: "A public client (no secret; PKCE required).") var isPublic = false
@@ -20,8 +22,9 @@ struct Clients: AsyncParsableCommand {
         func run() async throws {
             let store = try await storage.open()
             do {
-                let (client, secret) = try await ClientRegistry.add(to: store, name: name, redirectURIs: redirectURIs, postLogoutURIs: postLogoutURIs,
-                                                                    isPublic: isPublic, idTokenAlg: idTokenAlg, now: Int(Date().timeIntervalSince1970))
+                let (client, secret) = try await ClientRegistry.add(
+                    to: store, name: name, redirectURIs: redirectURIs, postLogoutURIs: postLogoutURIs,
+                    isPublic: isPublic, idTokenAlg: idTokenAlg, now: Int(Date().timeIntervalSince1970))
                 print("client_id: \(client.id)")
                 if let secret { print("client_secret: \(secret)") } else { print("public client: no secret, PKCE (S256) required") }
             } catch let error as ClientRegistry.Invalid { throw ValidationError(error.description) }
@@ -33,8 +36,9 @@ struct Clients: AsyncParsableCommand {
         func run() async throws {
             let store = try await storage.open()
             for c in try await store.oidcClients() {
-                print("\(c.id)\t\(c.name)\t\(c.isPublic ? "public" : "confidential")\t\(c.idTokenAlg)\t\(c.redirectURIs.joined(separator: " "))"
-                      + (c.postLogoutURIs.isEmpty ? "" : "\tlogout: \(c.postLogoutURIs.joined(separator: " "))"))
+                print(
+                    "\(c.id)\t\(c.name)\t\(c.isPublic ? "public" : "confidential")\t\(c.idTokenAlg)\t\(c.redirectURIs.joined(separator: " "))"
+                        + (c.postLogoutURIs.isEmpty ? "" : "\tlogout: \(c.postLogoutURIs.joined(separator: " "))"))
             }
         }
     }

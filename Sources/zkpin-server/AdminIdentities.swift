@@ -9,8 +9,10 @@ extension Admin {
         @OptionGroup var storage: AdminStorage
         @OptionGroup var output: AdminOutput
         @Option(help: ArgumentHelp("Only this person's identities (any case).", valueName: "EMAIL")) var user: String?
-        @Option(help: ArgumentHelp("Only identities created since then: 2026-11-25, 2026-11-25T08:00:00Z, or ago: 30m, 24h, 7d.",
-                                   valueName: "DATE|DURATION"))
+        @Option(
+            help: ArgumentHelp(
+                "Only identities created since then: 2026-11-25, 2026-11-25T08:00:00Z, or ago: 30m, 24h, 7d.",
+                valueName: "DATE|DURATION"))
         var since: AdminTime?
 
         func run() async throws {
@@ -22,8 +24,11 @@ extension Admin {
             if output.json { return try output.printJSON(rows.map(IdentityRow.init)) }
             print(["USER", "STATE", "FAILED", "DEVICE", "CREATED", "LAST LOGIN", "MPIN ID"].joined(separator: "\t"))
             for i in rows {
-                print([i.userId, i.state.rawValue, String(i.failedAttempts), i.device.isEmpty ? "-" : i.device,
-                       AdminTime.text(i.created), i.lastLogin.map(AdminTime.text) ?? "-", i.mpinId].joined(separator: "\t"))
+                print(
+                    [
+                        i.userId, i.state.rawValue, String(i.failedAttempts), i.device.isEmpty ? "-" : i.device,
+                        AdminTime.text(i.created), i.lastLogin.map(AdminTime.text) ?? "-", i.mpinId
+                    ].joined(separator: "\t"))
             }
         }
     }
@@ -33,8 +38,9 @@ extension Admin {
             abstract: "Revoke a person's identities, or one device's (--device, --mpin-id); audited. Exit 1 when none changed.")
         @OptionGroup var choice: IdentityChoice
         @OptionGroup var storage: AdminStorage
-        @Flag(name: .customLong("notify-user"),
-              help: "Mail the person which devices were revoked, with the server's mail settings (--config or ZKPIN_CONFIG, and ZKPIN_* variables).")
+        @Flag(
+            name: .customLong("notify-user"),
+            help: "Mail the person which devices were revoked, with the server's mail settings (--config or ZKPIN_CONFIG, and ZKPIN_* variables).")
         var notifyUser = false
         @Option(help: ArgumentHelp("The server's config file, for --notify-user's mail settings.", valueName: "FILE")) var config: String?
 
@@ -47,8 +53,10 @@ extension Admin {
                     && (choice.device.map { i.device == $0 } ?? true) && (choice.mpinId.map { i.mpinId == $0 } ?? true)
             }.map(\.device)
             let n = try await store.revoke(choice.selection)
-            try await store.appendAudit(AuditEvent(time: Int(Date().timeIntervalSince1970), kind: "revoke", userId: choice.folded,
-                                                   mpinId: choice.mpinId, detail: "admin, \(n) identities\(choice.auditDetail)"))
+            try await store.appendAudit(
+                AuditEvent(
+                    time: Int(Date().timeIntervalSince1970), kind: "revoke", userId: choice.folded,
+                    mpinId: choice.mpinId, detail: "admin, \(n) identities\(choice.auditDetail)"))
             print("revoked \(n) identities of \(choice.described)")
             if n == 0 { throw ExitCode(1) }
             if let notice { await notice.revoked(userId: choice.folded, devices: devices) }
@@ -57,15 +65,19 @@ extension Admin {
 
     struct Unblock: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Make a person's identities that wrong PINs blocked active again, with a full set of attempts; audited. Exit 1 when none was blocked.")
+            abstract:
+                "Make a person's identities that wrong PINs blocked active again, with a full set of attempts; audited. Exit 1 when none was blocked."
+        )
         @OptionGroup var choice: IdentityChoice
         @OptionGroup var storage: AdminStorage
 
         func run() async throws {
             let store = try await storage.open()
             let n = try await store.unblock(choice.selection)
-            try await store.appendAudit(AuditEvent(time: Int(Date().timeIntervalSince1970), kind: "unblock", userId: choice.folded,
-                                                   mpinId: choice.mpinId, detail: "admin, \(n) identities\(choice.auditDetail)"))
+            try await store.appendAudit(
+                AuditEvent(
+                    time: Int(Date().timeIntervalSince1970), kind: "unblock", userId: choice.folded,
+                    mpinId: choice.mpinId, detail: "admin, \(n) identities\(choice.auditDetail)"))
             print("unblocked \(n) identities of \(choice.described)" + (n == 0 ? " (none was blocked; see admin users)" : ""))
             if n == 0 { throw ExitCode(1) }
         }

@@ -4,8 +4,9 @@ import ZKPinServer
 
 /// `zkpin-server admin keys rotate|list`: the OpenID Connect provider's ID-token signing keys.
 struct Keys: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "The ID-token signing keys of the OpenID Connect provider.",
-                                                    subcommands: [Rotate.self, List.self])
+    static let configuration = CommandConfiguration(
+        abstract: "The ID-token signing keys of the OpenID Connect provider.",
+        subcommands: [Rotate.self, List.self])
 
     struct Rotate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

@@ -13,17 +13,21 @@ struct AdminNotifier {
         do {
             var flags: [String: String] = [:]
             flags["data"] = dataDirectory
-            options = try await ServeConfiguration.resolve(flags: flags, configFile: configFile,
-                                                           environment: ProcessInfo.processInfo.environment).options()
+            options = try await ServeConfiguration.resolve(
+                flags: flags, configFile: configFile,
+                environment: ProcessInfo.processInfo.environment
+            ).options()
         } catch { throw ServerExitStatus.fail(error) }
-        do { mailer = try ZKPinServerApp.makeMailer(options, logger: Logger(label: "zkpin.admin")) }
-        catch { throw ServerExitStatus.fail("the mail settings cannot be used: \(error)", status: ServerExitStatus.configuration) }
+        do { mailer = try ZKPinServerApp.makeMailer(options, logger: Logger(label: "zkpin.admin")) } catch {
+            throw ServerExitStatus.fail("the mail settings cannot be used: \(error)", status: ServerExitStatus.configuration)
+        }
     }
 
     /// A failed mail is reported, not fatal: the revocation has happened either way.
     func revoked(userId: String, devices: [String]) async {
-        let mail = AccountNotice.revoked(userId: userId, devices: devices, serviceName: options.serviceName,
-                                         publicURL: options.publicURL ?? "http://\(options.host):\(options.port)", from: options.mailFrom)
+        let mail = AccountNotice.revoked(
+            userId: userId, devices: devices, serviceName: options.serviceName,
+            publicURL: options.publicURL ?? "http://\(options.host):\(options.port)", from: options.mailFrom)
         do {
             try await mailer.send(mail)
             print("mailed \(userId)")

@@ -18,8 +18,9 @@ struct ConfigCommand: AsyncParsableCommand {
         func run() async throws {
             let configuration: ServeConfiguration
             do {
-                configuration = try await ServeConfiguration.resolve(flags: flags.given, configFile: flags.config,
-                                                                     environment: ProcessInfo.processInfo.environment)
+                configuration = try await ServeConfiguration.resolve(
+                    flags: flags.given, configFile: flags.config,
+                    environment: ProcessInfo.processInfo.environment)
             } catch { throw ServerExitStatus.fail(error) }
             for line in SettingsReport.lines(configuration) { print(line) }
             do { _ = try configuration.options() } catch { throw ServerExitStatus.fail(error) }

@@ -9,13 +9,13 @@ struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the relying party and D-TA 1 (and D-TA 2 unless --dta2).",
         discussion: """
-        Every setting can also come from the environment (ZKPIN_PORT, ZKPIN_PUBLIC_URL, ...) or \
-        from a JSON file given with --config FILE (or ZKPIN_CONFIG); a flag beats the \
-        environment, which beats the file, which beats the default. `zkpin-server config check` \
-        shows the effective settings and where each came from.
+            Every setting can also come from the environment (ZKPIN_PORT, ZKPIN_PUBLIC_URL, ...) or \
+            from a JSON file given with --config FILE (or ZKPIN_CONFIG); a flag beats the \
+            environment, which beats the file, which beats the default. `zkpin-server config check` \
+            shows the effective settings and where each came from.
 
-        \(ServerExitStatus.helpText)
-        """)
+            \(ServerExitStatus.helpText)
+            """)
 
     @OptionGroup var flags: ServeFlags
 
@@ -32,8 +32,9 @@ struct Serve: AsyncParsableCommand {
 enum EffectiveSettings {
     static func load(_ flags: ServeFlags) async throws -> (ServeConfiguration, ServeOptions) {
         do {
-            let configuration = try await ServeConfiguration.resolve(flags: flags.given, configFile: flags.config,
-                                                                     environment: ProcessInfo.processInfo.environment)
+            let configuration = try await ServeConfiguration.resolve(
+                flags: flags.given, configFile: flags.config,
+                environment: ProcessInfo.processInfo.environment)
             return (configuration, try configuration.options())
         } catch {
             throw ServerExitStatus.fail(error)
@@ -52,9 +53,9 @@ func runServe(_ options: ServeOptions, demo: Bool) async throws {
     let logger = Logger(label: "zkpin")
     let rp: RelyingParty
     let dta2: DTA2Service?
-    do { (rp, dta2) = try await ZKPinServerApp.makeRelyingParty(options, logger: logger) }
-    catch let error as SetupError { throw ServerExitStatus.fail(error.description, status: ServerExitStatus.status(for: error)) }
-    catch { throw ServerExitStatus.fail("the server could not start (\(String(describing: type(of: error))))", status: ServerExitStatus.software) }
+    do { (rp, dta2) = try await ZKPinServerApp.makeRelyingParty(options, logger: logger) } catch let error as SetupError {
+        throw ServerExitStatus.fail(error.description, status: ServerExitStatus.status(for: error))
+    } catch { throw ServerExitStatus.fail("the server could not start (\(String(describing: type(of: error))))", status: ServerExitStatus.software) }
     if dta2 != nil {
         announce("NOTE: D-TA 2 runs in this process: a demo/development setup, not for production (docs/operator.md, \"D-TA 2 on its own machine\").")
     }
@@ -64,8 +65,10 @@ func runServe(_ options: ServeOptions, demo: Bool) async throws {
     let purger = Task { await ExpiryPurger(rp: rp, logger: logger).run() }
     defer { purger.cancel() }
     do {
-        try await ZKPinServerApp.serve(router: router, host: options.host, port: options.port, logger: logger,
-                                       limits: ServerLimits(options)) { port in
+        try await ZKPinServerApp.serve(
+            router: router, host: options.host, port: options.port, logger: logger,
+            limits: ServerLimits(options)
+        ) { port in
             listening.isSet.store(true, ordering: .relaxed)
             let url = options.publicURL ?? "http://\(options.host):\(port)"
             announce("zkpin-server listening on http://\(options.host):\(port) (curve \(rp.config.curve.rawValue))")
@@ -76,10 +79,11 @@ func runServe(_ options: ServeOptions, demo: Bool) async throws {
                 }
             }
         }
-    } catch where !listening.isSet.load(ordering: .relaxed) {
+    } catch  where !listening.isSet.load(ordering: .relaxed) {
         // The probe passed but the bind failed: another process took the port meanwhile.
-        throw ServerExitStatus.fail("cannot listen on \(options.host):\(options.port) (\(String(describing: type(of: error))))",
-                                    status: ServerExitStatus.unavailable)
+        throw ServerExitStatus.fail(
+            "cannot listen on \(options.host):\(options.port) (\(String(describing: type(of: error))))",
+            status: ServerExitStatus.unavailable)
     }
 }
 

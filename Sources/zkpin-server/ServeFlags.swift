@@ -5,9 +5,11 @@ import ZKPinServer
 /// when a flag is not given, `ServeConfiguration` takes the environment, the config file or
 /// the default, in that order.
 struct ServeFlags: ParsableArguments {
-    @Option(name: .customLong("config"), help: ArgumentHelp(
-        "JSON file of settings, keys named like the flags: {\"port\": 8443, \"service-name\": \"Example\"}. Also ZKPIN_CONFIG.",
-        valueName: "FILE"))
+    @Option(
+        name: .customLong("config"),
+        help: ArgumentHelp(
+            "JSON file of settings, keys named like the flags: {\"port\": 8443, \"service-name\": \"Example\"}. Also ZKPIN_CONFIG.",
+            valueName: "FILE"))
     var config: String?
 
     @Option(name: .customLong("host"), help: ArgumentHelp(ServeSetting.helpText("host"), valueName: "HOST"))
@@ -100,7 +102,7 @@ struct ServeFlags: ParsableArguments {
             "database": database,
             "database-password-file": databasePasswordFile,
             "log-level": logLevel,
-            "log-format": logFormat,
+            "log-format": logFormat
         ]
         return all.compactMapValues { $0 }
     }

@@ -38,7 +38,10 @@ func parseCurve(_ text: String) throws -> CurveID {
 
 /// Where the relying party keeps its state: SQLite in the data folder, or PostgreSQL.
 struct DatabaseOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("postgres://USER@HOST:PORT/DATABASE, shared by several instances (default: SQLite in the data folder). Password from PGPASSWORD or --database-password-file.", valueName: "URL"))
+    @Option(
+        help: ArgumentHelp(
+            "postgres://USER@HOST:PORT/DATABASE, shared by several instances (default: SQLite in the data folder). Password from PGPASSWORD or --database-password-file.",
+            valueName: "URL"))
     var database: String?
     @Option(name: .customLong("database-password-file"), help: "0600 file holding the PostgreSQL password.")
     var databasePasswordFile: String?
@@ -62,9 +65,9 @@ struct DTA: AsyncParsableCommand {
         if let problem = PortProbe.problem(host: host, port: port) {
             throw ServerExitStatus.fail("cannot listen on \(host):\(port): \(problem)", status: ServerExitStatus.unavailable)
         }
-        do { dta = try ZKPinServerApp.makeDTA2(opts, logger: logger) }
-        catch let error as SetupError { throw ServerExitStatus.fail(error.description, status: ServerExitStatus.status(for: error)) }
-        catch { throw ServerExitStatus.fail("\(opts.dataDirectory): \(DataFolder.reason(error))", status: ServerExitStatus.dataFolder) }
+        do { dta = try ZKPinServerApp.makeDTA2(opts, logger: logger) } catch let error as SetupError {
+            throw ServerExitStatus.fail(error.description, status: ServerExitStatus.status(for: error))
+        } catch { throw ServerExitStatus.fail("\(opts.dataDirectory): \(DataFolder.reason(error))", status: ServerExitStatus.dataFolder) }
         try await ZKPinServerApp.serve(router: ZKPinServerApp.dtaRouter(dta, logger: logger), host: host, port: port, logger: logger) { port in
             announce("zkpin-server dta listening on http://\(opts.host):\(port) (curve \(opts.curve.rawValue))")
         }

@@ -4,14 +4,17 @@ import ZKPinClient
 /// The part `register` and `confirm` share: wait for the activation with a spinner, ask the
 /// PIN twice, store the token, say what to do next.
 enum ActivationFinisher {
-    static func finish(registration: Registration, identity: Identity, service: Service,
-                       waitSeconds: Int, pinFromStandardInput: Bool, allowTrivialPIN: Bool, json: Bool,
-                       confirmationCode: String?) async throws(ClientError) {
+    static func finish(
+        registration: Registration, identity: Identity, service: Service,
+        waitSeconds: Int, pinFromStandardInput: Bool, allowTrivialPIN: Bool, json: Bool,
+        confirmationCode: String?
+    ) async throws(ClientError) {
         let spinner = Spinner(label: "Waiting for the activation of \(identity.userId)", seconds: waitSeconds)
         let secret: [UInt8]
         do {
-            secret = try await registration.waitForActivation(identity: identity, service: service,
-                                                              timeoutSeconds: waitSeconds)
+            secret = try await registration.waitForActivation(
+                identity: identity, service: service,
+                timeoutSeconds: waitSeconds)
             await spinner.stop()
         } catch {
             await spinner.stop()
@@ -23,8 +26,10 @@ enum ActivationFinisher {
         let pin = try PINPrompt.readNew(fromStandardInput: pinFromStandardInput, allowTrivial: allowTrivialPIN)
         let stored = try registration.finish(identity: identity, service: service, clientSecret: clientSecret, pin: pin)
         if json {
-            var object: [String: Any] = ["status": "OK", "userId": stored.userId, "server": stored.server,
-                                         "state": stored.state.rawValue, "curve": stored.curve]
+            var object: [String: Any] = [
+                "status": "OK", "userId": stored.userId, "server": stored.server,
+                "state": stored.state.rawValue, "curve": stored.curve
+            ]
             if let confirmationCode { object["confirmationCode"] = confirmationCode }
             ClientOutput.json(object)
         } else {

@@ -9,17 +9,17 @@ struct BenchCommand: ParsableCommand {
         commandName: "bench",
         abstract: "Time the field, curve, pairing and M-Pin operations (median per call, one thread).",
         discussion: """
-        Operations: \(CurveBenchmarks<BN254CX>.operations.joined(separator: ", ")). \
-        pairing is one full pairing (G2 arithmetic included); pairing_prepared one with the \
-        Miller-loop lines of Q computed beforehand; client_login is pass 1 and pass 2 with A \
-        cached and fresh x and y; server_verify is decoding U and V with full validation, \
-        y·A + U, one product of two pairings with one final exponentiation (the lines of Q and \
-        SS prepared once, as the server does at start-up), and the comparison. With --baseline it also times OpenSSL's \
-        P-256 ECDSA verification in the same process and prints each operation's ratio to it, \
-        timed in batches that alternate with the operation's own (so that the machine speeding \
-        up or slowing down during the run does not skew the ratio; JSON field x_ecdsa_verify). \
-        Build in release mode first (swift build -c release); debug timings are meaningless.
-        """
+            Operations: \(CurveBenchmarks<BN254CX>.operations.joined(separator: ", ")). \
+            pairing is one full pairing (G2 arithmetic included); pairing_prepared one with the \
+            Miller-loop lines of Q computed beforehand; client_login is pass 1 and pass 2 with A \
+            cached and fresh x and y; server_verify is decoding U and V with full validation, \
+            y·A + U, one product of two pairings with one final exponentiation (the lines of Q and \
+            SS prepared once, as the server does at start-up), and the comparison. With --baseline it also times OpenSSL's \
+            P-256 ECDSA verification in the same process and prints each operation's ratio to it, \
+            timed in batches that alternate with the operation's own (so that the machine speeding \
+            up or slowing down during the run does not skew the ratio; JSON field x_ecdsa_verify). \
+            Build in release mode first (swift build -c release); debug timings are meaningless.
+            """
     )
 
     @Option(help: "bn254cx, bls12-381 or all.")
@@ -91,7 +91,8 @@ struct BenchCommand: ParsableCommand {
         if withRatios { header += "   x ecdsa_verify" }
         print(header)
         for result in results {
-            var line = result.curve.padding(toLength: 11, withPad: " ", startingAt: 0)
+            var line =
+                result.curve.padding(toLength: 11, withPad: " ", startingAt: 0)
                 + result.op.padding(toLength: opWidth, withPad: " ", startingAt: 0)
                 + format(result.medianNanoseconds).leftPadded(to: 9)
                 + String(format: "%13.0f", result.operationsPerSecond)

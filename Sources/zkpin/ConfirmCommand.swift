@@ -39,12 +39,16 @@ struct ConfirmCommand: AsyncParsableCommand {
             guard let identity = pending.first else {
                 let known = try store.identities(userId: email).first
                 if let known, known.canSignIn {
-                    throw .badInput("\(email) is already registered at \(known.server) and has no registration waiting. Use `zkpin login`, or `zkpin register \(email) --server URL` for a new one.")
+                    throw .badInput(
+                        "\(email) is already registered at \(known.server) and has no registration waiting. Use `zkpin login`, or `zkpin register \(email) --server URL` for a new one."
+                    )
                 }
                 throw .unknownIdentity(userId: email, server: server)
             }
             guard pending.count == 1 else {
-                throw .badInput("\(email) has registrations waiting at several servers: \(pending.map(\.server).joined(separator: ", ")). Choose one with --server URL.")
+                throw .badInput(
+                    "\(email) has registrations waiting at several servers: \(pending.map(\.server).joined(separator: ", ")). Choose one with --server URL."
+                )
             }
             let connection = options.connection()
             let service = try await Discovery(connection: connection).discover(server: identity.server)
@@ -54,9 +58,10 @@ struct ConfirmCommand: AsyncParsableCommand {
                 ClientOutput.note("Type it on the page of the activation link mailed to \(email), if you have not yet.")
             }
             let registration = Registration(connection: connection, store: store)
-            try await ActivationFinisher.finish(registration: registration, identity: identity, service: service,
-                                                waitSeconds: wait, pinFromStandardInput: pinStdin, allowTrivialPIN: allowTrivialPIN, json: options.json,
-                                                confirmationCode: code)
+            try await ActivationFinisher.finish(
+                registration: registration, identity: identity, service: service,
+                waitSeconds: wait, pinFromStandardInput: pinStdin, allowTrivialPIN: allowTrivialPIN, json: options.json,
+                confirmationCode: code)
         }
     }
 }

@@ -22,7 +22,8 @@ struct DeleteCommand: AsyncParsableCommand {
             let stored = try store.identities(userId: email).filter { server == nil || $0.server == server }
             guard !stored.isEmpty else { throw .unknownIdentity(userId: email, server: server) }
             guard stored.count == 1 else {
-                throw .badInput("\(email) is stored for several servers: \(stored.map(\.server).joined(separator: ", ")). Choose one with --server URL.")
+                throw .badInput(
+                    "\(email) is stored for several servers: \(stored.map(\.server).joined(separator: ", ")). Choose one with --server URL.")
             }
             try store.delete(userId: email, server: stored[0].server)
             if options.json {

@@ -10,22 +10,25 @@ struct LoadCommand: AsyncParsableCommand {
         commandName: "load",
         abstract: "Load-test servers: N identities logging in concurrently for a fixed time.",
         discussion: """
-        The identities are registered first through the first --server, which must mail to an
-        outbox folder on this machine (its default) and allow that many registrations from one
-        address: start it with --registrations-per-address N (and, for many logins a minute, --pass1-per-address and --pass1-per-identity). Reports logins per second,
-        latency percentiles of the successful logins (p50, p99) and every error by kind; exits
-        with 1 when any login failed.
-        """)
+            The identities are registered first through the first --server, which must mail to an
+            outbox folder on this machine (its default) and allow that many registrations from one
+            address: start it with --registrations-per-address N (and, for many logins a minute, --pass1-per-address and --pass1-per-identity). Reports logins per second,
+            latency percentiles of the successful logins (p50, p99) and every error by kind; exits
+            with 1 when any login failed.
+            """)
 
-    @Option(name: .customLong("server"), help: ArgumentHelp("A server URL; repeat it to spread the clients over several instances.", valueName: "URL"))
+    @Option(
+        name: .customLong("server"), help: ArgumentHelp("A server URL; repeat it to spread the clients over several instances.", valueName: "URL"))
     var servers: [String] = []
     @Option(help: ArgumentHelp("The first server's outbox folder (its --outbox, default DATA/outbox).", valueName: "DIR"))
     var outbox: String
     @Option(help: "Concurrent clients, each with its own identity.") var clients = 10
     @Option(help: "Seconds of logins.") var duration: Double = 10
-    @Option(name: .customLong("server-pid"), help: ArgumentHelp(
-        "A server process on this machine: its CPU time over the login phase is reported per login (Linux /proc). Repeatable.",
-        valueName: "PID"))
+    @Option(
+        name: .customLong("server-pid"),
+        help: ArgumentHelp(
+            "A server process on this machine: its CPU time over the login phase is reported per login (Linux /proc). Repeatable.",
+            valueName: "PID"))
     var serverPIDs: [Int32] = []
     @Flag(name: .long, help: "Print the report as JSON on standard output.") var json = false
 
@@ -70,4 +73,3 @@ struct LoadCommand: AsyncParsableCommand {
         if failed { throw ExitCode(1) }
     }
 }
-

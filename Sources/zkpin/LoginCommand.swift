@@ -16,10 +16,14 @@ struct LoginCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Which stored identity to use, when there are several for the server.", valueName: "EMAIL"))
     var user: String?
 
-    @Flag(name: .customLong("pin-stdin"), help: "Read the PIN as one line from standard input (after the payload line with -); after a wrong PIN, the next line is tried.")
+    @Flag(
+        name: .customLong("pin-stdin"),
+        help: "Read the PIN as one line from standard input (after the payload line with -); after a wrong PIN, the next line is tried.")
     var pinStdin = false
 
-    @Flag(name: .customLong("accept-host"), help: "Go on when the payload's host differs from the one the server reports (asks you to type the host on a terminal).")
+    @Flag(
+        name: .customLong("accept-host"),
+        help: "Go on when the payload's host differs from the one the server reports (asks you to type the host on a terminal).")
     var acceptHost = false
 
     @Flag(name: .customLong("force"), help: "With --accept-host: go on even for a host this identity was never used with.")
@@ -50,8 +54,10 @@ struct LoginCommand: AsyncParsableCommand {
             let pin = try PINPrompt.read(fromStandardInput: pinStdin)
             // After a wrong PIN the same code still works: ask again, up to the server's limit.
             let pinStdin = pinStdin
-            let userId = try await login.signIn(identity: identity, service: service,
-                                                accessCode: payload.accessCode, pin: pin) { left throws(ClientError) in
+            let userId = try await login.signIn(
+                identity: identity, service: service,
+                accessCode: payload.accessCode, pin: pin
+            ) { left throws(ClientError) in
                 try PINPrompt.readAgain(fromStandardInput: pinStdin, attemptsLeft: left)
             }
             if options.json {
@@ -64,8 +70,10 @@ struct LoginCommand: AsyncParsableCommand {
 
     /// The payload's host differs from the server's own: see `HostAcceptance`.
     private func acceptHost(_ mismatch: (reached: String, reported: String), identity: Identity) throws(ClientError) {
-        switch HostAcceptance.decide(reached: mismatch.reached, reported: mismatch.reported, identityServer: identity.server,
-                                     acceptHost: acceptHost, force: force, interactive: Terminal.isInteractive) {
+        switch HostAcceptance.decide(
+            reached: mismatch.reached, reported: mismatch.reported, identityServer: identity.server,
+            acceptHost: acceptHost, force: force, interactive: Terminal.isInteractive)
+        {
         case .proceed: return
         case let .refuse(reason): throw .cancelled(reason)
         case let .askToType(host):
@@ -85,7 +93,8 @@ struct LoginCommand: AsyncParsableCommand {
         ClientOutput.note("Several identities can sign in to \(server):")
         for (index, id) in ids.enumerated() { ClientOutput.note("  \(index + 1). \(id)") }
         guard let answer = Terminal.ask("Which one (1-\(ids.count))? "),
-              let number = Int(answer.filter { !$0.isWhitespace }), (1...ids.count).contains(number) else {
+            let number = Int(answer.filter { !$0.isWhitespace }), (1...ids.count).contains(number)
+        else {
             throw .ambiguousIdentity(server: server, userIds: ids)
         }
         return usable[number - 1]

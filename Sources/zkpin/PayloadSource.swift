@@ -6,7 +6,9 @@ enum PayloadSource {
     static func read(argument: String?, image: String?) throws(ClientError) -> Payload {
         switch (argument, image) {
         case (nil, nil):
-            throw .badInput("No payload was given. Pass the text under the QR code ('URL#CODE'), - to read it from standard input, or --image FILE for a picture of the QR code.")
+            throw .badInput(
+                "No payload was given. Pass the text under the QR code ('URL#CODE'), - to read it from standard input, or --image FILE for a picture of the QR code."
+            )
         case (.some, .some):
             throw .badInput("Give the payload either as text or with --image, not both.")
         case let (nil, path?):

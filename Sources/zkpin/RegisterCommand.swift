@@ -9,11 +9,11 @@ struct RegisterCommand: AsyncParsableCommand {
         commandName: "register",
         abstract: "Register an identity by e-mail and store its PIN-protected token.",
         discussion: """
-        The server mails an activation link to EMAIL. Open it and type the confirmation code \
-        this command prints. The command waits (default 10 minutes), then asks for a 4-digit \
-        PIN twice and stores only the token. With --no-wait it stops after printing the code; \
-        finish later with `zkpin confirm EMAIL`.
-        """)
+            The server mails an activation link to EMAIL. Open it and type the confirmation code \
+            this command prints. The command waits (default 10 minutes), then asks for a 4-digit \
+            PIN twice and stores only the token. With --no-wait it stops after printing the code; \
+            finish later with `zkpin confirm EMAIL`.
+            """)
 
     @Argument(help: "The e-mail address of the identity.")
     var email: String
@@ -56,23 +56,27 @@ struct RegisterCommand: AsyncParsableCommand {
 
             // Under --json this line goes to standard error; the code is also in the JSON.
             ClientOutput.info("Confirmation code: \(started.confirmationCode)")
-            ClientOutput.note("""
+            ClientOutput.note(
+                """
                 \(service.info.name) (\(service.base)) mailed an activation link to \(email).
                 Open the link and type the confirmation code above on its page, then press Confirm.
                 """)
             if noWait {
                 if options.json {
-                    ClientOutput.json(["status": "OK", "userId": email, "server": server,
-                                       "state": started.identity.state.rawValue,
-                                       "confirmationCode": started.confirmationCode,
-                                       "expires": started.expireTime])
+                    ClientOutput.json([
+                        "status": "OK", "userId": email, "server": server,
+                        "state": started.identity.state.rawValue,
+                        "confirmationCode": started.confirmationCode,
+                        "expires": started.expireTime
+                    ])
                 }
                 ClientOutput.note("When you have confirmed, run `zkpin confirm \(email)` to choose your PIN (before \(started.expireTime)).")
                 return
             }
-            try await ActivationFinisher.finish(registration: registration, identity: started.identity, service: service,
-                                                waitSeconds: wait ?? 600, pinFromStandardInput: pinStdin, allowTrivialPIN: allowTrivialPIN, json: options.json,
-                                                confirmationCode: started.confirmationCode)
+            try await ActivationFinisher.finish(
+                registration: registration, identity: started.identity, service: service,
+                waitSeconds: wait ?? 600, pinFromStandardInput: pinStdin, allowTrivialPIN: allowTrivialPIN, json: options.json,
+                confirmationCode: started.confirmationCode)
         }
     }
 }

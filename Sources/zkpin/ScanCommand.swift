@@ -25,7 +25,7 @@ struct ScanCommand: AsyncParsableCommand {
                     "status": "OK", "name": service.info.name, "origin": service.base,
                     "serviceURL": service.info.url, "curve": service.curve.rawValue,
                     "accessCode": payload.accessCode, "usePermits": service.settings.usePermits,
-                    "hostMismatch": mismatch != nil,
+                    "hostMismatch": mismatch != nil
                 ]
                 if let mismatch { object["reportedHost"] = mismatch.reported }
                 ClientOutput.json(object)

@@ -15,16 +15,21 @@ struct UsersCommand: AsyncParsableCommand {
             let identities = try options.openStore().all()
             let formatter = ISO8601DateFormatter()
             if options.json {
-                ClientOutput.json(["status": "OK", "users": identities.map { identity -> [String: Any] in
-                    var row: [String: Any] = ["userId": identity.userId, "server": identity.server,
-                                              "state": identity.state.rawValue, "curve": identity.curve,
-                                              "hasToken": identity.token != nil,
-                                              "pendingRegistration": identity.hasPendingRegistration]
-                    if let name = identity.serviceName { row["service"] = name }
-                    if let device = identity.deviceName { row["device"] = device }
-                    if let last = identity.lastLoginAt { row["lastLogin"] = formatter.string(from: last) }
-                    return row
-                }])
+                ClientOutput.json([
+                    "status": "OK",
+                    "users": identities.map { identity -> [String: Any] in
+                        var row: [String: Any] = [
+                            "userId": identity.userId, "server": identity.server,
+                            "state": identity.state.rawValue, "curve": identity.curve,
+                            "hasToken": identity.token != nil,
+                            "pendingRegistration": identity.hasPendingRegistration
+                        ]
+                        if let name = identity.serviceName { row["service"] = name }
+                        if let device = identity.deviceName { row["device"] = device }
+                        if let last = identity.lastLoginAt { row["lastLogin"] = formatter.string(from: last) }
+                        return row
+                    }
+                ])
                 return
             }
             guard !identities.isEmpty else {

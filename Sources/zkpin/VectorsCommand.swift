@@ -16,13 +16,13 @@ struct VectorsCheckCommand: ParsableCommand {
         commandName: "check",
         abstract: "Recompute every field of every vector from its inputs and compare.",
         discussion: """
-        Reads the .txt (KEY = value) and .json formats of the M-Pin spec: Milagro's BN254_CX, \
-        MPIN_ONE_PASS and BLS381 files, the BN254CX cross-check file (joined with the \
-        BN254_CX.txt beside it or in milagro/), and the project's own Vectors/ files with \
-        EXPECT lines. Prints one line per failing vector naming the first field that differs, \
-        then "N passed, M failed". Exit status: 0 all passed, 1 some failed, 2 a file could \
-        not be read or recognised.
-        """
+            Reads the .txt (KEY = value) and .json formats of the M-Pin spec: Milagro's BN254_CX, \
+            MPIN_ONE_PASS and BLS381 files, the BN254CX cross-check file (joined with the \
+            BN254_CX.txt beside it or in milagro/), and the project's own Vectors/ files with \
+            EXPECT lines. Prints one line per failing vector naming the first field that differs, \
+            then "N passed, M failed". Exit status: 0 all passed, 1 some failed, 2 a file could \
+            not be read or recognised.
+            """
     )
 
     @Argument(help: "Vector files (.txt or .json).")

@@ -8,13 +8,13 @@ struct VectorsGenerateCommand: ParsableCommand {
         commandName: "generate",
         abstract: "Write the project's own M-Pin vectors, deterministic from a seed.",
         discussion: """
-        Each vector carries the inputs (master shares, identity, date, PINs, x, y or \
-        TimeValue, and the key-agreement randoms R and W) and every derived value: secrets, \
-        shares, token, U, UT, SEC, V, HID, HTID, the verification result, on failure E, F and \
-        the PIN error (KANGAROO), and the M-Pin Full keys, plus an EXPECT line. Every fourth \
-        vector uses a wrong PIN. With --negative it writes cases that must be refused: -14 for \
-        each kind of undecodable point, -19 for a wrong PIN and an expired time permit.
-        """
+            Each vector carries the inputs (master shares, identity, date, PINs, x, y or \
+            TimeValue, and the key-agreement randoms R and W) and every derived value: secrets, \
+            shares, token, U, UT, SEC, V, HID, HTID, the verification result, on failure E, F and \
+            the PIN error (KANGAROO), and the M-Pin Full keys, plus an EXPECT line. Every fourth \
+            vector uses a wrong PIN. With --negative it writes cases that must be refused: -14 for \
+            each kind of undecodable point, -19 for a wrong PIN and an expired time permit.
+            """
     )
 
     @Option(help: "bn254cx or bls12-381.")

@@ -11,29 +11,31 @@ struct ZKPinCommand: AsyncParsableCommand {
         commandName: "zkpin",
         abstract: "Zero-knowledge PIN authentication (M-Pin): client and developer tools.",
         discussion: """
-        Sign in to web pages with a 4-digit PIN that never leaves this machine:
-          zkpin register EMAIL --server URL   ask for an identity; confirm the mailed link
-          zkpin confirm EMAIL                 finish a registration started with --no-wait
-          zkpin scan 'URL#CODE'               show which service a login payload belongs to
-          zkpin login 'URL#CODE'              sign the page showing that code in
-          zkpin users / zkpin delete EMAIL    list or remove stored identities
-          zkpin change-pin [--user EMAIL]     change the PIN (proves the current one first)
+            Sign in to web pages with a 4-digit PIN that never leaves this machine:
+              zkpin register EMAIL --server URL   ask for an identity; confirm the mailed link
+              zkpin confirm EMAIL                 finish a registration started with --no-wait
+              zkpin scan 'URL#CODE'               show which service a login payload belongs to
+              zkpin login 'URL#CODE'              sign the page showing that code in
+              zkpin users / zkpin delete EMAIL    list or remove stored identities
+              zkpin change-pin [--user EMAIL]     change the PIN (proves the current one first)
 
-        Developer tools:
-          zkpin vectors check FILE...         check M-Pin test-vector files
-          zkpin vectors generate ...          write the project's own known-answer vectors
-          zkpin bench                         time the crypto operations (release build)
-          zkpin load --server URL --outbox DIR  load-test servers (N identities logging in)
+            Developer tools:
+              zkpin vectors check FILE...         check M-Pin test-vector files
+              zkpin vectors generate ...          write the project's own known-answer vectors
+              zkpin bench                         time the crypto operations (release build)
+              zkpin load --server URL --outbox DIR  load-test servers (N identities logging in)
 
-        Exit status: 0 success, 1 authentication refused or vectors failed, 2 bad input,
-        3 network or server trouble. When the reader of standard output closes it early
-        (`zkpin users | head -1`), the command ends quietly with 0.
-        With --json, standard output carries exactly one JSON document, also on failure
-        ({"status", "message", "exitCode"}); every other line goes to standard error.
-        """,
+            Exit status: 0 success, 1 authentication refused or vectors failed, 2 bad input,
+            3 network or server trouble. When the reader of standard output closes it early
+            (`zkpin users | head -1`), the command ends quietly with 0.
+            With --json, standard output carries exactly one JSON document, also on failure
+            ({"status", "message", "exitCode"}); every other line goes to standard error.
+            """,
         version: ZKPinVersion.text,
-        subcommands: [ScanCommand.self, RegisterCommand.self, ConfirmCommand.self, LoginCommand.self,
-                      UsersCommand.self, DeleteCommand.self, ChangePINCommand.self, VectorsCommand.self, BenchCommand.self, LoadCommand.self]
+        subcommands: [
+            ScanCommand.self, RegisterCommand.self, ConfirmCommand.self, LoginCommand.self,
+            UsersCommand.self, DeleteCommand.self, ChangePINCommand.self, VectorsCommand.self, BenchCommand.self, LoadCommand.self
+        ]
     )
 
     /// Like ArgumentParser's default, except that bad command-line input exits with 2 (the
@@ -55,8 +57,9 @@ struct ZKPinCommand: AsyncParsableCommand {
                 let message = fullMessage(for: error)
                 ClientOutput.note(message)
                 if asksForJSON {
-                    ClientOutput.jsonFailure(status: .badInput, message: message.split(separator: "\n").first.map(String.init) ?? message,
-                                             exitCode: 2)
+                    ClientOutput.jsonFailure(
+                        status: .badInput, message: message.split(separator: "\n").first.map(String.init) ?? message,
+                        exitCode: 2)
                 }
                 Foundation.exit(2)
             }

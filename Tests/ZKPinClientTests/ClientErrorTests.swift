@@ -4,17 +4,23 @@ import ZKPinClient
 @Suite struct ClientErrorTests {
     /// The exit-code contract of issue 5: 1 refused, 2 bad input, 3 network or server.
     @Test func exitCodesFollowTheContract() {
-        let refused: [ClientError] = [.wrongPIN(attemptsLeft: 2), .invalidToken, .blocked(userId: "a@b.c"),
-                                      .accessCodeExpired, .identityNotAuthorized(userId: "a@b.c"),
-                                      .notActivated(userId: "a@b.c", waitedSeconds: 5), .authenticationTimeout]
-        let badInput: [ClientError] = [.missingAccessCode(payload: "x"), .invalidAccessCode(code: "1", reason: "r"),
-                                       .malformedURL("x"), .invalidPIN(reason: "r"),
-                                       .unknownIdentity(userId: "a@b.c", server: nil),
-                                       .unreadableImage(path: "p", reason: "r"),
-                                       .hostMismatch(payloadHost: "a", serviceHost: "b")]
-        let trouble: [ClientError] = [.networkError(url: "u", reason: "r"), .timeout(url: "u"),
-                                      .notMPinServer(url: "u", reason: "r"),
-                                      .unexpectedResponse(url: "u", status: 500, detail: "d")]
+        let refused: [ClientError] = [
+            .wrongPIN(attemptsLeft: 2), .invalidToken, .blocked(userId: "a@b.c"),
+            .accessCodeExpired, .identityNotAuthorized(userId: "a@b.c"),
+            .notActivated(userId: "a@b.c", waitedSeconds: 5), .authenticationTimeout
+        ]
+        let badInput: [ClientError] = [
+            .missingAccessCode(payload: "x"), .invalidAccessCode(code: "1", reason: "r"),
+            .malformedURL("x"), .invalidPIN(reason: "r"),
+            .unknownIdentity(userId: "a@b.c", server: nil),
+            .unreadableImage(path: "p", reason: "r"),
+            .hostMismatch(payloadHost: "a", serviceHost: "b")
+        ]
+        let trouble: [ClientError] = [
+            .networkError(url: "u", reason: "r"), .timeout(url: "u"),
+            .notMPinServer(url: "u", reason: "r"),
+            .unexpectedResponse(url: "u", status: 500, detail: "d")
+        ]
         for error in refused { #expect(error.exitCode == 1, "\(error)") }
         for error in badInput { #expect(error.exitCode == 2, "\(error)") }
         for error in trouble { #expect(error.exitCode == 3, "\(error)") }

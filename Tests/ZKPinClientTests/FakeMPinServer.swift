@@ -11,9 +11,9 @@ import ZKPinWire
 final class FakeMPinServer: HTTPTransport, Sendable {
     struct State {
         var activated: Set<String> = []
-        var pending: [String: String] = [:]          // mpinId -> regOTT
+        var pending: [String: String] = [:]  // mpinId -> regOTT
         var challenges: [String: (u: [UInt8], ut: [UInt8]?, y: [UInt8], date: Int)] = [:]
-        var verdicts: [String: (mpinId: String, result: ServerVerification)] = [:]   // authOTT -> verdict
+        var verdicts: [String: (mpinId: String, result: ServerVerification)] = [:]  // authOTT -> verdict
         var attemptsLeft: [String: Int] = [:]
         var blocked: Set<String> = []
         var accessCodes: Set<String> = []
@@ -79,18 +79,27 @@ final class FakeMPinServer: HTTPTransport, Sendable {
         case (.get, "/service"):
             return reply(200, ServiceInfo(name: "Fake Bank", url: reportedURL, logoURL: ""))
         case (.get, "/rps/clientSettings"):
-            return reply(200, ClientSettings(signatureURL: "/rps/signature", registerURL: "/rps/user",
-                                             timePermitsURL: "/rps/timePermit", mpinAuthServerURL: "/rps",
-                                             mobileAuthenticateURL: "/rps/authenticate", curve: "BLS381",
-                                             usePermits: usePermits, maxInvalidLoginAttempts: 3, dta2URL: "/dta2"))
+            return reply(
+                200,
+                ClientSettings(
+                    signatureURL: "/rps/signature", registerURL: "/rps/user",
+                    timePermitsURL: "/rps/timePermit", mpinAuthServerURL: "/rps",
+                    mobileAuthenticateURL: "/rps/authenticate", curve: "BLS381",
+                    usePermits: usePermits, maxInvalidLoginAttempts: 3, dta2URL: "/dta2"))
         case (.put, "/rps/user"):
             let request = try decoder.decode(RegisterRequest.self, from: body)
-            let identity = MPinIdentity(issued: "2030-01-01T00:00:00Z", userID: request.userId, mobile: 0,
-                                        salt: Hex.encode(Digest.randomBytes(16)))
+            let identity = MPinIdentity(
+                issued: "2030-01-01T00:00:00Z", userID: request.userId, mobile: 0,
+                salt: Hex.encode(Digest.randomBytes(16)))
             let regOTT = Hex.encode(Digest.randomBytes(16))
-            state.withLock { $0.pending[identity.mpinId] = regOTT; $0.attemptsLeft[identity.mpinId] = 3 }
-            return reply(200, RegisterResponse(mpinId: identity.mpinId, regOTT: regOTT,
-                                               expireTime: "2030-01-01T01:00:00Z", nowTime: "2030-01-01T00:00:00Z"))
+            state.withLock {
+                $0.pending[identity.mpinId] = regOTT; $0.attemptsLeft[identity.mpinId] = 3
+            }
+            return reply(
+                200,
+                RegisterResponse(
+                    mpinId: identity.mpinId, regOTT: regOTT,
+                    expireTime: "2030-01-01T01:00:00Z", nowTime: "2030-01-01T00:00:00Z"))
         case (.get, _) where path.hasPrefix("/rps/signature/"):
             let mpinId = String(path.dropFirst("/rps/signature/".count))
             let (expected, active) = state.withLock { ($0.pending[mpinId], $0.activated.contains(mpinId)) }
@@ -122,8 +131,10 @@ final class FakeMPinServer: HTTPTransport, Sendable {
             let y = suite.randomScalar()
             let challenge = Hex.encode(Digest.randomBytes(8))
             state.withLock {
-                $0.challenges[challenge] = (Hex.decode(request.u)!, request.ut.flatMap { Hex.decode($0) }, y,
-                                            usePermits ? today : 0)
+                $0.challenges[challenge] = (
+                    Hex.decode(request.u)!, request.ut.flatMap { Hex.decode($0) }, y,
+                    usePermits ? today : 0
+                )
             }
             return reply(200, Pass1Response(y: Hex.encode(y), challenge: challenge))
         case (.post, "/rps/pass2"):
@@ -135,9 +146,10 @@ final class FakeMPinServer: HTTPTransport, Sendable {
             guard let challenge = state.withLock({ $0.challenges.removeValue(forKey: request.challenge ?? "") }) else {
                 return reply(403, ErrorBody(.noChallenge, "no challenge"))
             }
-            let verdict = suite.serverVerify(id: Hex.decode(request.mpinId)!, date: challenge.date,
-                                             serverSecret: serverSecret, u: challenge.u, ut: challenge.ut,
-                                             v: Hex.decode(request.v) ?? [], y: challenge.y)
+            let verdict = suite.serverVerify(
+                id: Hex.decode(request.mpinId)!, date: challenge.date,
+                serverSecret: serverSecret, u: challenge.u, ut: challenge.ut,
+                v: Hex.decode(request.v) ?? [], y: challenge.y)
             let authOTT = Hex.encode(Digest.randomBytes(16))
             state.withLock { $0.verdicts[authOTT] = (request.mpinId, verdict) }
             return reply(200, Pass2Response(authOTT: authOTT))

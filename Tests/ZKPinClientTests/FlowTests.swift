@@ -24,10 +24,12 @@ import ZKPinWire
             let started = try await registration.start(email: email, deviceName: "test", service: service)
             #expect(try await isWaiting(registration.poll(identity: started.identity, service: service)))
             server.activateAll()
-            let secret = try await registration.waitForActivation(identity: started.identity, service: service,
-                                                                  timeoutSeconds: 5, interval: .milliseconds(10))
-            let stored = try registration.finish(identity: started.identity, service: service,
-                                                 clientSecret: secret, pin: try PIN(parsing: pin))
+            let secret = try await registration.waitForActivation(
+                identity: started.identity, service: service,
+                timeoutSeconds: 5, interval: .milliseconds(10))
+            let stored = try registration.finish(
+                identity: started.identity, service: service,
+                clientSecret: secret, pin: try PIN(parsing: pin))
             return (service, stored)
         }
 
@@ -101,14 +103,18 @@ import ZKPinWire
         let login = Login(connection: setup.connection, store: setup.store)
         setup.server.issueAccessCode("1234560")
         await #expect(throws: ClientError.wrongPIN(attemptsLeft: 2)) {
-            try await login.signIn(identity: identity, service: service, accessCode: "1234560",
-                                   pin: try PIN(parsing: "4321")) { _ throws(ClientError) in nil }
+            try await login.signIn(
+                identity: identity, service: service, accessCode: "1234560",
+                pin: try PIN(parsing: "4321")
+            ) { _ throws(ClientError) in nil }
         }
         var asked = 0
         setup.server.issueAccessCode("1234560")
         do throws(ClientError) {
-            _ = try await login.signIn(identity: identity, service: service, accessCode: "1234560",
-                                       pin: try PIN(parsing: "4321")) { _ throws(ClientError) in
+            _ = try await login.signIn(
+                identity: identity, service: service, accessCode: "1234560",
+                pin: try PIN(parsing: "4321")
+            ) { _ throws(ClientError) in
                 asked += 1
                 setup.server.issueAccessCode("1234560")
                 return try PIN(parsing: "4321")
@@ -160,8 +166,10 @@ import ZKPinWire
         defer { setup.folder.remove() }
         let (service, identity) = try await setup.register()
         var forged = identity
-        forged.token = Hex.encode(try service.curve.suite.clientSecretShare(master: service.curve.suite.randomScalar(),
-                                                                            id: Array("x".utf8)))
+        forged.token = Hex.encode(
+            try service.curve.suite.clientSecretShare(
+                master: service.curve.suite.randomScalar(),
+                id: Array("x".utf8)))
         for _ in 0..<4 {
             await #expect(throws: ClientError.invalidToken) { try await setup.login(forged, service: service, pin: "1234") }
         }
@@ -187,8 +195,9 @@ import ZKPinWire
         let started = try await registration.start(email: "bob@example.com", deviceName: nil, service: service)
         #expect(started.confirmationCode == ConfirmationCode.code(regOTT: started.identity.pendingRegOTT!))
         await #expect(throws: ClientError.notActivated(userId: "bob@example.com", waitedSeconds: 1)) {
-            try await registration.waitForActivation(identity: started.identity, service: service,
-                                                     timeoutSeconds: 1, interval: .milliseconds(100))
+            try await registration.waitForActivation(
+                identity: started.identity, service: service,
+                timeoutSeconds: 1, interval: .milliseconds(100))
         }
         // Still pending, so `zkpin confirm` can finish it.
         #expect(try setup.store.find(userId: "bob@example.com", server: setup.server.base)?.hasPendingRegistration == true)
@@ -228,8 +237,10 @@ import ZKPinWire
         } catch {
             #expect(error.exitCode == 3)
         }
-        let down = RPSConnection(transport: FixedTransport(status: 0, body: "",
-                                                           failure: .networkError(url: "http://h/service", reason: "refused")))
+        let down = RPSConnection(
+            transport: FixedTransport(
+                status: 0, body: "",
+                failure: .networkError(url: "http://h/service", reason: "refused")))
         await #expect(throws: ClientError.networkError(url: "http://h/service", reason: "refused")) {
             try await Discovery(connection: down).discover(server: "http://h")
         }

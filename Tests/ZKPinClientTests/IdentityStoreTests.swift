@@ -6,11 +6,14 @@ import ZKPinWire
 @Suite struct IdentityStoreTests {
     let server = "http://127.0.0.1:8080"
 
-    private func begin(_ store: IdentityStore, user: String = "alice@example.com", server: String? = nil,
-                       mpinId: String) throws {
-        try store.beginRegistration(server: server ?? self.server, userId: user, deviceName: "laptop",
-                                    serviceName: "Demo", curve: "bls12-381", mpinId: mpinId,
-                                    regOTT: "00ff", expires: "2099-01-01T00:00:00Z")
+    private func begin(
+        _ store: IdentityStore, user: String = "alice@example.com", server: String? = nil,
+        mpinId: String
+    ) throws {
+        try store.beginRegistration(
+            server: server ?? self.server, userId: user, deviceName: "laptop",
+            serviceName: "Demo", curve: "bls12-381", mpinId: mpinId,
+            regOTT: "00ff", expires: "2099-01-01T00:00:00Z")
     }
 
     @Test func createsItsFileWithMode0600InA0700Folder() throws {
@@ -42,8 +45,10 @@ import ZKPinWire
             #expect(try store.find(userId: "alice@example.com", server: server)?.state == .startedRegistration)
             try store.markActivated(server: server, userId: "alice@example.com", mpinId: "aa")
             #expect(try store.find(userId: "alice@example.com", server: server)?.state == .activated)
-            #expect(try store.completeRegistration(server: server, userId: "alice@example.com", mpinId: "aa",
-                                                   token: "04beef", curve: "bls12-381"))
+            #expect(
+                try store.completeRegistration(
+                    server: server, userId: "alice@example.com", mpinId: "aa",
+                    token: "04beef", curve: "bls12-381"))
         }
         let reopened = try IdentityStore(home: folder.path)
         let identity = try #require(try reopened.find(userId: "alice@example.com", server: server))
@@ -64,8 +69,10 @@ import ZKPinWire
         #expect(identity.canSignIn && identity.token == "01" && identity.mpinId == "aa")
         #expect(identity.pendingMpinId == "bb")
         // A finished registration that is no longer the pending one changes nothing.
-        #expect(try !store.completeRegistration(server: server, userId: "alice@example.com", mpinId: "cc",
-                                                token: "02", curve: "bls12-381"))
+        #expect(
+            try !store.completeRegistration(
+                server: server, userId: "alice@example.com", mpinId: "cc",
+                token: "02", curve: "bls12-381"))
         identity = try #require(try store.find(userId: "alice@example.com", server: server))
         #expect(identity.token == "01")
         try store.completeRegistration(server: server, userId: "alice@example.com", mpinId: "bb", token: "03", curve: "bls12-381")

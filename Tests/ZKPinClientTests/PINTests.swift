@@ -23,8 +23,10 @@ import ZKPinClient
 @Suite struct EmailTests {
     @Test func acceptsAddressesAndRefusesTheRest() throws {
         #expect(try Email.validate("alice@example.com") == "alice@example.com")
-        for bad in ["alice", "alice@", "@example.com", "alice@example", "a b@example.com",
-                    "alice@example.com\r\nBcc: x@y.z", String(repeating: "a", count: 250) + "@b.cd"] {
+        for bad in [
+            "alice", "alice@", "@example.com", "alice@example", "a b@example.com",
+            "alice@example.com\r\nBcc: x@y.z", String(repeating: "a", count: 250) + "@b.cd"
+        ] {
             #expect(throws: ClientError.invalidEmail(bad)) { try Email.validate(bad) }
         }
     }

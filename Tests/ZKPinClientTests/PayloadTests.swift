@@ -38,8 +38,10 @@ import ZKPinWire
         #expect(throws: ClientError.self) { try Payload(parsing: "http://example.com#" + code) }
     }
 
-    @Test(arguments: ["ftp://example.com#1234560", "example.com#1234560", "http://#1234560",
-                      "http://user:pw@example.com#1234560"])
+    @Test(arguments: [
+        "ftp://example.com#1234560", "example.com#1234560", "http://#1234560",
+        "http://user:pw@example.com#1234560"
+    ])
     func refusesMalformedURLs(text: String) {
         do {
             _ = try Payload(parsing: text)
@@ -54,7 +56,9 @@ import ZKPinWire
         var next = 0
         let digits = [3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3, 2, 3, 8, 4, 6, 2, 6, 4]
         for _ in 0..<3 {
-            let code = AccessCode.generate { defer { next += 1 }; return digits[next % digits.count] }
+            let code = AccessCode.generate {
+                defer { next += 1 }; return digits[next % digits.count]
+            }
             #expect((try? Payload(parsing: "http://h#" + code)) != nil)
         }
     }

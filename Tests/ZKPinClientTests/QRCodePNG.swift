@@ -4,7 +4,10 @@ import CZBar
 /// Writes the QR code of a text as a PNG, with libqrencode and libpng, the way a login page's
 /// picture would be saved: black modules on white, a quiet zone of 4 modules.
 enum QRCodePNG {
-    enum Failure: Error { case encode, write(String) }
+    enum Failure: Error {
+        case encode
+        case write(String)
+    }
 
     static func write(_ text: String, to path: String, scale: Int = 4, rgba: Bool = false) throws {
         guard let code = QRcode_encodeString(text, 0, QR_ECLEVEL_M, QR_MODE_8, 1) else { throw Failure.encode }

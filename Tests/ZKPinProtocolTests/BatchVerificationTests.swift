@@ -26,12 +26,15 @@ struct BatchVerificationTests {
 
         /// A login of identity n registered with `pin`, entering `entered`; with a permit of
         /// `permitDate` when the server checks `serverDate` > 0.
-        func login(_ n: Int, pin: Int, entered: Int, permitDate: Int = 0, serverDate: Int = 0,
-                   random: inout SeededRandom) -> ServerVerifyInput {
+        func login(
+            _ n: Int, pin: Int, entered: Int, permitDate: Int = 0, serverDate: Int = 0,
+            random: inout SeededRandom
+        ) -> ServerVerifyInput {
             let id = id(n)
             let a = MPinHash<C>.hashToG1(id: id)
-            let token = Scheme.extractPIN(clientSecret: Scheme.clientSecretShare(master: master, hashedIDPoint: a),
-                                          pin: pin, hashedIDPoint: a)
+            let token = Scheme.extractPIN(
+                clientSecret: Scheme.clientSecretShare(master: master, hashedIDPoint: a),
+                pin: pin, hashedIDPoint: a)
             var permit: G1Point<C>? = nil, at: G1Point<C>? = nil
             if serverDate > 0 {
                 let hashed = MPinHash<C>.hashID(id)
@@ -40,9 +43,10 @@ struct BatchVerificationTests {
             }
             let x = SecretScalar<C>.random(using: &random), y = SecretScalar<C>.random(using: &random)
             let pass1 = Scheme.clientPass1(x: x, token: token, pin: entered, hashedIDPoint: a, timePermit: permit, timePermitPoint: at)
-            return ServerVerifyInput(id: id, date: serverDate, u: Encoding.encode(pass1.u), ut: pass1.ut.map { Encoding.encode($0) },
-                                     v: Encoding.encode(Scheme.clientPass2(x: x, y: y, sec: pass1.sec)),
-                                     y: y.bytes)
+            return ServerVerifyInput(
+                id: id, date: serverDate, u: Encoding.encode(pass1.u), ut: pass1.ut.map { Encoding.encode($0) },
+                v: Encoding.encode(Scheme.clientPass2(x: x, y: y, sec: pass1.sec)),
+                y: y.bytes)
         }
 
         /// A random point of E(Fp) (on BLS12-381 almost never in G1).
@@ -72,8 +76,10 @@ struct BatchVerificationTests {
             case 6:
                 let day = 20_000 + Int(random.next() % 100)
                 let expired = random.next() % 2 == 0
-                return (expired ? "expired permit" : "good permit",
-                        login(n, pin: pin, entered: pin, permitDate: expired ? day - 1 : day, serverDate: day, random: &random))
+                return (
+                    expired ? "expired permit" : "good permit",
+                    login(n, pin: pin, entered: pin, permitDate: expired ? day - 1 : day, serverDate: day, random: &random)
+                )
             default:
                 var l = login(n, pin: pin, entered: pin, random: &random)
                 l.u = Array(l.u.dropLast())
@@ -90,8 +96,9 @@ struct BatchVerificationTests {
             let batch = deployment.suite.serverVerifyBatch(logins.map(\.login), serverSecret: deployment.serverSecret)
             #expect(batch.count == size)
             for (index, (kind, login)) in logins.enumerated() {
-                let single = deployment.suite.serverVerify(id: login.id, date: login.date, serverSecret: deployment.serverSecret,
-                                                           u: login.u, ut: login.ut, v: login.v, y: login.y)
+                let single = deployment.suite.serverVerify(
+                    id: login.id, date: login.date, serverSecret: deployment.serverSecret,
+                    u: login.u, ut: login.ut, v: login.v, y: login.y)
                 #expect(batch[index] == single, "\(kind) at \(index) of \(size): batch \(batch[index]), single \(single); \(random.replay)")
                 if kind == "good" || kind == "good permit" { #expect(single.accepted, "\(kind); \(random.replay)") }
                 if kind == "wrong PIN" { #expect(!single.accepted && single.pinError != 0, "\(random.replay)") }
@@ -109,8 +116,9 @@ struct BatchVerificationTests {
         typealias Scheme = MPin<C>
         func check(_ login: ServerVerifyInput) throws -> Scheme.LoginCheck {
             let id = login.id
-            return Scheme.LoginCheck(hid: MPinHash<C>.hashToG1(id: id), u: try PointEncoding<C>.decodeG1(login.u),
-                                     v: try PointEncoding<C>.decodeG1(login.v), y: BigInt(bytes: login.y))
+            return Scheme.LoginCheck(
+                hid: MPinHash<C>.hashToG1(id: id), u: try PointEncoding<C>.decodeG1(login.u),
+                v: try PointEncoding<C>.decodeG1(login.v), y: BigInt(bytes: login.y))
         }
         var checks = try (0..<256).map { n in try check(deployment.login(n % 7, pin: 1111, entered: 1111, random: &random)) }
         let bad = try check(deployment.login(3, pin: 1111, entered: 1112, random: &random))
@@ -134,8 +142,9 @@ struct BatchVerificationTests {
         var random = SeededRandom()
         let deployment = try Deployment<C>(random: &random)
         func check(_ login: ServerVerifyInput) throws -> MPin<C>.LoginCheck {
-            MPin<C>.LoginCheck(hid: MPinHash<C>.hashToG1(id: login.id), u: try PointEncoding<C>.decodeG1(login.u),
-                               v: try PointEncoding<C>.decodeG1(login.v), y: BigInt(bytes: login.y))
+            MPin<C>.LoginCheck(
+                hid: MPinHash<C>.hashToG1(id: login.id), u: try PointEncoding<C>.decodeG1(login.u),
+                v: try PointEncoding<C>.decodeG1(login.v), y: BigInt(bytes: login.y))
         }
         var checks = try (0..<8).map { try check(deployment.login($0, pin: 42, entered: 42, random: &random)) }
         #expect(MPin<C>.batchHolds(checks[...], serverSecret: deployment.preparedSecret, using: &random), "\(random.replay)")

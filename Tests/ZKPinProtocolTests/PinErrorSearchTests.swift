@@ -1,7 +1,8 @@
 import Testing
 import ZKPinMath
-@testable import ZKPinProtocol
 import ZKPinTestSupport
+
+@testable import ZKPinProtocol
 
 /// The server's PIN-error search does the same work whatever the PIN error: its step count
 /// cannot tell an observer anything about the registered PIN, and it still finds the error.
@@ -9,8 +10,9 @@ struct PinErrorSearchTests {
     func check<C: PairingCurve>(_: C.Type) {
         var random = SeededRandom()
         // F as the server computes it, e(something, Q): a random element of GT.
-        let f = Pairing<C>.pairing(C.g1Generator.multiplied(byPublic: BigInt.random(in: .one, C.order, using: &random)),
-                                   C.g2GeneratorPrepared)
+        let f = Pairing<C>.pairing(
+            C.g1Generator.multiplied(byPublic: BigInt.random(in: .one, C.order, using: &random)),
+            C.g2GeneratorPrepared)
         let errors = [0, 1, -1, 42, -4321, 9999, -9999, 5000 + Int(random.next() % 4999), -Int(random.next() % 9999)]
         var counts = Set<Int>()
         for error in errors {

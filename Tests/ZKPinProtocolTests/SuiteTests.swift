@@ -19,14 +19,16 @@ struct SuiteTests {
         }
 
         func token(pin: Int) throws -> [UInt8] {
-            let cs = try suite.addG1(try suite.clientSecretShare(master: master1, id: id),
-                                     try suite.clientSecretShare(master: master2, id: id))
+            let cs = try suite.addG1(
+                try suite.clientSecretShare(master: master1, id: id),
+                try suite.clientSecretShare(master: master2, id: id))
             return try suite.extractPIN(clientSecret: cs, id: id, pin: pin)
         }
 
         func permit(date: Int) throws -> [UInt8] {
-            try suite.addG1(try suite.timePermitShare(master: master1, id: id, date: date),
-                            try suite.timePermitShare(master: master2, id: id, date: date))
+            try suite.addG1(
+                try suite.timePermitShare(master: master1, id: id, date: date),
+                try suite.timePermitShare(master: master2, id: id, date: date))
         }
 
         func login(token: [UInt8], pin: Int, permitDate: Int = 0, serverDate: Int = 0) throws -> ServerVerification {
@@ -68,14 +70,16 @@ struct SuiteTests {
         let token = try deployment.token(pin: 7)
         #expect(try deployment.login(token: token, pin: 7, permitDate: 20_500, serverDate: 20_500).accepted)
         // An expired permit is not a wrong PIN: PIN error 0, so it never counts towards a block.
-        #expect(try deployment.login(token: token, pin: 7, permitDate: 20_499, serverDate: 20_500)
+        #expect(
+            try deployment.login(token: token, pin: 7, permitDate: 20_499, serverDate: 20_500)
                 == ServerVerification(result: .rejected, pinError: 0))
         // The server decides the mode: a permit-less login is refused when permits are on.
         let state = try deployment.suite.clientPass1(id: deployment.id, token: token, pin: 7, timePermit: nil, date: 0)
         let y = deployment.suite.randomScalar()
         let v = try deployment.suite.clientPass2(state, y: y)
-        let verdict = deployment.suite.serverVerify(id: deployment.id, date: 20_500, serverSecret: deployment.serverSecret,
-                                                    u: state.u, ut: state.ut, v: v, y: y)
+        let verdict = deployment.suite.serverVerify(
+            id: deployment.id, date: 20_500, serverSecret: deployment.serverSecret,
+            u: state.u, ut: state.ut, v: v, y: y)
         #expect(!verdict.accepted)
     }
 
@@ -87,16 +91,23 @@ struct SuiteTests {
         let u = try suite.clientSecretShare(master: suite.randomScalar(), id: Array("x".utf8))
         let v = try suite.clientSecretShare(master: suite.randomScalar(), id: Array("y".utf8))
         let y = suite.randomScalar()
-        #expect(suite.serverVerify(id: deployment.id, date: 0, serverSecret: deployment.serverSecret, u: u, ut: nil, v: v, y: y)
+        #expect(
+            suite.serverVerify(id: deployment.id, date: 0, serverSecret: deployment.serverSecret, u: u, ut: nil, v: v, y: y)
                 == ServerVerification(result: .rejected, pinError: 0))
         // Garbage: -14, never a trap.
         for garbage in [[], [0x04], [UInt8](repeating: 0xff, count: suite.g1ByteCount), Array(u.dropLast())] {
-            #expect(suite.serverVerify(id: deployment.id, date: 0, serverSecret: deployment.serverSecret,
-                                       u: garbage, ut: nil, v: v, y: y).result == .pointDecodingFailed)
+            #expect(
+                suite.serverVerify(
+                    id: deployment.id, date: 0, serverSecret: deployment.serverSecret,
+                    u: garbage, ut: nil, v: v, y: y
+                ).result == .pointDecodingFailed)
         }
         // A zero or oversized challenge is refused.
-        #expect(suite.serverVerify(id: deployment.id, date: 0, serverSecret: deployment.serverSecret, u: u, ut: nil, v: v,
-                                   y: [UInt8](repeating: 0, count: suite.scalarByteCount)).result == .rejected)
+        #expect(
+            suite.serverVerify(
+                id: deployment.id, date: 0, serverSecret: deployment.serverSecret, u: u, ut: nil, v: v,
+                y: [UInt8](repeating: 0, count: suite.scalarByteCount)
+            ).result == .rejected)
     }
 
     @Test(arguments: CurveID.allCases)
@@ -113,7 +124,8 @@ struct SuiteTests {
         let suite = curve.suite
         let master = suite.randomScalar(), id = Array("someone".utf8)
         #expect(try suite.clientSecretShare(master: master, hashedID: suite.hashID(id)) == suite.clientSecretShare(master: master, id: id))
-        #expect(try suite.timePermitShare(master: master, hashedID: suite.hashID(id), date: 20_000)
+        #expect(
+            try suite.timePermitShare(master: master, hashedID: suite.hashID(id), date: 20_000)
                 == suite.timePermitShare(master: master, id: id, date: 20_000))
         #expect(throws: MPinError.self) { try suite.clientSecretShare(master: master, hashedID: [1, 2, 3]) }
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ZKPinServer
 
 /// `markRefused` on every store: a live code at `wid` or `user` shows `blocked` or `refused`;

@@ -1,13 +1,16 @@
 import Foundation
 import Testing
+
 @testable import ZKPinServer
 
 /// `zkpin-server admin clients add|list|remove`, run as the real executable.
 @Suite struct AdminClientsCommandTests {
     @Test func addListRemove() async throws {
         let h = try await Harness.make()
-        let add = try AdminCommandTests.admin(["clients", "add", "Wiki", "--data", h.dir, "--redirect-uri", "https://wiki.example/cb",
-                                               "https://wiki.example/cb2", "--post-logout-uri", "https://wiki.example/"])
+        let add = try AdminCommandTests.admin([
+            "clients", "add", "Wiki", "--data", h.dir, "--redirect-uri", "https://wiki.example/cb",
+            "https://wiki.example/cb2", "--post-logout-uri", "https://wiki.example/"
+        ])
         #expect(add.status == 0, "\(add.err)")
         let id = try #require(OIDCFlow.capture(#"client_id: (zk-[0-9a-f]+)"#, in: add.out))
         let secret = try #require(OIDCFlow.capture(#"client_secret: ([0-9a-f]{64})"#, in: add.out))
@@ -25,8 +28,10 @@ import Testing
         #expect(!list.out.contains(secret))
 
         // Bad input: no redirect URI, a relative one, one with a fragment.
-        for args in [["clients", "add", "X", "--data", h.dir], ["clients", "add", "X", "--data", h.dir, "--redirect-uri", "/cb"],
-                     ["clients", "add", "X", "--data", h.dir, "--redirect-uri", "https://x.example/cb#f"]] {
+        for args in [
+            ["clients", "add", "X", "--data", h.dir], ["clients", "add", "X", "--data", h.dir, "--redirect-uri", "/cb"],
+            ["clients", "add", "X", "--data", h.dir, "--redirect-uri", "https://x.example/cb#f"]
+        ] {
             let run = try AdminCommandTests.admin(args)
             #expect(run.status != 0, "\(args)")
         }

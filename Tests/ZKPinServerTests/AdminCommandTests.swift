@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import ZKPinServer
 import ZKPinWire
+
+@testable import ZKPinServer
 
 /// `zkpin-server admin users|revoke|unblock|audit`, run as the real executable against a data
 /// folder (or a PostgreSQL database) that an in-process relying party filled.
@@ -25,8 +26,9 @@ import ZKPinWire
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Run(status: process.terminationStatus, out: String(decoding: outData, as: UTF8.self),
-                   err: String(decoding: errData, as: UTF8.self))
+        return Run(
+            status: process.terminationStatus, out: String(decoding: outData, as: UTF8.self),
+            err: String(decoding: errData, as: UTF8.self))
     }
 
     @Test func usersRevokeAndAudit() async throws {
@@ -66,7 +68,9 @@ import ZKPinWire
 
     /// Three wrong PINs block; `admin unblock` lets the same token and PIN in again, audited.
     func unblockAfterWrongPINs(database: String? = nil) async throws {
-        let h = try await Harness.make(configure: { $0.database = database; $0.notifyUser = true })
+        let h = try await Harness.make(configure: {
+            $0.database = database; $0.notifyUser = true
+        })
         let storage = ["--data", h.dir] + (database.map { ["--database", $0] } ?? [])
         try await h.run { t in
             // Addresses are stored normalised (lower case); the admin commands take any case.
@@ -82,7 +86,8 @@ import ZKPinWire
                     .filter { $0.contains("Subject: Your ZKPin sign-in was blocked") }
                 if notices.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
             }
-            #expect(notices.count == 1 && notices.first?.contains("To: lee@example.com") == true
+            #expect(
+                notices.count == 1 && notices.first?.contains("To: lee@example.com") == true
                     && notices.first?.contains("after 3 wrong PINs") == true && notices.first?.contains("device: laptop") == true)
             #expect(try Self.admin(["users", "--user", "LEE@example.com"] + storage).out.contains("lee@example.com\tblocked\t3\t"))
 
@@ -124,7 +129,8 @@ import ZKPinWire
                 .map { try String(contentsOfFile: h.outbox + "/" + $0, encoding: .utf8) }
                 .filter { $0.contains("Subject: Your ZKPin sign-in was revoked") }
             #expect(notices.count == 1)
-            #expect(notices.first.map { $0.contains("To: max@example.com") && $0.contains("device: phone") && !$0.contains("device: laptop") } == true)
+            #expect(
+                notices.first.map { $0.contains("To: max@example.com") && $0.contains("device: phone") && !$0.contains("device: laptop") } == true)
             #expect(try await phone.login(t).status != 200)
             #expect(try await laptop.login(t).status == 200)
             #expect(try Self.admin(["revoke", "max@example.com", "--device", "tablet", "--data", h.dir]).status == 1)
@@ -178,8 +184,10 @@ import ZKPinWire
 
     @Test func missingDataFolderIsRefused() throws {
         let dir = try TempDir.make() + "/absent"
-        for args in [["users", "--data", dir], ["audit", "--data", dir], ["revoke", "x@example.com", "--data", dir],
-                     ["unblock", "x@example.com", "--data", dir]] {
+        for args in [
+            ["users", "--data", dir], ["audit", "--data", dir], ["revoke", "x@example.com", "--data", dir],
+            ["unblock", "x@example.com", "--data", dir]
+        ] {
             let run = try Self.admin(args)
             #expect(run.status != 0, "\(args)")
             #expect(run.err.contains("no database"), "\(args)")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ZKPinServer
 
 /// What `zkpin-server admin` asks of every store: unblock, revoke one device's identity, and
@@ -7,10 +8,14 @@ import Testing
     /// kim has a phone and a laptop; kimberly (whose address starts the same) has a phone.
     static func identities(_ kind: StoreKind) async throws -> any Store {
         let store = try await kind.make()
-        for (mpinId, user, device) in [("k-phone", "kim@example.com", "phone"), ("k-laptop", "kim@example.com", "laptop"),
-                                       ("kb-phone", "kimberly@example.com", "phone")] {
-            try await store.insertRegistration(PendingRegistration(mpinId: mpinId, userId: user, device: device, regOTTHash: "h-\(mpinId)",
-                                                                   codeHash: "c", created: 1000, expires: 4600, address: "127.0.0.1"))
+        for (mpinId, user, device) in [
+            ("k-phone", "kim@example.com", "phone"), ("k-laptop", "kim@example.com", "laptop"),
+            ("kb-phone", "kimberly@example.com", "phone")
+        ] {
+            try await store.insertRegistration(
+                PendingRegistration(
+                    mpinId: mpinId, userId: user, device: device, regOTTHash: "h-\(mpinId)",
+                    codeHash: "c", created: 1000, expires: 4600, address: "127.0.0.1"))
             #expect(try await store.activate(mpinId: mpinId, now: 1000))
         }
         return store

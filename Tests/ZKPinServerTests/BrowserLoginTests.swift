@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import ZKPinProtocol
-@testable import ZKPinServer
 import ZKPinWire
+
+@testable import ZKPinServer
 
 /// The whole flow in process: register, activate from the mail's link, both shares, a login
 /// by access code, the page's status, the session cookie and /account.

@@ -4,8 +4,9 @@ import HummingbirdTesting
 import Logging
 import Synchronization
 import Testing
-@testable import ZKPinServer
 import ZKPinWire
+
+@testable import ZKPinServer
 
 /// Serve settings from flags, `ZKPIN_*` variables and the `--config` file (issue 15), the mail
 /// sender, and what the request log says.
@@ -45,8 +46,9 @@ import ZKPinWire
     /// (its key mapping also splits camel case and digits, which the names must survive).
     @Test func everySettingIsReadFromItsDocumentedVariable() async throws {
         for setting in ServeSetting.all {
-            let configuration = try await ServeConfiguration.resolve(flags: [:], configFile: nil,
-                                                                     environment: [setting.environmentVariable: "7"])
+            let configuration = try await ServeConfiguration.resolve(
+                flags: [:], configFile: nil,
+                environment: [setting.environmentVariable: "7"])
             #expect(configuration.source(setting.name) == .environment(setting.environmentVariable), "\(setting.name)")
             #expect(configuration.text(setting.name) == "7")
         }
@@ -76,8 +78,10 @@ import ZKPinWire
     }
 
     @Test func theReportMasksSecretsAndNamesEverySource() async throws {
-        let environment = ["ZKPIN_DATABASE": "postgres://zkpin:hunter2@db.example.com:5432/zkpin",
-                           "ZKPIN_SMTP_PASSWORD": "s3cret-smtp", "ZKPIN_SMTP": "smtp://mailer:pa55@mail.example.com:587"]
+        let environment = [
+            "ZKPIN_DATABASE": "postgres://zkpin:hunter2@db.example.com:5432/zkpin",
+            "ZKPIN_SMTP_PASSWORD": "s3cret-smtp", "ZKPIN_SMTP": "smtp://mailer:pa55@mail.example.com:587"
+        ]
         let configuration = try await ServeConfiguration.resolve(flags: ["host": "0.0.0.0"], configFile: nil, environment: environment)
         let text = SettingsReport.lines(configuration).joined(separator: "\n")
         for secret in ["hunter2", "s3cret-smtp", "pa55"] { #expect(!text.contains(secret), "\(secret) shown:\n\(text)") }
@@ -95,7 +99,9 @@ import ZKPinWire
     }
 
     @Test func activationMailsComeFromTheConfiguredSender() async throws {
-        let h = try await Harness.make { $0.mailFrom = "Example Login <login@example.com>"; $0.serviceName = "Example" }
+        let h = try await Harness.make {
+            $0.mailFrom = "Example Login <login@example.com>"; $0.serviceName = "Example"
+        }
         try await h.run { t in
             _ = try await TestUser.register(t, email: "sam@example.com", pin: 1357, outbox: h.outbox)
         }

@@ -3,8 +3,9 @@ import GRDB
 import Logging
 import PostgresNIO
 import Testing
-@testable import ZKPinServer
 import ZKPinWire
+
+@testable import ZKPinServer
 
 /// Finding 7 of issue 16: e-mail addresses come in one form (NFC, lower case), invisible,
 /// bidi and line-separator characters are refused, and rows stored before are migrated.
@@ -16,8 +17,10 @@ import ZKPinWire
     @Test func addressesAreFoldedOnceAtTheEdge() async throws {
         #expect(EmailAddress.normalized(Self.decomposed) == Self.folded)
         #expect(EmailAddress.normalized("Ann@Example.com") == "ann@example.com")
-        for bad in ["a\u{200B}b@example.com", "ann@exa\u{202E}mple.com", "ann\u{2028}@example.com", "ann@example.com\u{2029}",
-                    "a\u{00A0}b@example.com", "ann\u{0007}@example.com", "a\u{FEFF}nn@example.com", "ann\u{200F}@example.com"] {
+        for bad in [
+            "a\u{200B}b@example.com", "ann@exa\u{202E}mple.com", "ann\u{2028}@example.com", "ann@example.com\u{2029}",
+            "a\u{00A0}b@example.com", "ann\u{0007}@example.com", "a\u{FEFF}nn@example.com", "ann\u{200F}@example.com"
+        ] {
             #expect(EmailAddress.normalized(bad) == nil, "\(bad.unicodeScalars.map { String($0.value, radix: 16) })")
         }
         let h = try await Harness.make()
@@ -38,14 +41,16 @@ import ZKPinWire
             let old = try DatabaseQueue(path: path)
             try SQLiteMigrations.migrator.migrate(old, upTo: "v3")
             try await old.write { db in
-                try db.execute(sql: """
-                    INSERT INTO identities(mpin_id, user_id, device, state, failed, reserved, reserved_until, created)
-                    VALUES ('aa', ?, 'd', 'active', 0, 0, 0, 1), ('bb', 'plain@example.com', 'd', 'active', 0, 0, 0, 1)
-                    """, arguments: [Self.decomposed])
-                try db.execute(sql: """
-                    INSERT INTO registrations(mpin_id, user_id, device, reg_ott_hash, code_hash, created, expires, address)
-                    VALUES ('aa', ?, 'd', 'h', 'c', 1, 99999999999, 'x')
-                    """, arguments: [Self.decomposed])
+                try db.execute(
+                    sql: """
+                        INSERT INTO identities(mpin_id, user_id, device, state, failed, reserved, reserved_until, created)
+                        VALUES ('aa', ?, 'd', 'active', 0, 0, 0, 1), ('bb', 'plain@example.com', 'd', 'active', 0, 0, 0, 1)
+                        """, arguments: [Self.decomposed])
+                try db.execute(
+                    sql: """
+                        INSERT INTO registrations(mpin_id, user_id, device, reg_ott_hash, code_hash, created, expires, address)
+                        VALUES ('aa', ?, 'd', 'h', 'c', 1, 99999999999, 'x')
+                        """, arguments: [Self.decomposed])
             }
         }
         let store = try SQLiteStore(path: path)
@@ -60,11 +65,13 @@ import ZKPinWire
     func postgresRowsOfAnOlderVersionAreMigrated() async throws {
         let location = try PostgresLocation(url: try await TestPostgres.freshDatabase())
         let logger = Logger(label: "test")
-        let config = PostgresConnection.Configuration(host: location.host, port: location.port, username: location.user,
-                                                      password: location.password, database: location.database, tls: .disable)
+        let config = PostgresConnection.Configuration(
+            host: location.host, port: location.port, username: location.user,
+            password: location.password, database: location.database, tls: .disable)
         let old = try await PostgresConnection.connect(configuration: config, id: 1, logger: logger)
         try await PostgresMigrations.migrate(old, logger: logger, upTo: 2)
-        try await old.query("""
+        try await old.query(
+            """
             INSERT INTO identities(mpin_id, user_id, device, state, failed, reserved, reserved_until, created)
             VALUES ('aa', \(Self.decomposed), 'd', 'active', 0, 0, 0, 1), ('bb', 'plain@example.com', 'd', 'active', 0, 0, 0, 1)
             """, logger: logger)

@@ -2,8 +2,9 @@ import Foundation
 import Logging
 import Testing
 import ZKPinProtocol
-@testable import ZKPinServer
 import ZKPinWire
+
+@testable import ZKPinServer
 
 /// Expired rows do not pile up: after their expiry the purge empties every expiring table of
 /// what a login, a page view, a registration and an abandoned pass 1 left, and `/metrics`

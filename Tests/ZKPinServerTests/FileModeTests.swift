@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import ZKPinServer
 import ZKPinWire
+
+@testable import ZKPinServer
 
 /// Finding 9 of issue 16: in a data folder that already exists with mode 0755, every file the
 /// server writes (database and its -wal/-shm, keys, mails) is 0600 all the same, even under

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ZKPinServer
 
 /// The conformance suite of pass 2's two store transactions (`startLogin`, `finishLogin`) on
@@ -65,18 +66,21 @@ import Testing
         try await activeIdentity(store, "f1")
         // Wrong PIN: counted, attempts left from the settled count, stored under its hash.
         _ = try await store.reserveAttempt(mpinId: "f1", maxAttempts: 3, now: 1001, hold: 30)
-        #expect(try await store.finishLogin(.wrongPIN(maxAttempts: 3), token: token("f1", .wrongPIN, hash: "t1"), maxAttempts: 3, audit: nil)
+        #expect(
+            try await store.finishLogin(.wrongPIN(maxAttempts: 3), token: token("f1", .wrongPIN, hash: "t1"), maxAttempts: 3, audit: nil)
                 == AttemptResult(failedAttempts: 1, state: .active))
         let t1 = try #require(try await store.consumeAuthToken(hash: "t1", now: 1002))
         #expect(t1.outcome == .wrongPIN && t1.attemptsLeft == 2 && t1.userId == "a@example.com" && t1.accessCode == nil)
         // Neutral (invalid token): not counted.
         _ = try await store.reserveAttempt(mpinId: "f1", maxAttempts: 3, now: 1001, hold: 30)
-        #expect(try await store.finishLogin(.neutral, token: token("f1", .invalidToken, hash: "t2"), maxAttempts: 3, audit: nil)
+        #expect(
+            try await store.finishLogin(.neutral, token: token("f1", .invalidToken, hash: "t2"), maxAttempts: 3, audit: nil)
                 == AttemptResult(failedAttempts: 1, state: .active))
         #expect(try await store.consumeAuthToken(hash: "t2", now: 1002)?.outcome == .invalidToken)
         // Success: the count is reset and the login time kept.
         _ = try await store.reserveAttempt(mpinId: "f1", maxAttempts: 3, now: 1001, hold: 30)
-        #expect(try await store.finishLogin(.success(now: 1003), token: token("f1", .success, hash: "t3"), maxAttempts: 3, audit: nil)
+        #expect(
+            try await store.finishLogin(.success(now: 1003), token: token("f1", .success, hash: "t3"), maxAttempts: 3, audit: nil)
                 == AttemptResult(failedAttempts: 0, state: .active))
         #expect(try await store.consumeAuthToken(hash: "t3", now: 1004)?.attemptsLeft == 3)
         #expect(try await store.identity(mpinId: "f1")?.lastLogin == 1003)

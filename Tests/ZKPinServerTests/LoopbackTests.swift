@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import ZKPinProtocol
-@testable import ZKPinServer
 import ZKPinWire
+
+@testable import ZKPinServer
 
 /// Over real loopback sockets: in-process servers and `zkpin-server` child processes.
 @Suite(.serialized) struct LoopbackTests {
@@ -68,15 +69,19 @@ import ZKPinWire
         let keyFile = dir + "/dta2.key"
         FileManager.default.createFile(atPath: keyFile, contents: Data((Tokens.fresh() + "\n").utf8), attributes: [.posixPermissions: 0o600])
         let dtaPort = ServerProcess.freePort()
-        let dta = try ServerProcess(["dta", "--port", "\(dtaPort)", "--data", dir + "/dta2", "--curve", "bn254cx", "--key-file", keyFile], port: dtaPort)
+        let dta = try ServerProcess(
+            ["dta", "--port", "\(dtaPort)", "--data", dir + "/dta2", "--curve", "bn254cx", "--key-file", keyFile], port: dtaPort)
         defer { dta.stop() }
         try await dta.waitUntilListening()
         let status = try await SocketTransport(base: dta.base).get("/status").json(ServerStatus.self)
         #expect(status.curve == "bn254cx" && status.role == "dta2")
 
         let port = ServerProcess.freePort()
-        let rp = try ServerProcess(["serve", "--port", "\(port)", "--data", dir + "/rp", "--curve", "bn254cx",
-                                    "--dta2", dta.base, "--dta2-key-file", keyFile], port: port)
+        let rp = try ServerProcess(
+            [
+                "serve", "--port", "\(port)", "--data", dir + "/rp", "--curve", "bn254cx",
+                "--dta2", dta.base, "--dta2-key-file", keyFile
+            ], port: port)
         defer { rp.stop() }
         try await rp.waitUntilListening()
         let t = SocketTransport(base: rp.base)

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import ZKPinServer
 import ZKPinWire
+
+@testable import ZKPinServer
 
 /// Two `zkpin-server serve` processes on one PostgreSQL database, over real loopback sockets.
 @Suite(.serialized, .enabled(if: TestPostgres.isConfigured, TestPostgres.skipReason))
@@ -67,9 +68,12 @@ struct MultiInstanceTests {
         defer { c.stop() }
         let port = ServerProcess.freePort()
         let errors = Pipe()
-        let other = try ServerProcess(["serve", "--port", "\(port)", "--data", c.dir + "/other", "--curve", "bn254cx",
-                                       "--database", c.database, "--dta2", c.dta.base, "--dta2-key-file", c.keyFile],
-                                      port: port, errors: errors)
+        let other = try ServerProcess(
+            [
+                "serve", "--port", "\(port)", "--data", c.dir + "/other", "--curve", "bn254cx",
+                "--database", c.database, "--dta2", c.dta.base, "--dta2-key-file", c.keyFile
+            ],
+            port: port, errors: errors)
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         other.process.waitUntilExit()
         #expect(other.process.terminationStatus != 0)

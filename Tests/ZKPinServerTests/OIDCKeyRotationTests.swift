@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ZKPinServer
 
 /// `admin keys rotate`: a running server signs with the new key at once and keeps the old one in
@@ -21,8 +22,9 @@ import Testing
             let user = try await TestUser.register(t, email: "rot@example.com", pin: 42, outbox: h.outbox)
             let (done, cookie) = try await flow.signIn(page: try await t.get(OIDCFlow.authorizePath(client: client.id)), user: user)
             func token(_ code: String) async throws -> String {
-                let r = try await flow.token(["grant_type": "authorization_code", "code": code, "redirect_uri": OIDCFlow.callback],
-                                             basic: (client.id, secretValue))
+                let r = try await flow.token(
+                    ["grant_type": "authorization_code", "code": code, "redirect_uri": OIDCFlow.callback],
+                    basic: (client.id, secretValue))
                 #expect(r.status == 200, "\(r.text)")
                 return try r.json(TokenResponse.self).id_token
             }
@@ -45,7 +47,8 @@ import Testing
             for idToken in [old, new] {
                 _ = try PyJWT.verify(jwks: during.text, token: idToken, issuer: "http://127.0.0.1:8080", audience: client.id, nonce: "n-1")
             }
-            #expect(try SigningKeys.list(dataDirectory: h.dir, now: h.clock.now).filter { $0.algorithm == "ES256" }.map(\.kid)
+            #expect(
+                try SigningKeys.list(dataDirectory: h.dir, now: h.clock.now).filter { $0.algorithm == "ES256" }.map(\.kid)
                     == [current, try Self.kid(old)])
 
             // An hour later the retired key is gone from the JWKS, and a second rotation deletes it.
@@ -61,7 +64,8 @@ import Testing
         let list = try AdminCommandTests.admin(["keys", "list", "--data", h.dir])
         #expect(list.out.contains("current (signs)") && list.out.contains("retired"))
         for path in [h.dir + "/" + SigningKey.fileName, h.dir + "/oidc-rs256.key"] + KeyRing.retiredFiles(h.dir).map(\.path)
-            + KeyRing.retiredFiles(h.dir, .rs256).map(\.path) {
+            + KeyRing.retiredFiles(h.dir, .rs256).map(\.path)
+        {
             #expect((try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) == 0o600)
         }
     }

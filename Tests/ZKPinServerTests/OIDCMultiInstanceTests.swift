@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import ZKPinServer
 import ZKPinWire
+
+@testable import ZKPinServer
 
 /// The OpenID Connect flow across two `zkpin-server serve` processes on one PostgreSQL: the
 /// client registered once, the authorization on A, the code redeemed on B, the token used on A.
@@ -11,8 +12,9 @@ struct OIDCMultiInstanceTests {
         let c = try await Cluster()
         defer { c.stop() }
         let store = try await c.store()
-        let (client, secret) = try await ClientRegistry.add(to: store, name: "Wiki", redirectURIs: [OIDCFlow.callback], postLogoutURIs: [],
-                                                            isPublic: false, now: Int(Date().timeIntervalSince1970))
+        let (client, secret) = try await ClientRegistry.add(
+            to: store, name: "Wiki", redirectURIs: [OIDCFlow.callback], postLogoutURIs: [],
+            isPublic: false, now: Int(Date().timeIntervalSince1970))
         let user = try await TestUser.register(c.ta, email: "oidc-multi@example.com", pin: 1234, outbox: c.outbox)
         let page = try await c.ta.get(OIDCFlow.authorizePath(client: client.id))
         #expect(page.status == 200 && page.text.contains("Sign in to Wiki with your PIN"))
@@ -24,8 +26,9 @@ struct OIDCMultiInstanceTests {
         #expect(reply.status == 200, "\(reply.text)")
         let tokens = try reply.json(TokenResponse.self)
         // Both instances publish the same key (one data folder), so either one's JWKS verifies.
-        let claims = try PyJWT.verify(jwks: try await c.ta.get("/oauth/jwks").text, token: tokens.id_token, issuer: c.b.base,
-                                      audience: client.id, nonce: "n-1")
+        let claims = try PyJWT.verify(
+            jwks: try await c.ta.get("/oauth/jwks").text, token: tokens.id_token, issuer: c.b.base,
+            audience: client.id, nonce: "n-1")
         #expect(claims["email"] as? String == "oidc-multi@example.com")
         #expect(try await c.ta.get("/oauth/userinfo", headers: [("Authorization", "Bearer \(tokens.access_token)")]).status == 200)
         // The code is spent on every instance; its reuse on A revokes the token B issued.

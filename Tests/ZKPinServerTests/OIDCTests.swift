@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import ZKPinServer
 import ZKPinWire
+
+@testable import ZKPinServer
 
 /// The OpenID Connect provider in process: discovery, every error of RFC 6749 4.1.2.1 and 5.2,
 /// the code flow with client_secret_basic, client_secret_post and PKCE (RFC 7636 appendix B),
@@ -57,7 +58,7 @@ import ZKPinWire
                 OIDCFlow.authorizePath(client: client.id, extra: ["redirect_uri": "https://evil.example/cb"]),
                 OIDCFlow.authorizePath(client: client.id, extra: ["redirect_uri": OIDCFlow.callback + "/x"]),
                 OIDCFlow.authorizePath(client: client.id, extra: ["redirect_uri": ""]),
-                OIDCFlow.authorizePath(client: client.id) + "&client_id=\(client.id)",  // given twice
+                OIDCFlow.authorizePath(client: client.id) + "&client_id=\(client.id)"  // given twice
             ]
             for path in cases {
                 let r = try await t.get(path)
@@ -84,7 +85,7 @@ import ZKPinWire
                 (client.id, ["max_age": "-1"], "invalid_request"),
                 (client.id, ["prompt": "none"], "login_required"),
                 (client.id, ["request": "eyJ"], "request_not_supported"),
-                (app.id, [:], "invalid_request"),  // a public client without PKCE
+                (app.id, [:], "invalid_request")  // a public client without PKCE
             ]
             for (id, extra, expected) in cases {
                 let r = try await t.get(OIDCFlow.authorizePath(client: id, extra: extra))
@@ -155,17 +156,24 @@ import ZKPinWire
             #expect(fresh.status == 303)
             // A code from the session carries the original auth_time.
             let code2 = try #require(OIDCFlow.redirectItems(fresh)["code"])
-            let second = try await flow.token(["grant_type": "authorization_code", "code": code2, "redirect_uri": OIDCFlow.callback,
-                                               "client_id": client.id, "client_secret": secretValue])
+            let second = try await flow.token([
+                "grant_type": "authorization_code", "code": code2, "redirect_uri": OIDCFlow.callback,
+                "client_id": client.id, "client_secret": secretValue
+            ])
             #expect(second.status == 200, "\(second.text)")
             // (The test clock is 30 s ahead of the real one now: PyJWT gets that much leeway for iat.)
-            let claims2 = try PyJWT.verify(jwks: jwks, token: try second.json(TokenResponse.self).id_token, issuer: "http://127.0.0.1:8080",
-                                           audience: client.id, nonce: "n-1", leeway: 60)
+            let claims2 = try PyJWT.verify(
+                jwks: jwks, token: try second.json(TokenResponse.self).id_token, issuer: "http://127.0.0.1:8080",
+                audience: client.id, nonce: "n-1", leeway: 60)
             #expect(claims2["auth_time"] as? Int == claims["auth_time"] as? Int)
 
             // RP-initiated logout: ends the ZKPin session, back to the registered URI with state.
-            let out = try await t.get("/oauth/logout?" + OIDCFlow.query(["id_token_hint": tokens.id_token, "post_logout_redirect_uri": OIDCFlow.bye,
-                                                                          "state": "bye-1"]), headers: [("Cookie", cookie)])
+            let out = try await t.get(
+                "/oauth/logout?"
+                    + OIDCFlow.query([
+                        "id_token_hint": tokens.id_token, "post_logout_redirect_uri": OIDCFlow.bye,
+                        "state": "bye-1"
+                    ]), headers: [("Cookie", cookie)])
             #expect(out.status == 303 && out.header("Location") == OIDCFlow.bye + "?state=bye-1")
             #expect(try await t.get("/account", headers: [("Cookie", cookie)]).status == 303)
             let after = try await t.get(OIDCFlow.authorizePath(client: client.id), headers: [("Cookie", cookie)])
@@ -196,35 +204,49 @@ import ZKPinWire
             expectError(try await flow.token(good, basic: ("zk-nobody", secretValue)), 401, "invalid_client", "unknown client")
             expectError(try await flow.token(good), 401, "invalid_client", "no client authentication")
             expectError(try await flow.token(good.merging(["client_id": client.id]) { a, _ in a }), 401, "invalid_client", "no secret")
-            expectError(try await flow.token(good.merging(["client_secret": secretValue]) { a, _ in a }, basic: (client.id, secretValue)),
-                        400, "invalid_request", "two methods")
-            expectError(try await flow.token(["code": code, "redirect_uri": OIDCFlow.callback], basic: (client.id, secretValue)),
-                        400, "invalid_request", "no grant_type")
-            expectError(try await flow.token(good.merging(["grant_type": "password"]) { _, b in b }, basic: (client.id, secretValue)),
-                        400, "unsupported_grant_type", "password grant")
-            expectError(try await flow.token(["grant_type": "authorization_code", "redirect_uri": OIDCFlow.callback], basic: (client.id, secretValue)),
-                        400, "invalid_request", "no code")
+            expectError(
+                try await flow.token(good.merging(["client_secret": secretValue]) { a, _ in a }, basic: (client.id, secretValue)),
+                400, "invalid_request", "two methods")
+            expectError(
+                try await flow.token(["code": code, "redirect_uri": OIDCFlow.callback], basic: (client.id, secretValue)),
+                400, "invalid_request", "no grant_type")
+            expectError(
+                try await flow.token(good.merging(["grant_type": "password"]) { _, b in b }, basic: (client.id, secretValue)),
+                400, "unsupported_grant_type", "password grant")
+            expectError(
+                try await flow.token(["grant_type": "authorization_code", "redirect_uri": OIDCFlow.callback], basic: (client.id, secretValue)),
+                400, "invalid_request", "no code")
             let json = try await t.send("POST", "/oauth/token", headers: [("Content-Type", "application/json")], body: Array("{}".utf8))
             expectError(json, 400, "invalid_request", "JSON body")
-            expectError(try await flow.token(good.merging(["code": "00"]) { _, b in b }, basic: (client.id, secretValue)),
-                        400, "invalid_grant", "unknown code")
+            expectError(
+                try await flow.token(good.merging(["code": "00"]) { _, b in b }, basic: (client.id, secretValue)),
+                400, "invalid_grant", "unknown code")
             // A wrong redirect_uri uses the code up; then the code is gone.
-            expectError(try await flow.token(good.merging(["redirect_uri": "https://wiki.example/other"]) { _, b in b }, basic: (client.id, secretValue)),
-                        400, "invalid_grant", "other redirect_uri")
+            expectError(
+                try await flow.token(good.merging(["redirect_uri": "https://wiki.example/other"]) { _, b in b }, basic: (client.id, secretValue)),
+                400, "invalid_grant", "other redirect_uri")
             expectError(try await flow.token(good, basic: (client.id, secretValue)), 400, "invalid_grant", "used code")
             // A verifier for a code that had no challenge.
-            let c2 = try #require(OIDCFlow.redirectItems(try await t.get(OIDCFlow.authorizePath(client: client.id), headers: [("Cookie", cookie)]))["code"])
-            expectError(try await flow.token(["grant_type": "authorization_code", "code": c2, "redirect_uri": OIDCFlow.callback,
-                                              "code_verifier": Self.verifier], basic: (client.id, secretValue)), 400, "invalid_grant", "stray verifier")
+            let c2 = try #require(
+                OIDCFlow.redirectItems(try await t.get(OIDCFlow.authorizePath(client: client.id), headers: [("Cookie", cookie)]))["code"])
+            expectError(
+                try await flow.token(
+                    [
+                        "grant_type": "authorization_code", "code": c2, "redirect_uri": OIDCFlow.callback,
+                        "code_verifier": Self.verifier
+                    ], basic: (client.id, secretValue)), 400, "invalid_grant", "stray verifier")
             // Codes live 60 s.
-            let c3 = try #require(OIDCFlow.redirectItems(try await t.get(OIDCFlow.authorizePath(client: client.id), headers: [("Cookie", cookie)]))["code"])
+            let c3 = try #require(
+                OIDCFlow.redirectItems(try await t.get(OIDCFlow.authorizePath(client: client.id), headers: [("Cookie", cookie)]))["code"])
             h.clock.advance(61)
-            expectError(try await flow.token(good.merging(["code": c3]) { _, b in b }, basic: (client.id, secretValue)), 400, "invalid_grant", "expired")
+            expectError(
+                try await flow.token(good.merging(["code": c3]) { _, b in b }, basic: (client.id, secretValue)), 400, "invalid_grant", "expired")
             // Userinfo without a token.
             let anonymous = try await t.get("/oauth/userinfo")
             #expect(anonymous.status == 401 && anonymous.header("WWW-Authenticate")?.hasPrefix("Bearer") == true)
             // Bad logout requests are pages, never redirects.
-            let bad = try await t.get("/oauth/logout?" + OIDCFlow.query(["client_id": client.id, "post_logout_redirect_uri": "https://evil.example/"]))
+            let bad = try await t.get(
+                "/oauth/logout?" + OIDCFlow.query(["client_id": client.id, "post_logout_redirect_uri": "https://evil.example/"]))
             #expect(bad.status == 400 && bad.header("Location") == nil)
         }
     }
@@ -243,14 +265,17 @@ import ZKPinWire
             // A wrong verifier uses the code up (invalid_grant), as does a missing one.
             let wrong = try await flow.token(base.merging(["code_verifier": String(Self.verifier.reversed())]) { _, b in b })
             #expect(wrong.status == 400 && wrong.oauthError == "invalid_grant")
-            let (again, _) = try await flow.signIn(page: try await t.get(OIDCFlow.authorizePath(client: app.id, extra: pkce.merging(["prompt": "login"]) { _, b in b })), user: user)
+            let (again, _) = try await flow.signIn(
+                page: try await t.get(OIDCFlow.authorizePath(client: app.id, extra: pkce.merging(["prompt": "login"]) { _, b in b })), user: user)
             let code2 = try #require(OIDCFlow.redirectItems(again)["code"])
             let ok = try await flow.token(base.merging(["code": code2, "code_verifier": Self.verifier]) { _, b in b })
             #expect(ok.status == 200, "\(ok.text)")
-            let claims = try PyJWT.verify(jwks: try await t.get("/oauth/jwks").text, token: try ok.json(TokenResponse.self).id_token,
-                                          issuer: "http://127.0.0.1:8080", audience: app.id, nonce: "n-1")
+            let claims = try PyJWT.verify(
+                jwks: try await t.get("/oauth/jwks").text, token: try ok.json(TokenResponse.self).id_token,
+                issuer: "http://127.0.0.1:8080", audience: app.id, nonce: "n-1")
             #expect(claims["email"] as? String == "carol@example.com")
-            let c3 = try #require(OIDCFlow.redirectItems(try await t.get(OIDCFlow.authorizePath(client: app.id, extra: pkce), headers: [("Cookie", cookie)]))["code"])
+            let c3 = try #require(
+                OIDCFlow.redirectItems(try await t.get(OIDCFlow.authorizePath(client: app.id, extra: pkce), headers: [("Cookie", cookie)]))["code"])
             let missing = try await flow.token(base.merging(["code": c3]) { _, b in b })
             #expect(missing.status == 400 && missing.oauthError == "invalid_grant")
             // A public client presenting a secret is refused.
@@ -263,8 +288,10 @@ import ZKPinWire
         let h = try await Harness.make()
         let (client, _) = try await OIDCFlow.addClient(h)
         try await h.run { t in
-            let fields = ["client_id": client.id, "redirect_uri": OIDCFlow.callback, "response_type": "code", "scope": "openid",
-                          "state": "posted state & more", "nonce": "n"]
+            let fields = [
+                "client_id": client.id, "redirect_uri": OIDCFlow.callback, "response_type": "code", "scope": "openid",
+                "state": "posted state & more", "nonce": "n"
+            ]
             let page = try await t.form("/oauth/authorize", fields)
             #expect(page.status == 200 && page.text.contains("Sign in to Wiki with your PIN"))
             let refused = try await t.form("/oauth/authorize", fields.merging(["scope": "profile"]) { _, b in b })
@@ -275,7 +302,8 @@ import ZKPinWire
             let ask = try await t.form("/oauth/logout", logout)
             #expect(ask.status == 200 && ask.text.contains(#"id="confirm""#) && ask.text.contains(#"name="state" value="x y""#))
             #expect(ask.header("Set-Cookie") == nil)
-            let forged = try await t.form("/oauth/logout", logout.merging(["confirm": "yes"]) { _, b in b }, headers: [("Origin", "http://evil.example")])
+            let forged = try await t.form(
+                "/oauth/logout", logout.merging(["confirm": "yes"]) { _, b in b }, headers: [("Origin", "http://evil.example")])
             #expect(forged.status == 200 && forged.header("Location") == nil)
             let out = try await t.form("/oauth/logout", logout.merging(["confirm": "yes"]) { _, b in b }, headers: [("Origin", OIDCFlow.origin)])
             #expect(out.status == 303 && out.header("Location") == OIDCFlow.bye + "?state=x%20y")
@@ -289,22 +317,28 @@ import ZKPinWire
 
     @Test func rs256ForAClientThatAsksForIt() async throws {
         let h = try await Harness.make()
-        let (client, secret) = try await ClientRegistry.add(to: h.rp.store, name: "Legacy", redirectURIs: [OIDCFlow.callback], postLogoutURIs: [],
-                                                            isPublic: false, idTokenAlg: "rs256", now: h.clock.now)
+        let (client, secret) = try await ClientRegistry.add(
+            to: h.rp.store, name: "Legacy", redirectURIs: [OIDCFlow.callback], postLogoutURIs: [],
+            isPublic: false, idTokenAlg: "rs256", now: h.clock.now)
         #expect(client.idTokenAlg == "RS256")
         await #expect(throws: ClientRegistry.Invalid.self) {
-            try await ClientRegistry.add(to: h.rp.store, name: "X", redirectURIs: [OIDCFlow.callback], postLogoutURIs: [], isPublic: false,
-                                         idTokenAlg: "HS256", now: h.clock.now)
+            try await ClientRegistry.add(
+                to: h.rp.store, name: "X", redirectURIs: [OIDCFlow.callback], postLogoutURIs: [], isPublic: false,
+                idTokenAlg: "HS256", now: h.clock.now)
         }
         try await h.run { t in
             let flow = OIDCFlow(t: t)
             let user = try await TestUser.register(t, email: "rsa@example.com", pin: 8, outbox: h.outbox)
             let (done, _) = try await flow.signIn(page: try await t.get(OIDCFlow.authorizePath(client: client.id)), user: user)
-            let r = try await flow.token(["grant_type": "authorization_code", "code": try #require(OIDCFlow.redirectItems(done)["code"]),
-                                          "redirect_uri": OIDCFlow.callback], basic: (client.id, try #require(secret)))
+            let r = try await flow.token(
+                [
+                    "grant_type": "authorization_code", "code": try #require(OIDCFlow.redirectItems(done)["code"]),
+                    "redirect_uri": OIDCFlow.callback
+                ], basic: (client.id, try #require(secret)))
             #expect(r.status == 200, "\(r.text)")
-            let claims = try PyJWT.verify(jwks: try await t.get("/oauth/jwks").text, token: try r.json(TokenResponse.self).id_token,
-                                          issuer: "http://127.0.0.1:8080", audience: client.id, nonce: "n-1", alg: "RS256")
+            let claims = try PyJWT.verify(
+                jwks: try await t.get("/oauth/jwks").text, token: try r.json(TokenResponse.self).id_token,
+                issuer: "http://127.0.0.1:8080", audience: client.id, nonce: "n-1", alg: "RS256")
             #expect(claims["email"] as? String == "rsa@example.com")
         }
     }
@@ -318,7 +352,7 @@ import ZKPinWire
                 "/oauth/authorize", "/oauth/authorize?%", "/oauth/authorize?client_id[]=x", "/oauth/authorize?client_id=\(long)",
                 OIDCFlow.authorizePath(client: client.id, extra: ["state": long]), OIDCFlow.authorizePath(client: client.id, extra: ["nonce": "%zz"]),
                 "/oauth/logout?id_token_hint=a.b.c", "/oauth/logout?id_token_hint=\(long)&post_logout_redirect_uri=x", "/oauth/logout?%%",
-                "/oauth/userinfo", "/oauth/token", "/oauth/jwks?x=1",
+                "/oauth/userinfo", "/oauth/token", "/oauth/jwks?x=1"
             ]
             for path in gets {
                 let r = try await t.get(path)
@@ -332,14 +366,18 @@ import ZKPinWire
                 ("/oauth/authorize", "application/x-www-form-urlencoded", "client_id=\(client.id)&client_id=\(client.id)"),
                 ("/oauth/authorize/complete", "application/x-www-form-urlencoded", "webOTT=zz&authOTT=zz"),
                 ("/oauth/logout", "application/x-www-form-urlencoded", "state=%"),
-                ("/oauth/userinfo", "application/json", "{}"),
+                ("/oauth/userinfo", "application/json", "{}")
             ]
             for (path, type, body) in bodies {
                 let r = try await t.send("POST", path, headers: [("Content-Type", type), ("Origin", OIDCFlow.origin)], body: Array(body.utf8))
                 #expect((400..<500).contains(r.status), "POST \(path) \(body.prefix(40)) → \(r.status)")
             }
-            let badBasic = try await t.send("POST", "/oauth/token", headers: [("Content-Type", "application/x-www-form-urlencoded"),
-                                                                             ("Authorization", "Basic !!!")], body: Array("grant_type=authorization_code".utf8))
+            let badBasic = try await t.send(
+                "POST", "/oauth/token",
+                headers: [
+                    ("Content-Type", "application/x-www-form-urlencoded"),
+                    ("Authorization", "Basic !!!")
+                ], body: Array("grant_type=authorization_code".utf8))
             #expect(badBasic.status == 401 && badBasic.oauthError == "invalid_client")
         }
     }
@@ -353,14 +391,19 @@ import ZKPinWire
             let user = try await TestUser.register(t, email: "offline@example.com", pin: 3, outbox: h.outbox)
             // Without offline_access: no refresh token.
             let (plain, cookie) = try await flow.signIn(page: try await t.get(OIDCFlow.authorizePath(client: client.id)), user: user)
-            let first = try await flow.token(["grant_type": "authorization_code", "code": try #require(OIDCFlow.redirectItems(plain)["code"]),
-                                              "redirect_uri": OIDCFlow.callback], basic: credentials)
+            let first = try await flow.token(
+                [
+                    "grant_type": "authorization_code", "code": try #require(OIDCFlow.redirectItems(plain)["code"]),
+                    "redirect_uri": OIDCFlow.callback
+                ], basic: credentials)
             #expect(try first.json(TokenResponse.self).refresh_token == nil)
 
-            let offline = try await t.get(OIDCFlow.authorizePath(client: client.id, extra: ["scope": "openid email offline_access"]),
-                                          headers: [("Cookie", cookie)])
+            let offline = try await t.get(
+                OIDCFlow.authorizePath(client: client.id, extra: ["scope": "openid email offline_access"]),
+                headers: [("Cookie", cookie)])
             let code = try #require(OIDCFlow.redirectItems(offline)["code"])
-            let granted = try await flow.token(["grant_type": "authorization_code", "code": code, "redirect_uri": OIDCFlow.callback], basic: credentials)
+            let granted = try await flow.token(
+                ["grant_type": "authorization_code", "code": code, "redirect_uri": OIDCFlow.callback], basic: credentials)
             let tokens = try granted.json(TokenResponse.self)
             let r1 = try #require(tokens.refresh_token)
             #expect(tokens.scope == "openid email offline_access")
@@ -370,8 +413,9 @@ import ZKPinWire
             let next = try refreshed.json(TokenResponse.self)
             let r2 = try #require(next.refresh_token)
             #expect(r2 != r1 && next.access_token != tokens.access_token)
-            let claims = try PyJWT.verify(jwks: try await t.get("/oauth/jwks").text, token: next.id_token, issuer: "http://127.0.0.1:8080",
-                                          audience: client.id, nonce: "")
+            let claims = try PyJWT.verify(
+                jwks: try await t.get("/oauth/jwks").text, token: next.id_token, issuer: "http://127.0.0.1:8080",
+                audience: client.id, nonce: "")
             #expect(claims["nonce"] == nil && claims["email"] as? String == "offline@example.com")
             // Narrowing the scope is allowed, widening is not.
             let wider = try await flow.token(["grant_type": "refresh_token", "refresh_token": r2, "scope": "openid phone"], basic: credentials)
@@ -415,13 +459,17 @@ extension Reply {
 enum PyJWT {
     struct Refused: Error, CustomStringConvertible { var description: String }
 
-    static func verify(jwks: String, token: String, issuer: String, audience: String, nonce: String, leeway: Int = 0,
-                       alg: String = "ES256") throws -> [String: Any] {
+    static func verify(
+        jwks: String, token: String, issuer: String, audience: String, nonce: String, leeway: Int = 0,
+        alg: String = "ES256"
+    ) throws -> [String: Any] {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", root.appendingPathComponent("tools/oidc-verify-id-token").path, jwks, token, issuer, audience, nonce,
-                             String(leeway), alg]
+        process.arguments = [
+            "python3", root.appendingPathComponent("tools/oidc-verify-id-token").path, jwks, token, issuer, audience, nonce,
+            String(leeway), alg
+        ]
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Testing
 import ZKPinProtocol
+
 @testable import ZKPinServer
 
 /// openapi.yaml names exactly the routes the servers register: every (method, path) of
@@ -31,14 +32,17 @@ import ZKPinProtocol
     @Test func specsDTA2PathsAreWhatZkpinServerDtaServesAtItsRoot() throws {
         let dir = try TempDir.make()
         let suite = CurveID.bn254cx.suite
-        let dta2 = DTA2Service(authority: try TrustedAuthority.load(path: dir + "/dta2.master", suite: suite),
-                               key: Array(repeating: 7, count: 32))
-        let routes = Set(ZKPinServerApp.dtaRouter(dta2, logger: Logger(label: "test")).routes
-            .map { "\($0.method.rawValue) \($0.path)" })
-        let spec = Set(try Self.spec().compactMap { operation -> String? in
-            guard let range = operation.range(of: " /dta2/") else { return nil }
-            return operation.replacingCharacters(in: range, with: " /")
-        })
+        let dta2 = DTA2Service(
+            authority: try TrustedAuthority.load(path: dir + "/dta2.master", suite: suite),
+            key: Array(repeating: 7, count: 32))
+        let routes = Set(
+            ZKPinServerApp.dtaRouter(dta2, logger: Logger(label: "test")).routes
+                .map { "\($0.method.rawValue) \($0.path)" })
+        let spec = Set(
+            try Self.spec().compactMap { operation -> String? in
+                guard let range = operation.range(of: " /dta2/") else { return nil }
+                return operation.replacingCharacters(in: range, with: " /")
+            })
         #expect(routes.contains("GET /clientSecret"))
         #expect(spec.subtracting(routes).sorted() == [], "under /dta2 in openapi.yaml but not served by zkpin-server dta")
         #expect(routes.subtracting(spec).sorted() == [], "served by zkpin-server dta but missing under /dta2 in openapi.yaml")

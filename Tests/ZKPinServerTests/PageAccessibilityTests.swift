@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import ZKPinServer
 import ZKPinWire
+
+@testable import ZKPinServer
 
 /// Every page fits a phone (viewport meta), names its language, and is usable with a screen
 /// reader: the access code read digit by digit, the status announced, the activation form
@@ -21,8 +22,9 @@ import ZKPinWire
             let page = try await t.get("/")
             let html = page.text
             expectCommon(html, "the login page")
-            let code = try #require(html.range(of: #"id="code">(\d{7})<"#, options: .regularExpression)
-                .map { String(html[$0].dropFirst(10).prefix(7)) })
+            let code = try #require(
+                html.range(of: #"id="code">(\d{7})<"#, options: .regularExpression)
+                    .map { String(html[$0].dropFirst(10).prefix(7)) })
             let spoken = code.map(String.init).joined(separator: " ")
             #expect(html.contains(#"role="img" aria-label="Access code: \#(spoken)" id="code""#), "\(html)")
             #expect(html.contains(#"id="status" role="status" aria-live="polite""#))

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import ZKPinProtocol
-@testable import ZKPinServer
 import ZKPinWire
+
+@testable import ZKPinServer
 
 /// The page of an access code says what happened to the login made with it: wrong PIN (the
 /// code still works), blocked after the last wrong PIN, refused for a token that is not
@@ -53,8 +54,9 @@ import ZKPinWire
             let user = try await TestUser.register(t, email: "xia@example.com", pin: 1111, outbox: h.outbox)
             // Random U and V bound to a code: invalid_token, the page says refused.
             let shown = try await page(t)
-            let fake = try user.suite.extractPIN(clientSecret: try user.suite.clientSecretShare(master: user.suite.randomScalar(), id: user.id),
-                                                 id: user.id, pin: 1234)
+            let fake = try user.suite.extractPIN(
+                clientSecret: try user.suite.clientSecretShare(master: user.suite.randomScalar(), id: user.id),
+                id: user.id, pin: 1234)
             let impostor = TestUser(email: user.email, mpinId: user.mpinId, token: fake, pin: 1234, suite: user.suite, usePermits: false)
             #expect(try await login(t, impostor, pin: 1234, code: shown.accessNumber).error?.error == "invalid_token")
             #expect(try await status(t, shown) == .refused)

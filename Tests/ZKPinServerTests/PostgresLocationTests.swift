@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ZKPinServer
 
 /// `--database` URLs and password sources (no server needed).
@@ -13,8 +14,10 @@ import Testing
     }
 
     @Test func refusesPasswordsInTheURLAndBadURLs() {
-        for bad in ["postgres://zk:pw@host/db", "mysql://zk@host/db", "postgres://host/db", "postgres://zk@host/a/b",
-                    "postgres://zk@host/db?sslmode=require", "/var/lib/zkpin.sqlite"] {
+        for bad in [
+            "postgres://zk:pw@host/db", "mysql://zk@host/db", "postgres://host/db", "postgres://zk@host/a/b",
+            "postgres://zk@host/db?sslmode=require", "/var/lib/zkpin.sqlite"
+        ] {
             #expect(throws: PostgresLocation.Invalid.self, "\(bad)") { try PostgresLocation(url: bad, environment: [:]) }
         }
     }

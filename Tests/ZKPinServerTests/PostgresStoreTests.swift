@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import Testing
+
 @testable import ZKPinServer
 
 /// What only the PostgreSQL store has: migrations shared by instances, connection errors,

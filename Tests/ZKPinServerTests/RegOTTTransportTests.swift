@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import ZKPinServer
 import ZKPinWire
+
+@testable import ZKPinServer
 
 /// Finding 10 of issue 16: the regOTT travels in a header (proxies log URLs), and share 1 is
 /// served only for minutes after the activation, not for the registration's hour.

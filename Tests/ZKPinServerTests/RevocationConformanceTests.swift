@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ZKPinServer
 
 /// `admin revoke` on every store: the e-mail address matches in any case.

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import ZKPinProtocol
-@testable import ZKPinServer
 import ZKPinWire
+
+@testable import ZKPinServer
 
 /// Every endpoint's error cases, in process.
 @Suite struct RouteTests {
@@ -44,7 +45,7 @@ import ZKPinWire
                 ("POST", "/rps/authenticate", #"{"authOTT": "x"}"#),
                 ("POST", "/rps/access", "[]"),
                 ("POST", "/rps/codeStatus", #"{"status": "other", "wid": "1234560"}"#),
-                ("PUT", "/rps/user/zz", #"{"regOTT": "00"}"#),
+                ("PUT", "/rps/user/zz", #"{"regOTT": "00"}"#)
             ]
             for (method, path, body) in cases {
                 let r = try await t.send(method, path, headers: [("Content-Type", "application/json")], body: Array(body.utf8))
@@ -60,7 +61,9 @@ import ZKPinWire
             let auth = try await t.json("POST", "/rps/authenticate", AuthenticateRequest(authOTT: "00"))
             #expect(auth.status == 401 && auth.error?.code == .invalidToken)
             // A D-TA 2 request that the relying party did not sign.
-            #expect(try await t.get("/dta2/clientSecret?hash_mpin_id=\(String(repeating: "ab", count: 32))&expires=9999999999&signature=00").status == 403)
+            #expect(
+                try await t.get("/dta2/clientSecret?hash_mpin_id=\(String(repeating: "ab", count: 32))&expires=9999999999&signature=00").status == 403
+            )
             // D-TA 2 takes only the hash: an mpinId alone is bad input.
             #expect(try await t.get("/dta2/clientSecret?mpin_id=\(mpinId)&expires=9999999999&signature=00").status == 400)
             #expect(try await t.get("/dta2/serverSecret").status == 403)
@@ -201,7 +204,7 @@ import ZKPinWire
             #expect(try await user.pass12(t, wid: "1234561").status == 412)
             #expect(try await user.pass12(t, wid: "9999999").status == 412)
             // No verification ran for any of them.
-            #expect(h.rp.metrics.text() .contains("zkpin_verifications_total 0"))
+            #expect(h.rp.metrics.text().contains("zkpin_verifications_total 0"))
             let page = try await t.json("POST", "/rps/access", AccessRequest(webOTT: access.webOTT)).json(AccessResponse.self)
             #expect(page.status == .expired)
             #expect(try await t.json("POST", "/rps/access", AccessRequest(webOTT: "00")).status == 404)
@@ -305,7 +308,8 @@ import ZKPinWire
             // Pass 2 done before the revocation: authenticate still refuses.
             let r2 = try await user.pass12(t)
             #expect(try await h.rp.store.revoke(userId: "ivy@example.com") == 1)
-            #expect(try await t.json("POST", "/rps/authenticate", AuthenticateRequest(authOTT: try r2.json(Pass2Response.self).authOTT)).status == 403)
+            #expect(
+                try await t.json("POST", "/rps/authenticate", AuthenticateRequest(authOTT: try r2.json(Pass2Response.self).authOTT)).status == 403)
             let p = try await user.pass12(t)
             #expect(p.status == 403 && p.error?.code == .identityNotAuthorized)
             #expect(try await t.get("/rps/timePermit/\(user.mpinId)").status == 403)

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Testing
+
 @testable import ZKPinServer
 
 /// The SMTP path against a real server: Python's aiosmtpd (pip install aiosmtpd) with
@@ -53,9 +54,11 @@ import Testing
     @Test(.enabled(if: SMTPTests.available, "needs python3 with aiosmtpd and openssl"))
     func activationMailOverSTARTTLSWithAuthPlain() async throws {
         let dir = try TempDir.make()
-        try run(["/usr/bin/openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", dir + "/key.pem",
-                 "-out", dir + "/cert.pem", "-days", "1", "-subj", "/CN=127.0.0.1",
-                 "-addext", "subjectAltName=IP:127.0.0.1"])
+        try run([
+            "/usr/bin/openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", dir + "/key.pem",
+            "-out", dir + "/cert.pem", "-days", "1", "-subj", "/CN=127.0.0.1",
+            "-addext", "subjectAltName=IP:127.0.0.1"
+        ])
         try Self.script.write(toFile: dir + "/smtpd.py", atomically: true, encoding: .utf8)
         let port = ServerProcess.freePort()
         let server = Process()
@@ -71,10 +74,13 @@ import Testing
         _ = stdout.fileHandleForReading.availableData  // "ready"
 
         FileManager.default.createFile(atPath: dir + "/password", contents: Data("s3cret pass\n".utf8), attributes: [.posixPermissions: 0o600])
-        let mailer = try SMTPMailer(url: "smtp://mailer@127.0.0.1:\(port)", passwordFile: dir + "/password",
-                                    caFile: dir + "/cert.pem", logger: Logger(label: "smtp"))
-        try await mailer.send(Mail(from: "ZKPin <no-reply@zkpin.invalid>", to: "alice@example.com", subject: "Activate",
-                                   body: "Open this link:\n.hidden dot line\nhttp://x/mpinActivate?i=1"))
+        let mailer = try SMTPMailer(
+            url: "smtp://mailer@127.0.0.1:\(port)", passwordFile: dir + "/password",
+            caFile: dir + "/cert.pem", logger: Logger(label: "smtp"))
+        try await mailer.send(
+            Mail(
+                from: "ZKPin <no-reply@zkpin.invalid>", to: "alice@example.com", subject: "Activate",
+                body: "Open this link:\n.hidden dot line\nhttp://x/mpinActivate?i=1"))
         let received = try String(contentsOfFile: dir + "/received", encoding: .utf8)
         #expect(received.contains("FROM no-reply@zkpin.invalid"))
         #expect(received.contains("TO alice@example.com"))
@@ -85,8 +91,9 @@ import Testing
 
         // A wrong password is refused by the server and reported, not swallowed.
         FileManager.default.createFile(atPath: dir + "/bad", contents: Data("nope".utf8), attributes: [.posixPermissions: 0o600])
-        var bad = try SMTPMailer(url: "smtp://mailer@127.0.0.1:\(port)", passwordFile: dir + "/bad", caFile: dir + "/cert.pem",
-                                 logger: Logger(label: "smtp"))
+        var bad = try SMTPMailer(
+            url: "smtp://mailer@127.0.0.1:\(port)", passwordFile: dir + "/bad", caFile: dir + "/cert.pem",
+            logger: Logger(label: "smtp"))
         bad.sessionTimeout = .seconds(10)
         await #expect(throws: (any Error).self) {
             try await bad.send(Mail(from: "a@b.cd", to: "c@d.ef", subject: "x", body: "y"))

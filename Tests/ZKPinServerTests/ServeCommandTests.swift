@@ -23,8 +23,9 @@ import ZKPinWire
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Run(status: process.terminationStatus, out: String(decoding: outData, as: UTF8.self),
-                   err: String(decoding: errData, as: UTF8.self))
+        return Run(
+            status: process.terminationStatus, out: String(decoding: outData, as: UTF8.self),
+            err: String(decoding: errData, as: UTF8.self))
     }
 
     @Test func exitStatusesTellUsageConfigurationDataFolderAndBindApart() throws {
@@ -77,9 +78,10 @@ import ZKPinWire
         let server = try ServerProcess(["serve", "--host", "127.0.0.1", "--port", String(port), "--data", data], port: port)
         try await server.waitUntilListening()
         // A mail in the outbox too: a registration.
-        let register = try await HTTPJSON.send(method: "PUT", url: server.base + "/rps/user",
-                                               headers: [("Content-Type", "application/json")],
-                                               body: Array(try JSONEncoder().encode(RegisterRequest(userId: "kai@example.com", deviceName: "d"))))
+        let register = try await HTTPJSON.send(
+            method: "PUT", url: server.base + "/rps/user",
+            headers: [("Content-Type", "application/json")],
+            body: Array(try JSONEncoder().encode(RegisterRequest(userId: "kai@example.com", deviceName: "d"))))
         #expect(register.status == 200)
         server.stop()
         var seen = 0
@@ -101,12 +103,16 @@ import ZKPinWire
         let data = try TempDir.make() + "/data"
         let port = ServerProcess.freePort()
         let errors = Pipe()
-        let server = try ServerProcess(["serve", "--host", "127.0.0.1", "--port", String(port), "--data", data,
-                                        "--log-format", "json", "--log-level", "debug"], port: port, errors: errors)
+        let server = try ServerProcess(
+            [
+                "serve", "--host", "127.0.0.1", "--port", String(port), "--data", data,
+                "--log-format", "json", "--log-level", "debug"
+            ], port: port, errors: errors)
         try await server.waitUntilListening()
         _ = try await HTTPJSON.send(method: "GET", url: server.base + "/service")
-        _ = try await HTTPJSON.send(method: "POST", url: server.base + "/rps/access", headers: [("Content-Type", "application/json")],
-                                    body: Array(#"{"webOTT":"unknown"}"#.utf8))
+        _ = try await HTTPJSON.send(
+            method: "POST", url: server.base + "/rps/access", headers: [("Content-Type", "application/json")],
+            body: Array(#"{"webOTT":"unknown"}"#.utf8))
         server.stop()
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         let objects = try text.split(separator: "\n").map { line in
@@ -123,9 +129,12 @@ import ZKPinWire
         let dir = try TempDir.make()
         let file = dir + "/zkpin.json"
         try #"{"service-name": "Example", "port": 9000}"#.write(toFile: file, atomically: true, encoding: .utf8)
-        let run = try Self.server(["config", "check", "--config", file, "--port", "9100"],
-                                  environment: ["ZKPIN_SMTP_PASSWORD": "do-not-print", "ZKPIN_MAIL_FROM": "login@example.com",
-                                                "ZKPIN_DATABASE": "postgres://zkpin:pg-secret@db:5432/zkpin"])
+        let run = try Self.server(
+            ["config", "check", "--config", file, "--port", "9100"],
+            environment: [
+                "ZKPIN_SMTP_PASSWORD": "do-not-print", "ZKPIN_MAIL_FROM": "login@example.com",
+                "ZKPIN_DATABASE": "postgres://zkpin:pg-secret@db:5432/zkpin"
+            ])
         #expect(run.status == 0, "\(run.err)")
         #expect(!run.out.contains("do-not-print") && !run.out.contains("pg-secret"), "\(run.out)")
         #expect(run.out.range(of: #"port\s+9100\s+flag --port"#, options: .regularExpression) != nil, "\(run.out)")

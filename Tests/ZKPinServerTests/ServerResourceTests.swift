@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import ZKPinServer
 import ZKPinWire
+
+@testable import ZKPinServer
 
 /// Finding 3 of issue 16: 1,100 idle sockets from one host made the server unreachable (no
 /// timeouts, no cap, the 1,024 file-descriptor limit). Each test holds real sockets against a
@@ -17,8 +18,9 @@ import ZKPinWire
         try #require(limits.rlim_max >= 2_600, "the hard file-descriptor limit (\(limits.rlim_max)) is too low for this test")
         let dir = try TempDir.make()
         let port = ServerProcess.freePort()
-        let server = try ServerProcess(["serve", "--port", "\(port)", "--data", dir, "--curve", "bn254cx"], port: port,
-                                       descriptorLimit: 1_024)
+        let server = try ServerProcess(
+            ["serve", "--port", "\(port)", "--data", dir, "--curve", "bn254cx"], port: port,
+            descriptorLimit: 1_024)
         defer { server.stop() }
         try await server.waitUntilListening()
         let holder = try IdleConnections(port: port, count: 2_000)
@@ -85,7 +87,8 @@ import ZKPinWire
             let api = try await t.send("POST", "/rps/pass1", headers: [("Content-Type", "application/json")], body: big)
             #expect(api.status == 413 && api.error != nil, "\(api.status) \(api.text)")
             // The same size is still within the pages' (and OpenID Connect's) 64 KB.
-            let page = try await t.send("POST", "/session", headers: [("Content-Type", "application/json"), ("Origin", "http://127.0.0.1:8080")], body: big)
+            let page = try await t.send(
+                "POST", "/session", headers: [("Content-Type", "application/json"), ("Origin", "http://127.0.0.1:8080")], body: big)
             #expect(page.status != 413, "\(page.status) \(page.text)")
         }
     }

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import ZKPinProtocol
-@testable import ZKPinServer
 import ZKPinWire
+
+@testable import ZKPinServer
 
 /// The storage-failure rule: while the database is down every endpoint that needs it answers
 /// 503 with Retry-After and a message (an HTML page for a browser's page), never a 4xx that
@@ -42,7 +43,7 @@ import ZKPinWire
                 ("POST", "/rps/authenticate", AuthenticateRequest(authOTT: waiting.authOTT)),
                 ("POST", "/rps/getAccessNumber", [String: String]()),
                 ("POST", "/rps/access", AccessRequest(webOTT: page.webOTT)),
-                ("POST", "/rps/codeStatus", CodeStatusRequest(wid: page.accessNumber)),
+                ("POST", "/rps/codeStatus", CodeStatusRequest(wid: page.accessNumber))
             ]
             for (method, path, body) in json {
                 expectUnavailable(try await t.json(method, path, body), "\(method) \(path)", html: false)
@@ -52,7 +53,8 @@ import ZKPinWire
             expectUnavailable(try await t.get("/", headers: html), "GET /", html: true)
             expectUnavailable(try await t.get(linkPath, headers: html), "GET /mpinActivate", html: true)
             expectUnavailable(try await t.form(linkPath, ["code": "ABCD2345"], headers: html), "POST /mpinActivate", html: true)
-            expectUnavailable(try await t.form("/session", ["webOTT": page.webOTT, "authOTT": "00"], headers: origin + html), "POST /session", html: true)
+            expectUnavailable(
+                try await t.form("/session", ["webOTT": page.webOTT, "authOTT": "00"], headers: origin + html), "POST /session", html: true)
             let cookie = [("Cookie", "zkpin=" + String(repeating: "ab", count: 16))]
             expectUnavailable(try await t.send("POST", "/logout", headers: origin + cookie + html, body: nil), "POST /logout", html: true)
             expectUnavailable(try await t.get("/account", headers: cookie + html), "GET /account", html: true)
@@ -61,10 +63,15 @@ import ZKPinWire
             // temporarily_unavailable with 503 (never invalid_grant or invalid_client).
             expectUnavailable(try await t.get(OIDCFlow.authorizePath(client: client.id), headers: html), "GET /oauth/authorize", html: true)
             let basic = "Basic " + Data("\(client.id):\(secret ?? "")".utf8).base64EncodedString()
-            let token = try await t.form("/oauth/token", ["grant_type": "authorization_code", "code": "abc",
-                                                          "redirect_uri": OIDCFlow.callback], headers: [("Authorization", basic)])
-            #expect(token.status == 503 && token.header("Retry-After") == "5" && token.text.contains("temporarily_unavailable"),
-                    "POST /oauth/token → \(token.status) \(token.text)")
+            let token = try await t.form(
+                "/oauth/token",
+                [
+                    "grant_type": "authorization_code", "code": "abc",
+                    "redirect_uri": OIDCFlow.callback
+                ], headers: [("Authorization", basic)])
+            #expect(
+                token.status == 503 && token.header("Retry-After") == "5" && token.text.contains("temporarily_unavailable"),
+                "POST /oauth/token → \(token.status) \(token.text)")
             let info = try await t.get("/oauth/userinfo", headers: [("Authorization", "Bearer abc")])
             #expect(info.status == 503 && info.text.contains("temporarily_unavailable"), "GET /oauth/userinfo → \(info.status) \(info.text)")
 
@@ -82,11 +89,13 @@ import ZKPinWire
         #expect(reply.status == 503, "\(what) → \(reply.status) \(reply.text)")
         #expect(reply.header("Retry-After") == "5", "\(what) has no Retry-After")
         if html {
-            #expect(reply.header("Content-Type")?.hasPrefix("text/html") == true && reply.text.contains("database is unavailable"),
-                    "\(what): \(reply.text)")
+            #expect(
+                reply.header("Content-Type")?.hasPrefix("text/html") == true && reply.text.contains("database is unavailable"),
+                "\(what): \(reply.text)")
         } else {
-            #expect(reply.error?.error == "unavailable" && reply.error?.message.contains("database is unavailable") == true,
-                    "\(what): \(reply.text)")
+            #expect(
+                reply.error?.error == "unavailable" && reply.error?.message.contains("database is unavailable") == true,
+                "\(what): \(reply.text)")
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ZKPinServer
 
 /// The conformance suite every `Store` passes, once per `StoreKind`. The PostgreSQL case runs
@@ -33,8 +34,9 @@ enum TempDir {
 }
 
 func pending(_ mpinId: String, user: String = "a@example.com", now: Int = 1000, ttl: Int = 3600) -> PendingRegistration {
-    PendingRegistration(mpinId: mpinId, userId: user, device: "phone", regOTTHash: "h-\(mpinId)", codeHash: "c",
-                        created: now, expires: now + ttl, address: "127.0.0.1")
+    PendingRegistration(
+        mpinId: mpinId, userId: user, device: "phone", regOTTHash: "h-\(mpinId)", codeHash: "c",
+        created: now, expires: now + ttl, address: "127.0.0.1")
 }
 
 @Suite struct StoreConformanceTests {
@@ -208,7 +210,8 @@ func pending(_ mpinId: String, user: String = "a@example.com", now: Int = 1000, 
         try await store.insertAuthToken(t)
         #expect(try await store.consumeAuthToken(hash: "t", now: 100) == t)
         #expect(try await store.consumeAuthToken(hash: "t", now: 100) == nil)
-        try await store.insertAuthToken(AuthToken(hash: "t2", mpinId: "m", userId: "u", outcome: .success, attemptsLeft: 3, accessCode: "1234560", expires: 160))
+        try await store.insertAuthToken(
+            AuthToken(hash: "t2", mpinId: "m", userId: "u", outcome: .success, attemptsLeft: 3, accessCode: "1234560", expires: 160))
         #expect(try await store.consumeAuthToken(hash: "t2", now: 160) == nil)
     }
 
@@ -258,8 +261,9 @@ func pending(_ mpinId: String, user: String = "a@example.com", now: Int = 1000, 
 extension StoreConformanceTests {
     @Test(arguments: StoreKind.available) func oidcClientsAddListRemove(kind: StoreKind) async throws {
         let store = try await kind.make()
-        let wiki = OIDCClient(id: "zk-1", name: "Wiki", secretHash: "ab", redirectURIs: ["http://a/cb", "http://b/cb"],
-                              postLogoutURIs: ["http://a/bye"], created: 10)
+        let wiki = OIDCClient(
+            id: "zk-1", name: "Wiki", secretHash: "ab", redirectURIs: ["http://a/cb", "http://b/cb"],
+            postLogoutURIs: ["http://a/bye"], created: 10)
         let app = OIDCClient(id: "zk-2", name: "App", secretHash: nil, redirectURIs: ["http://c/cb"], created: 11, idTokenAlg: "RS256")
         try await store.insertOIDCClient(wiki)
         try await store.insertOIDCClient(app)
@@ -274,8 +278,9 @@ extension StoreConformanceTests {
 
     @Test(arguments: StoreKind.available) func oidcPendingAuthorizationIsTakenOnce(kind: StoreKind) async throws {
         let store = try await kind.make()
-        let p = PendingAuthorization(webOTTHash: "w", clientId: "zk-1", redirectURI: "http://a/cb", scope: "openid email",
-                                     state: "s", nonce: nil, codeChallenge: "c", created: 100, expires: 200)
+        let p = PendingAuthorization(
+            webOTTHash: "w", clientId: "zk-1", redirectURI: "http://a/cb", scope: "openid email",
+            state: "s", nonce: nil, codeChallenge: "c", created: 100, expires: 200)
         try await store.insertPendingAuthorization(p)
         #expect(try await store.consumePendingAuthorization(webOTTHash: "w", now: 200) == nil)  // expired
         #expect(try await store.consumePendingAuthorization(webOTTHash: "w", now: 150) == p)
@@ -284,8 +289,9 @@ extension StoreConformanceTests {
 
     @Test(arguments: StoreKind.available) func oidcCodesAreRedeemedOnceAndReuseRevokes(kind: StoreKind) async throws {
         let store = try await kind.make()
-        let code = AuthorizationCode(hash: "c1", clientId: "zk-1", redirectURI: "http://a/cb", userId: "a@example.com", mpinId: "aa",
-                                     scope: "openid", nonce: "n", codeChallenge: nil, authTime: 90, created: 100, expires: 160)
+        let code = AuthorizationCode(
+            hash: "c1", clientId: "zk-1", redirectURI: "http://a/cb", userId: "a@example.com", mpinId: "aa",
+            scope: "openid", nonce: "n", codeChallenge: nil, authTime: 90, created: 100, expires: 160)
         try await store.insertAuthorizationCode(code)
         #expect(!(try await store.authorizationCodeWasUsed(hash: "c1")))
         #expect(try await store.redeemAuthorizationCode(hash: "c1", now: 160) == nil)  // expired
@@ -296,7 +302,8 @@ extension StoreConformanceTests {
         }
         #expect(wins == 1)
         #expect(try await store.authorizationCodeWasUsed(hash: "c1"))
-        let token = OIDCAccessToken(hash: "t1", clientId: "zk-1", userId: "a@example.com", mpinId: "aa", scope: "openid", codeHash: "c1", expires: 500)
+        let token = OIDCAccessToken(
+            hash: "t1", clientId: "zk-1", userId: "a@example.com", mpinId: "aa", scope: "openid", codeHash: "c1", expires: 500)
         try await store.insertOIDCAccessToken(token)
         #expect(try await store.oidcAccessToken(hash: "t1", now: 499) == token)
         #expect(try await store.oidcAccessToken(hash: "t1", now: 500) == nil)
@@ -312,8 +319,9 @@ extension StoreConformanceTests {
     @Test(arguments: StoreKind.available) func oidcRefreshTokensRotateAndReuseRevokesTheFamily(kind: StoreKind) async throws {
         let store = try await kind.make()
         func refresh(_ hash: String) -> OIDCRefreshToken {
-            OIDCRefreshToken(hash: hash, clientId: "zk-1", userId: "a@example.com", mpinId: "aa", scope: "openid offline_access",
-                             authTime: 90, family: "c1", expires: 1000)
+            OIDCRefreshToken(
+                hash: hash, clientId: "zk-1", userId: "a@example.com", mpinId: "aa", scope: "openid offline_access",
+                authTime: 90, family: "c1", expires: 1000)
         }
         try await store.insertOIDCRefreshToken(refresh("r1"))
         #expect(try await store.usedOIDCRefreshTokenFamily(hash: "r1") == nil)
@@ -325,8 +333,10 @@ extension StoreConformanceTests {
         #expect(wins == 1)
         #expect(try await store.usedOIDCRefreshTokenFamily(hash: "r1") == "c1")
         try await store.insertOIDCRefreshToken(refresh("r2"))
-        try await store.insertOIDCAccessToken(OIDCAccessToken(hash: "t2", clientId: "zk-1", userId: "a@example.com", mpinId: "aa",
-                                                              scope: "openid", codeHash: "c1", expires: 900))
+        try await store.insertOIDCAccessToken(
+            OIDCAccessToken(
+                hash: "t2", clientId: "zk-1", userId: "a@example.com", mpinId: "aa",
+                scope: "openid", codeHash: "c1", expires: 900))
         // Revoking the family takes the access tokens and every refresh token of it.
         #expect(try await store.revokeOIDCAccessTokens(codeHash: "c1") == 1)
         #expect(try await store.redeemOIDCRefreshToken(hash: "r2", now: 500) == nil)

@@ -2,8 +2,9 @@ import Foundation
 import Logging
 import Testing
 import ZKPinProtocol
-@testable import ZKPinServer
 import ZKPinWire
+
+@testable import ZKPinServer
 
 /// Findings 4, 5 and 6 of issue 16: limits a stranger who knows only an mpinId or an e-mail
 /// address could use up for its owner. The stranger and the owner come from different
@@ -21,8 +22,9 @@ import ZKPinWire
         defer { live.stop() }
         let owner = FromAddress(inner: live.transport, address: "198.51.100.7")
         let stranger = FromAddress(inner: live.transport, address: "203.0.113.66")
-        let user = try await TestUser.register(owner, email: "olga@example.com", pin: 2580, outbox: live.harness.outbox,
-                                               usePermits: true)
+        let user = try await TestUser.register(
+            owner, email: "olga@example.com", pin: 2580, outbox: live.harness.outbox,
+            usePermits: true)
         #expect(try await user.login(owner).status == 200)
         // The stranger asks the relying party for signed permit queries and sends them to D-TA 2.
         var dta2Statuses: [Int] = []
@@ -116,11 +118,13 @@ import ZKPinWire
             for _ in 0..<5 {
                 statuses.append(try await t.json("POST", "/rps/pass1", Pass1Request(mpinId: "abcd", u: "00")).status)
             }
-            #expect(statuses == [403, 403, 403, 429, 429] || statuses.prefix(3).allSatisfy { $0 != 429 } && statuses.suffix(2) == [429, 429],
-                    "\(statuses)")
+            #expect(
+                statuses == [403, 403, 403, 429, 429] || statuses.prefix(3).allSatisfy { $0 != 429 } && statuses.suffix(2) == [429, 429],
+                "\(statuses)")
         }
-        let configuration = try await ServeConfiguration.resolve(flags: ["pass1-per-address": "100000", "pass1-per-identity": "5000"],
-                                                                 configFile: nil, environment: [:])
+        let configuration = try await ServeConfiguration.resolve(
+            flags: ["pass1-per-address": "100000", "pass1-per-identity": "5000"],
+            configFile: nil, environment: [:])
         let options = try configuration.options()
         #expect(options.pass1PerAddress == 100_000 && options.pass1PerIdentity == 5_000)
     }
@@ -134,7 +138,9 @@ import ZKPinWire
         try await h.run { t in
             var statuses: [Int] = []
             for i in 0..<130 {
-                statuses.append(i.isMultiple(of: 2) ? try await t.get("/").status : try await t.send("POST", "/rps/getAccessNumber", headers: [], body: nil).status)
+                statuses.append(
+                    i.isMultiple(of: 2)
+                        ? try await t.get("/").status : try await t.send("POST", "/rps/getAccessNumber", headers: [], body: nil).status)
             }
             #expect(statuses.prefix(120).allSatisfy { $0 == 200 }, "\(statuses)")
             #expect(statuses.suffix(10).allSatisfy { $0 == 429 }, "\(statuses)")

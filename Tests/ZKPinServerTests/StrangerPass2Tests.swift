@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import ZKPinProtocol
-@testable import ZKPinServer
 import ZKPinWire
+
+@testable import ZKPinServer
 
 /// Someone who knows only an mpinId (it is in activation links and every pass 1) cannot take
 /// the owner's pass-1 challenge, and no web page can make a browser call the JSON API.
@@ -15,14 +16,19 @@ import ZKPinWire
                 let state = try owner.suite.clientPass1(id: owner.id, token: owner.token, pin: owner.pin, timePermit: nil, date: 0)
                 let p1 = try await t.json("POST", "/rps/pass1", Pass1Request(mpinId: owner.mpinId, u: Hex.encode(state.u))).json(Pass1Response.self)
                 // Between the owner's two passes: pass 2 without a challenge, and with a guessed one.
-                let bare = try await t.send("POST", "/rps/pass2", headers: [("Content-Type", "application/json")],
-                                            body: Array(#"{"mpin_id": "\#(owner.mpinId)", "V": "00", "WID": "0", "pass": 2}"#.utf8))
+                let bare = try await t.send(
+                    "POST", "/rps/pass2", headers: [("Content-Type", "application/json")],
+                    body: Array(#"{"mpin_id": "\#(owner.mpinId)", "V": "00", "WID": "0", "pass": 2}"#.utf8))
                 #expect(bare.status == 400 && bare.error?.message.contains("challenge is required") == true, "round \(round): \(bare.text)")
-                let guessed = try await t.json("POST", "/rps/pass2", Pass2Request(mpinId: owner.mpinId, v: "00", wid: "0",
-                                                                                   challenge: Tokens.fresh(bytes: 16)))
+                let guessed = try await t.json(
+                    "POST", "/rps/pass2",
+                    Pass2Request(
+                        mpinId: owner.mpinId, v: "00", wid: "0",
+                        challenge: Tokens.fresh(bytes: 16)))
                 #expect(guessed.status == 403 && guessed.error?.error == "no_challenge", "round \(round): \(guessed.text)")
                 let v = try owner.suite.clientPass2(state, y: Hex.decode(p1.y)!)
-                let r2 = try await t.json("POST", "/rps/pass2", Pass2Request(mpinId: owner.mpinId, v: Hex.encode(v), wid: "0", challenge: p1.challenge))
+                let r2 = try await t.json(
+                    "POST", "/rps/pass2", Pass2Request(mpinId: owner.mpinId, v: Hex.encode(v), wid: "0", challenge: p1.challenge))
                 #expect(r2.status == 200, "round \(round): \(r2.text)")
                 let auth = try await t.json("POST", "/rps/authenticate", AuthenticateRequest(authOTT: try r2.json(Pass2Response.self).authOTT))
                 #expect(auth.status == 200, "round \(round): \(auth.text)")
@@ -44,8 +50,9 @@ import ZKPinWire
             let none = try await t.send("PUT", "/rps/user", headers: [], body: Array(#"{"userId": "a@example.com"}"#.utf8))
             #expect(none.status == 415)
             // With the charset parameter it is JSON all the same.
-            let charset = try await t.send("POST", "/rps/access", headers: [("Content-Type", "application/json; charset=utf-8")],
-                                           body: Array(#"{"webOTT": "00"}"#.utf8))
+            let charset = try await t.send(
+                "POST", "/rps/access", headers: [("Content-Type", "application/json; charset=utf-8")],
+                body: Array(#"{"webOTT": "00"}"#.utf8))
             #expect(charset.status == 404)
         }
     }

@@ -26,9 +26,9 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 func getenvString(_ name: String) -> String? {

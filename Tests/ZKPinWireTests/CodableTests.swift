@@ -29,10 +29,11 @@ import ZKPinWire
         let s = try json(ServiceInfo(name: "n", url: "http://x", logoURL: "http://x/logo"))
         #expect(Set(s.keys) == ["name", "url", "rps_prefix", "logo_url", "type"])
         #expect(s["rps_prefix"] as? String == "rps" && s["type"] as? String == "online")
-        let settings = ClientSettings(signatureURL: "/rps/signature", registerURL: "/rps/user",
-                                      timePermitsURL: "/rps/timePermit", mpinAuthServerURL: "/rps",
-                                      mobileAuthenticateURL: "/rps/authenticate", curve: "bls12-381",
-                                      usePermits: false, maxInvalidLoginAttempts: 3, dta2URL: "/dta2")
+        let settings = ClientSettings(
+            signatureURL: "/rps/signature", registerURL: "/rps/user",
+            timePermitsURL: "/rps/timePermit", mpinAuthServerURL: "/rps",
+            mobileAuthenticateURL: "/rps/authenticate", curve: "bls12-381",
+            usePermits: false, maxInvalidLoginAttempts: 3, dta2URL: "/dta2")
         let c = try json(settings)
         #expect(c["accessNumberDigits"] as? Int == 7)
         #expect(c["cSum"] as? Int == 1)
@@ -69,8 +70,9 @@ import ZKPinWire
     }
 
     @Test func identityRoundTrip() throws {
-        let id = MPinIdentity(issued: "2026-01-01T00:00:00Z", userID: "a@example.com", mobile: 1,
-                              salt: "00112233445566778899aabbccddeeff")
+        let id = MPinIdentity(
+            issued: "2026-01-01T00:00:00Z", userID: "a@example.com", mobile: 1,
+            salt: "00112233445566778899aabbccddeeff")
         let decoded = try #require(MPinIdentity(mpinId: id.mpinId))
         #expect(decoded == id)
         #expect(Hex.decode(id.mpinId) == id.jsonBytes())

@@ -12,8 +12,11 @@ import ZKPinWire
         // Python: base64.b32encode(sha256(b"zkpin-activation" + bytes.fromhex(regOTT)))[:8]
         let regOTT = "00112233445566778899aabbccddeeff"
         let input = try #require(ConfirmationCode.hashInput(regOTT: regOTT))
-        #expect(input == Array("zkpin-activation".utf8) + [0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77,
-                                                               0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff])
+        #expect(
+            input == Array("zkpin-activation".utf8) + [
+                0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77,
+                0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff
+            ])
         let digest = try #require(Hex.decode("d7072f7b7399d98b38d8acbaebf3bcfa85d611261d7e6c738430c45f23b9b928"))
         #expect(ConfirmationCode.code(fromDigest: digest) == "24DS-663T")
         #expect(ConfirmationCode.hashInput(regOTT: "zz") == nil)

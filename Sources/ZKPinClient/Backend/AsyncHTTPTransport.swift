@@ -37,8 +37,10 @@ public struct AsyncHTTPTransport: HTTPTransport {
         try await send(verb, url, json: body, serverHoldSeconds: serverHoldSeconds, headers: [])
     }
 
-    func send(_ verb: HTTPVerb, _ url: String, json body: [UInt8]?, serverHoldSeconds: Int64,
-              headers: [(String, String)]) async throws(ClientError) -> HTTPResult {
+    func send(
+        _ verb: HTTPVerb, _ url: String, json body: [UInt8]?, serverHoldSeconds: Int64,
+        headers: [(String, String)]
+    ) async throws(ClientError) -> HTTPResult {
         var request = HTTPClientRequest(url: url)
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         request.method = HTTPMethod(rawValue: verb.rawValue)

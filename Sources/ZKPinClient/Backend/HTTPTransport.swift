@@ -1,6 +1,8 @@
 /// The HTTP methods the client uses.
 public enum HTTPVerb: String, Sendable {
-    case get = "GET", put = "PUT", post = "POST"
+    case get = "GET"
+    case put = "PUT"
+    case post = "POST"
 }
 
 /// One HTTP answer: status and body bytes.

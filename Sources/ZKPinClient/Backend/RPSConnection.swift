@@ -59,13 +59,16 @@ public struct RPSConnection: Sendable {
 
     /// `serverHoldSeconds`: how long the server may hold this request on purpose (see
     /// `HTTPTransport`).
-    public func send<Body: Encodable>(_ verb: HTTPVerb, _ url: String, _ body: Body,
-                                      serverHoldSeconds: Int64 = 0) async throws(ClientError) -> Answer {
+    public func send<Body: Encodable>(
+        _ verb: HTTPVerb, _ url: String, _ body: Body,
+        serverHoldSeconds: Int64 = 0
+    ) async throws(ClientError) -> Answer {
         let bytes: [UInt8]
         do { bytes = Array(try JSONEncoder().encode(body)) } catch {
             throw .badInput("The request to \(url) could not be encoded: \(error)")
         }
-        let result = serverHoldSeconds > 0
+        let result =
+            serverHoldSeconds > 0
             ? try await transport.send(verb, url, json: bytes, serverHoldSeconds: serverHoldSeconds)
             : try await transport.send(verb, url, json: bytes)
         return Answer(url: url, status: result.status, body: result.body)

@@ -14,14 +14,20 @@ public enum HostAcceptance {
         case refuse(String)
     }
 
-    public static func decide(reached: String, reported: String, identityServer: String, acceptHost: Bool, force: Bool,
-                              interactive: Bool) -> Decision {
+    public static func decide(
+        reached: String, reported: String, identityServer: String, acceptHost: Bool, force: Bool,
+        interactive: Bool
+    ) -> Decision {
         guard acceptHost else {
-            return .refuse("The payload points at \(reached), but that server calls itself \(reported). This may be a relay or a phishing page; nothing was sent. If you trust \(reached), run again with --accept-host.")
+            return .refuse(
+                "The payload points at \(reached), but that server calls itself \(reported). This may be a relay or a phishing page; nothing was sent. If you trust \(reached), run again with --accept-host."
+            )
         }
         let usedBefore = ServerURL.hostAndPort(identityServer) == reached
         if !usedBefore && !force {
-            return .refuse("This identity was registered at \(ServerURL.hostAndPort(identityServer)), never used with \(reached), which says it is \(reported). Signing in there could sign someone else's browser in as you; nothing was sent. Add --force only if you are sure.")
+            return .refuse(
+                "This identity was registered at \(ServerURL.hostAndPort(identityServer)), never used with \(reached), which says it is \(reported). Signing in there could sign someone else's browser in as you; nothing was sent. Add --force only if you are sure."
+            )
         }
         return interactive ? .askToType(host: reached) : .proceed
     }

@@ -51,8 +51,9 @@ public struct Login: Sendable {
         var reinstated = false
         for identity in candidates where identity.state == .blocked || identity.state == .revoked {
             guard let mpinId = identity.mpinId, identity.token != nil,
-                  identity.curve == service.curve.rawValue,
-                  try await serverAnswersPass1(identity: identity, mpinId: mpinId, service: service) else { continue }
+                identity.curve == service.curve.rawValue,
+                try await serverAnswersPass1(identity: identity, mpinId: mpinId, service: service)
+            else { continue }
             try store.markReinstated(server: identity.server, userId: identity.userId, mpinId: mpinId)
             reinstated = true
         }
@@ -69,12 +70,15 @@ public struct Login: Sendable {
             if [403, 410].contains(first.status) { return false }
             permit = try await timePermit(identity: identity, mpinId: mpinId, service: service)
         }
-        guard let state = try? service.curve.suite.clientPass1(id: id, token: token, pin: 0,
-                                                               timePermit: permit?.point, date: permit?.date ?? 0)
+        guard
+            let state = try? service.curve.suite.clientPass1(
+                id: id, token: token, pin: 0,
+                timePermit: permit?.point, date: permit?.date ?? 0)
         else { return false }
         defer { state.wipe() }
-        let pass1 = try await connection.send(.post, service.pass1URL,
-                                              Pass1Request(mpinId: mpinId, u: Hex.encode(state.u), ut: state.ut.map { Hex.encode($0) }))
+        let pass1 = try await connection.send(
+            .post, service.pass1URL,
+            Pass1Request(mpinId: mpinId, u: Hex.encode(state.u), ut: state.ut.map { Hex.encode($0) }))
         if pass1.isSuccess { return true }
         if [403, 410].contains(pass1.status) { return false }
         throw pass1.unexpected()
@@ -98,8 +102,10 @@ public struct Login: Sendable {
     /// one and tries again with the same code, which stays valid until it expires; nil from
     /// `nextPIN` ends with the wrong PIN's error. At most `maxInvalidLoginAttempts` tries: the
     /// server blocks the identity at its limit anyway (410).
-    public func signIn(identity: Identity, service: Service, accessCode: String, pin: PIN,
-                       nextPIN: (_ attemptsLeft: Int?) throws(ClientError) -> PIN?) async throws(ClientError) -> String {
+    public func signIn(
+        identity: Identity, service: Service, accessCode: String, pin: PIN,
+        nextPIN: (_ attemptsLeft: Int?) throws(ClientError) -> PIN?
+    ) async throws(ClientError) -> String {
         var pin = pin
         var tries = 1
         while true {
@@ -107,8 +113,9 @@ public struct Login: Sendable {
                 return try await signIn(identity: identity, service: service, accessCode: accessCode, pin: pin)
             } catch {
                 guard case let .wrongPIN(left) = error, left.map({ $0 > 0 }) ?? true,
-                      tries < max(service.settings.maxInvalidLoginAttempts, 1),
-                      let next = try nextPIN(left) else { throw error }
+                    tries < max(service.settings.maxInvalidLoginAttempts, 1),
+                    let next = try nextPIN(left)
+                else { throw error }
                 pin = next
                 tries += 1
             }
@@ -124,7 +131,9 @@ public struct Login: Sendable {
             throw .invalidToken
         }
         guard identity.curve == service.curve.rawValue else {
-            throw .badInput("The identity \(identity.userId) was registered on the curve \(identity.curve), but the server now uses \(service.curve.rawValue). Register again with `zkpin register \(identity.userId) --server \(service.base)`.")
+            throw .badInput(
+                "The identity \(identity.userId) was registered on the curve \(identity.curve), but the server now uses \(service.curve.rawValue). Register again with `zkpin register \(identity.userId) --server \(service.base)`."
+            )
         }
         let suite = service.curve.suite
 
@@ -135,17 +144,20 @@ public struct Login: Sendable {
 
         let state: ClientPass1State
         do {
-            state = try suite.clientPass1(id: id, token: token, pin: pin.value,
-                                          timePermit: permit?.point, date: permit?.date ?? 0)
+            state = try suite.clientPass1(
+                id: id, token: token, pin: pin.value,
+                timePermit: permit?.point, date: permit?.date ?? 0)
         } catch {
             // The stored token is not a valid point: damaged, never sent.
             throw .invalidToken
         }
         defer { state.wipe() }
 
-        let pass1 = try await connection.send(.post, service.pass1URL,
-                                              Pass1Request(mpinId: mpinId, u: Hex.encode(state.u),
-                                                           ut: state.ut.map { Hex.encode($0) }))
+        let pass1 = try await connection.send(
+            .post, service.pass1URL,
+            Pass1Request(
+                mpinId: mpinId, u: Hex.encode(state.u),
+                ut: state.ut.map { Hex.encode($0) }))
         try settleRefusal(pass1, identity: identity, mpinId: mpinId)
         let challenge = try pass1.decode(Pass1Response.self)
         guard let y = Hex.decode(challenge.y) else {
@@ -156,15 +168,18 @@ public struct Login: Sendable {
             throw .unexpectedResponse(url: pass1.url, status: pass1.status, detail: "y is not a valid scalar")
         }
 
-        let pass2 = try await connection.send(.post, service.pass2URL,
-                                              Pass2Request(mpinId: mpinId, v: Hex.encode(v), wid: accessCode,
-                                                           challenge: challenge.challenge))
+        let pass2 = try await connection.send(
+            .post, service.pass2URL,
+            Pass2Request(
+                mpinId: mpinId, v: Hex.encode(v), wid: accessCode,
+                challenge: challenge.challenge))
         try settleRefusal(pass2, identity: identity, mpinId: mpinId)
         let ott = try pass2.decode(Pass2Response.self)
 
-        let authenticate = try await connection.send(.post, service.authenticateURL,
-                                                     AuthenticateRequest(authOTT: ott.authOTT),
-                                                     serverHoldSeconds: Self.pageTakeUpSeconds)
+        let authenticate = try await connection.send(
+            .post, service.authenticateURL,
+            AuthenticateRequest(authOTT: ott.authOTT),
+            serverHoldSeconds: Self.pageTakeUpSeconds)
         try settleRefusal(authenticate, identity: identity, mpinId: mpinId)
         let result = try authenticate.decode(AuthenticateResponse.self)
         try store.recordLogin(server: identity.server, userId: identity.userId)
@@ -209,8 +224,9 @@ public struct Login: Sendable {
         case (408, _):
             throw .authenticationTimeout
         case (403, .noChallenge?):
-            throw .unexpectedResponse(url: answer.url, status: answer.status,
-                                      detail: "the login took too long between its steps; get a new code and try again")
+            throw .unexpectedResponse(
+                url: answer.url, status: answer.status,
+                detail: "the login took too long between its steps; get a new code and try again")
         case (403, _):
             try store.markRevoked(server: identity.server, userId: identity.userId, mpinId: mpinId)
             throw .identityNotAuthorized(userId: identity.userId)

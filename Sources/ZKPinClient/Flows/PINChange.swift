@@ -25,7 +25,8 @@ public struct PINChange: Sendable {
         _ = try await Login(connection: connection, store: store)
             .signIn(identity: identity, service: service, accessCode: Self.noAccessCode, pin: old)
         guard let mpinId = identity.mpinId, let token = identity.token,
-              let id = Hex.decode(mpinId), let tokenBytes = Hex.decode(token) else {
+            let id = Hex.decode(mpinId), let tokenBytes = Hex.decode(token)
+        else {
             throw .notRegistered(userId: identity.userId, state: identity.state)
         }
         let changed: [UInt8]
@@ -35,8 +36,11 @@ public struct PINChange: Sendable {
             throw .invalidToken
         }
         guard try store.replaceToken(server: identity.server, userId: identity.userId, mpinId: mpinId, token: Hex.encode(changed)),
-              let stored = try store.find(userId: identity.userId, server: identity.server) else {
-            throw .cancelled("The identity \(identity.userId) changed on this device while the PIN was being changed (a new registration?); the PIN was not changed. Run the command again.")
+            let stored = try store.find(userId: identity.userId, server: identity.server)
+        else {
+            throw .cancelled(
+                "The identity \(identity.userId) changed on this device while the PIN was being changed (a new registration?); the PIN was not changed. Run the command again."
+            )
         }
         return stored
     }

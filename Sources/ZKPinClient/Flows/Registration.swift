@@ -26,8 +26,9 @@ public struct Registration: Sendable {
     /// can finish it even if this process dies.
     public func start(email: String, deviceName: String?, service: Service) async throws(ClientError) -> Started {
         let email = try Email.validate(email)
-        let answer = try await connection.send(.put, service.registerURL,
-                                               RegisterRequest(userId: email, deviceName: deviceName, mobile: 0))
+        let answer = try await connection.send(
+            .put, service.registerURL,
+            RegisterRequest(userId: email, deviceName: deviceName, mobile: 0))
         guard answer.isSuccess else {
             if answer.status == 400, let error = answer.error {
                 throw .badInput("The server refused the registration of \(email): \(error.message). Check the address and try again.")
@@ -38,16 +39,18 @@ public struct Registration: Sendable {
         // The server must have minted an identity for this address; anything else is not
         // something to store.
         guard let minted = MPinIdentity(mpinId: response.mpinId),
-              minted.userID.lowercased() == email.lowercased(),
-              let code = ConfirmationCode.code(regOTT: response.regOTT)
+            minted.userID.lowercased() == email.lowercased(),
+            let code = ConfirmationCode.code(regOTT: response.regOTT)
         else {
-            throw .unexpectedResponse(url: answer.url, status: answer.status,
-                                      detail: "the new identity is not one for \(email)")
+            throw .unexpectedResponse(
+                url: answer.url, status: answer.status,
+                detail: "the new identity is not one for \(email)")
         }
-        try store.beginRegistration(server: service.base, userId: email, deviceName: deviceName,
-                                    serviceName: service.info.name, curve: service.curve.rawValue,
-                                    mpinId: response.mpinId, regOTT: response.regOTT,
-                                    expires: response.expireTime)
+        try store.beginRegistration(
+            server: service.base, userId: email, deviceName: deviceName,
+            serviceName: service.info.name, curve: service.curve.rawValue,
+            mpinId: response.mpinId, regOTT: response.regOTT,
+            expires: response.expireTime)
         guard let identity = try store.find(userId: email, server: service.base) else {
             throw .storeUnavailable(path: store.path, reason: "the new registration was not found after saving it")
         }
@@ -85,16 +88,19 @@ public struct Registration: Sendable {
         do {
             return .activated(clientSecret: try service.curve.suite.addG1(a, b))
         } catch {
-            throw .unexpectedResponse(url: dta2Answer.url, status: dta2Answer.status,
-                                      detail: "the client-secret shares are not valid points (\(error))")
+            throw .unexpectedResponse(
+                url: dta2Answer.url, status: dta2Answer.status,
+                detail: "the client-secret shares are not valid points (\(error))")
         }
     }
 
     /// Polls every `interval` until activated or `timeoutSeconds` pass; `progress` gets the
     /// seconds left before each wait.
-    public func waitForActivation(identity: Identity, service: Service, timeoutSeconds: Int,
-                                  interval: Duration = .seconds(2),
-                                  progress: @Sendable (Int) -> Void = { _ in }) async throws(ClientError) -> [UInt8] {
+    public func waitForActivation(
+        identity: Identity, service: Service, timeoutSeconds: Int,
+        interval: Duration = .seconds(2),
+        progress: @Sendable (Int) -> Void = { _ in }
+    ) async throws(ClientError) -> [UInt8] {
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(timeoutSeconds)
         while true {
@@ -124,11 +130,15 @@ public struct Registration: Sendable {
         } catch {
             throw .unexpectedResponse(url: service.base, status: 200, detail: "the client secret could not take the PIN (\(error))")
         }
-        guard try store.completeRegistration(server: identity.server, userId: identity.userId, mpinId: mpinId,
-                                             token: Hex.encode(token), curve: service.curve.rawValue),
-              let stored = try store.find(userId: identity.userId, server: identity.server)
+        guard
+            try store.completeRegistration(
+                server: identity.server, userId: identity.userId, mpinId: mpinId,
+                token: Hex.encode(token), curve: service.curve.rawValue),
+            let stored = try store.find(userId: identity.userId, server: identity.server)
         else {
-            throw .cancelled("A newer registration of \(identity.userId) replaced this one while it ran; nothing was stored. Finish the newer one with `zkpin confirm \(identity.userId)`.")
+            throw .cancelled(
+                "A newer registration of \(identity.userId) replaced this one while it ran; nothing was stored. Finish the newer one with `zkpin confirm \(identity.userId)`."
+            )
         }
         return stored
     }

@@ -5,8 +5,8 @@ public enum Email {
     public static func validate(_ text: String) throws(ClientError) -> String {
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
         guard text.utf8.count <= 254, parts.count == 2, !parts[0].isEmpty,
-              parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
-              text.unicodeScalars.allSatisfy({ $0.value > 32 && $0.value != 127 })
+            parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
+            text.unicodeScalars.allSatisfy({ $0.value > 32 && $0.value != 127 })
         else { throw .invalidEmail(text) }
         return text
     }

@@ -31,10 +31,12 @@ public struct Identity: Codable, Sendable, Equatable, FetchableRecord, Persistab
     public var updatedAt: Date
     public var lastLoginAt: Date?
 
-    public init(server: String, userId: String, deviceName: String? = nil, serviceName: String? = nil,
-                curve: String, state: UserState, mpinId: String? = nil, token: String? = nil,
-                pendingMpinId: String? = nil, pendingRegOTT: String? = nil, pendingExpires: String? = nil,
-                createdAt: Date = Date(), updatedAt: Date = Date(), lastLoginAt: Date? = nil) {
+    public init(
+        server: String, userId: String, deviceName: String? = nil, serviceName: String? = nil,
+        curve: String, state: UserState, mpinId: String? = nil, token: String? = nil,
+        pendingMpinId: String? = nil, pendingRegOTT: String? = nil, pendingExpires: String? = nil,
+        createdAt: Date = Date(), updatedAt: Date = Date(), lastLoginAt: Date? = nil
+    ) {
         self.server = server; self.userId = userId; self.deviceName = deviceName
         self.serviceName = serviceName; self.curve = curve; self.state = state
         self.mpinId = mpinId; self.token = token; self.pendingMpinId = pendingMpinId
@@ -48,5 +50,3 @@ public struct Identity: Codable, Sendable, Equatable, FetchableRecord, Persistab
     /// True when the identity can sign in.
     public var canSignIn: Bool { state == .registered && token != nil && mpinId != nil }
 }
-
-

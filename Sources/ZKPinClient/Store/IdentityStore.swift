@@ -49,8 +49,9 @@ public final class IdentityStore: Sendable {
             }
             return
         }
-        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: home, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
     }
 
     /// Creates the database file with mode 0600 before SQLite opens it, so it is never readable
@@ -118,9 +119,11 @@ public final class IdentityStore: Sendable {
 
     /// Records a registration the server has just started. An existing token stays usable
     /// until `completeRegistration` replaces it.
-    public func beginRegistration(server: String, userId: String, deviceName: String?, serviceName: String?,
-                                  curve: String, mpinId: String, regOTT: String, expires: String,
-                                  now: Date = Date()) throws(ClientError) {
+    public func beginRegistration(
+        server: String, userId: String, deviceName: String?, serviceName: String?,
+        curve: String, mpinId: String, regOTT: String, expires: String,
+        now: Date = Date()
+    ) throws(ClientError) {
         try write { db in
             if var identity = try Identity.fetchOne(db, key: ["server": server, "userId": userId]) {
                 identity.pendingMpinId = mpinId
@@ -135,10 +138,12 @@ public final class IdentityStore: Sendable {
                 identity.updatedAt = now
                 try identity.update(db)
             } else {
-                try Identity(server: server, userId: userId, deviceName: deviceName, serviceName: serviceName,
-                             curve: curve, state: .startedRegistration, pendingMpinId: mpinId,
-                             pendingRegOTT: regOTT, pendingExpires: expires, createdAt: now, updatedAt: now)
-                    .insert(db)
+                try Identity(
+                    server: server, userId: userId, deviceName: deviceName, serviceName: serviceName,
+                    curve: curve, state: .startedRegistration, pendingMpinId: mpinId,
+                    pendingRegOTT: regOTT, pendingExpires: expires, createdAt: now, updatedAt: now
+                )
+                .insert(db)
             }
         }
     }
@@ -147,7 +152,8 @@ public final class IdentityStore: Sendable {
     public func markActivated(server: String, userId: String, mpinId: String, now: Date = Date()) throws(ClientError) {
         try write { db in
             guard var identity = try Identity.fetchOne(db, key: ["server": server, "userId": userId]),
-                  identity.pendingMpinId == mpinId, !identity.canSignIn else { return }
+                identity.pendingMpinId == mpinId, !identity.canSignIn
+            else { return }
             identity.state = .activated
             identity.updatedAt = now
             try identity.update(db)
@@ -158,11 +164,14 @@ public final class IdentityStore: Sendable {
     /// in one transaction. Returns false (and changes nothing) when that registration is no
     /// longer the pending one, e.g. a newer `register` replaced it meanwhile.
     @discardableResult
-    public func completeRegistration(server: String, userId: String, mpinId: String, token: String, curve: String,
-                                     now: Date = Date()) throws(ClientError) -> Bool {
+    public func completeRegistration(
+        server: String, userId: String, mpinId: String, token: String, curve: String,
+        now: Date = Date()
+    ) throws(ClientError) -> Bool {
         try write { db in
             guard var identity = try Identity.fetchOne(db, key: ["server": server, "userId": userId]),
-                  identity.pendingMpinId == mpinId else { return false }
+                identity.pendingMpinId == mpinId
+            else { return false }
             identity.mpinId = mpinId
             identity.token = token
             identity.curve = curve
@@ -181,7 +190,8 @@ public final class IdentityStore: Sendable {
     public func dropPendingRegistration(server: String, userId: String, mpinId: String, now: Date = Date()) throws(ClientError) {
         try write { db in
             guard var identity = try Identity.fetchOne(db, key: ["server": server, "userId": userId]),
-                  identity.pendingMpinId == mpinId else { return }
+                identity.pendingMpinId == mpinId
+            else { return }
             identity.pendingMpinId = nil
             identity.pendingRegOTT = nil
             identity.pendingExpires = nil
@@ -198,7 +208,8 @@ public final class IdentityStore: Sendable {
     public func markBlocked(server: String, userId: String, mpinId: String, now: Date = Date()) throws(ClientError) {
         try write { db in
             guard var identity = try Identity.fetchOne(db, key: ["server": server, "userId": userId]),
-                  identity.mpinId == mpinId else { return }
+                identity.mpinId == mpinId
+            else { return }
             identity.state = .blocked
             identity.updatedAt = now
             try identity.update(db)
@@ -211,7 +222,8 @@ public final class IdentityStore: Sendable {
     public func markRevoked(server: String, userId: String, mpinId: String, now: Date = Date()) throws(ClientError) {
         try write { db in
             guard var identity = try Identity.fetchOne(db, key: ["server": server, "userId": userId]),
-                  identity.mpinId == mpinId, identity.state == .registered else { return }
+                identity.mpinId == mpinId, identity.state == .registered
+            else { return }
             identity.state = .revoked
             identity.updatedAt = now
             try identity.update(db)
@@ -223,8 +235,9 @@ public final class IdentityStore: Sendable {
     public func markReinstated(server: String, userId: String, mpinId: String, now: Date = Date()) throws(ClientError) {
         try write { db in
             guard var identity = try Identity.fetchOne(db, key: ["server": server, "userId": userId]),
-                  identity.mpinId == mpinId, identity.token != nil,
-                  identity.state == .blocked || identity.state == .revoked else { return }
+                identity.mpinId == mpinId, identity.token != nil,
+                identity.state == .blocked || identity.state == .revoked
+            else { return }
             identity.state = .registered
             identity.updatedAt = now
             try identity.update(db)
@@ -234,11 +247,14 @@ public final class IdentityStore: Sendable {
     /// Replaces the token of `mpinId` after a change of PIN; false (nothing changed) when the
     /// identity no longer holds that mpinId or cannot sign in.
     @discardableResult
-    public func replaceToken(server: String, userId: String, mpinId: String, token: String,
-                             now: Date = Date()) throws(ClientError) -> Bool {
+    public func replaceToken(
+        server: String, userId: String, mpinId: String, token: String,
+        now: Date = Date()
+    ) throws(ClientError) -> Bool {
         try write { db in
             guard var identity = try Identity.fetchOne(db, key: ["server": server, "userId": userId]),
-                  identity.mpinId == mpinId, identity.canSignIn else { return false }
+                identity.mpinId == mpinId, identity.canSignIn
+            else { return false }
             identity.token = token
             identity.updatedAt = now
             try identity.update(db)
@@ -248,8 +264,9 @@ public final class IdentityStore: Sendable {
 
     public func recordLogin(server: String, userId: String, now: Date = Date()) throws(ClientError) {
         try write { db in
-            try db.execute(sql: "UPDATE identity SET lastLoginAt = ?, updatedAt = ? WHERE server = ? AND userId = ?",
-                           arguments: [now, now, server, userId])
+            try db.execute(
+                sql: "UPDATE identity SET lastLoginAt = ?, updatedAt = ? WHERE server = ? AND userId = ?",
+                arguments: [now, now, server, userId])
         }
     }
 

@@ -222,8 +222,10 @@ public struct BigInt: Sendable, Hashable, Comparable, CustomStringConvertible {
     }
 
     /// A uniform random integer in [lower, upper) by rejection sampling from `generator`.
-    public static func random<G: RandomNumberGenerator>(in lower: BigInt, _ upper: BigInt,
-                                                        using generator: inout G) -> BigInt {
+    public static func random<G: RandomNumberGenerator>(
+        in lower: BigInt, _ upper: BigInt,
+        using generator: inout G
+    ) -> BigInt {
         let span = upper - lower
         precondition(span.signum > 0, "empty range")
         let bits = span.bitWidth

@@ -43,7 +43,8 @@ public enum PointEncoding<C: PairingCurve> {
         guard array.count == g1ByteCount else { throw .wrongLength(expected: g1ByteCount, got: array.count) }
         guard array[0] == 0x04 else { throw .wrongPrefix(array[0]) }
         guard let x = Fp<C.Field>(bytes: array[1...size]),
-              let y = Fp<C.Field>(bytes: array[(1 + size)...]) else { throw .coordinateOutOfRange }
+            let y = Fp<C.Field>(bytes: array[(1 + size)...])
+        else { throw .coordinateOutOfRange }
         guard !(x.isZero && y.isZero) else { throw .infinity }
         let point = G1Point<C>(x: x, y: y)
         guard point.isOnCurve else { throw .notOnCurve }
@@ -57,7 +58,8 @@ public enum PointEncoding<C: PairingCurve> {
         let size = C.Field.byteCount
         guard array.count == g2ByteCount else { throw .wrongLength(expected: g2ByteCount, got: array.count) }
         guard let x = Fp2<C.Field>(bytes: array[0..<(2 * size)]),
-              let y = Fp2<C.Field>(bytes: array[(2 * size)...]) else { throw .coordinateOutOfRange }
+            let y = Fp2<C.Field>(bytes: array[(2 * size)...])
+        else { throw .coordinateOutOfRange }
         // An all-zero encoding is how some libraries write infinity; it is never valid here.
         guard !(x.isZero && y.isZero) else { throw .infinity }
         let point = G2Point<C>(x: x, y: y)

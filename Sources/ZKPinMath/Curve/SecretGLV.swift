@@ -51,8 +51,10 @@ public struct SecretGLV<C: PairingCurve>: Sendable {
         let c1 = W.shiftedRight(W.sum(W.product(k, g1), half), by: shift)
         let c2 = W.shiftedRight(W.sum(W.product(k, g2), half), by: shift)
         // k1 = k - c1·a1 - c2·a2 and k2 = -c1·b1 - c2·b2 with c_i = ±|c_i| (public signs).
-        func accumulate(_ total: [UInt64], _ c: [UInt64], _ cNegative: Bool,
-                        _ v: (magnitude: [UInt64], negative: Bool)) -> [UInt64] {
+        func accumulate(
+            _ total: [UInt64], _ c: [UInt64], _ cNegative: Bool,
+            _ v: (magnitude: [UInt64], negative: Bool)
+        ) -> [UInt64] {
             let term = W.product(c, v.magnitude)
             return cNegative != v.negative ? W.sum(total, term) : W.difference(total, term)
         }

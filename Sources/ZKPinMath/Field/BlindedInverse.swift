@@ -1,6 +1,7 @@
 import CGMP
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Field inversion by GMP's extended Euclid (mpn_gcdext) on a blinded value: x·b for a fresh
@@ -45,11 +46,12 @@ extension Fp {
             withUnsafeMutableBytes(of: &v) { vBytes in
                 withUnsafeMutableBytes(of: &gcd) { gBytes in
                     withUnsafeMutableBytes(of: &cofactor) { sBytes in
-                        __gmpn_gcdext(gBytes.baseAddress!.assumingMemoryBound(to: mp_limb_t.self),
-                                      sBytes.baseAddress!.assumingMemoryBound(to: mp_limb_t.self),
-                                      &cofactorSize,
-                                      uBytes.baseAddress!.assumingMemoryBound(to: mp_limb_t.self), n,
-                                      vBytes.baseAddress!.assumingMemoryBound(to: mp_limb_t.self), n)
+                        __gmpn_gcdext(
+                            gBytes.baseAddress!.assumingMemoryBound(to: mp_limb_t.self),
+                            sBytes.baseAddress!.assumingMemoryBound(to: mp_limb_t.self),
+                            &cofactorSize,
+                            uBytes.baseAddress!.assumingMemoryBound(to: mp_limb_t.self), n,
+                            vBytes.baseAddress!.assumingMemoryBound(to: mp_limb_t.self), n)
                     }
                 }
             }
@@ -81,9 +83,9 @@ extension Fp {
 @usableFromInline
 func fillRandom(_ buffer: UnsafeMutableRawBufferPointer) {
     #if canImport(Glibc)
-    arc4random_buf(buffer.baseAddress!, buffer.count)
+        arc4random_buf(buffer.baseAddress!, buffer.count)
     #else
-    var generator = SystemRandomNumberGenerator()
-    for i in 0..<buffer.count { buffer[i] = UInt8.random(in: .min ... .max, using: &generator) }
+        var generator = SystemRandomNumberGenerator()
+        for i in 0..<buffer.count { buffer[i] = UInt8.random(in: .min ... .max, using: &generator) }
     #endif
 }

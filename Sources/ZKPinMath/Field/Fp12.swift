@@ -101,9 +101,10 @@ public struct Fp12<P: TowerParameters>: Sendable, Hashable, CustomStringConverti
         func frobenius4(_ x: Fp4<P>) -> Fp4<P> {
             Fp4(x.c0.conjugate, x.c1.conjugate * P.frobeniusDeltaCubed)
         }
-        return Fp12(frobenius4(c0),
-                    frobenius4(c1).times(P.frobeniusDelta),
-                    frobenius4(c2).times(P.frobeniusDeltaSquared))
+        return Fp12(
+            frobenius4(c0),
+            frobenius4(c1).times(P.frobeniusDelta),
+            frobenius4(c2).times(P.frobeniusDeltaSquared))
     }
 
     /// x^e for a public exponent given as little-endian limbs.

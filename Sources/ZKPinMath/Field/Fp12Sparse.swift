@@ -9,16 +9,18 @@ extension Fp12 {
             // (f0 + f1 k + f2 k^2)(a + b k), k^3 = j
             let t0 = c0 * a
             let t1 = c1.times(b)
-            return Fp12(t0 + c2.times(b).timesJ,
-                        (c0 + c1) * aPlusB - t0 - t1,
-                        t1 + c2 * a)
+            return Fp12(
+                t0 + c2.times(b).timesJ,
+                (c0 + c1) * aPlusB - t0 - t1,
+                t1 + c2 * a)
         } else {
             // (f0 + f1 k + f2 k^2)(a + b k^2)
             let t0 = c0 * a
             let t2 = c2.times(b)
-            return Fp12(t0 + c1.times(b).timesJ,
-                        c1 * a + t2.timesJ,
-                        (c0 + c2) * aPlusB - t0 - t2)
+            return Fp12(
+                t0 + c1.times(b).timesJ,
+                c1 * a + t2.timesJ,
+                (c0 + c2) * aPlusB - t0 - t2)
         }
     }
 }

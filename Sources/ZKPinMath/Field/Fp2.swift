@@ -17,8 +17,9 @@ public struct Fp2<P: PrimeFieldParameters>: FieldElement, Hashable, CustomString
     public init?(bytes: some Collection<UInt8>) {
         let array = Array(bytes)
         guard array.count == 2 * P.byteCount,
-              let a = Fp<P>(bytes: array[0..<P.byteCount]),
-              let b = Fp<P>(bytes: array[P.byteCount...]) else { return nil }
+            let a = Fp<P>(bytes: array[0..<P.byteCount]),
+            let b = Fp<P>(bytes: array[P.byteCount...])
+        else { return nil }
         self.init(a, b)
     }
 

@@ -107,8 +107,8 @@ extension Fp12 where P: CyclotomicSquaring {
 @usableFromInline
 struct SignedDigits {
     @usableFromInline static let capacity = 16
-    @usableFromInline var positions: UInt128 = 0   // bit i set: a digit at position i
-    @usableFromInline var negatives: UInt128 = 0   // bit i set: that digit is -1
+    @usableFromInline var positions: UInt128 = 0  // bit i set: a digit at position i
+    @usableFromInline var negatives: UInt128 = 0  // bit i set: that digit is -1
     @usableFromInline var count = 0
 
     @usableFromInline

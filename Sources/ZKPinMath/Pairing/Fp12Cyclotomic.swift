@@ -17,9 +17,10 @@ extension Fp12 where P: CyclotomicSquaring {
         let b2 = c1.squared
         let c2j = c2.squared.timesJ
         // 3x - 2y as x + 2(x - y), 3x + 2y as x + 2(x + y).
-        return Fp12((a2 - c0.conjugate).doubled + a2,
-                    (c2j + c1.conjugate).doubled + c2j,
-                    (b2 - c2.conjugate).doubled + b2)
+        return Fp12(
+            (a2 - c0.conjugate).doubled + a2,
+            (c2j + c1.conjugate).doubled + c2j,
+            (b2 - c2.conjugate).doubled + b2)
     }
 
     /// x^e for a public 64-bit exponent, by cyclotomic squarings (the exponent by u of the

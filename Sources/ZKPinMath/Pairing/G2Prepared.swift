@@ -80,7 +80,7 @@ public struct PreparedLines<C: PairingCurve>: LineSource {
     @inlinable @inline(__always)
     mutating func take(_ step: MillerStep) -> Line<C> {
         #if DEBUG
-        precondition(steps[next] == step, "prepared line \(next) is a \(steps[next]) line, replayed as \(step)")
+            precondition(steps[next] == step, "prepared line \(next) is a \(steps[next]) line, replayed as \(step)")
         #endif
         defer { next += 1 }
         return lines[next]

@@ -30,9 +30,9 @@ public enum Pairing<C: PairingCurve> {
     /// f^(3λ) for f in the cyclotomic subgroup (see `finalExponentiationIsOne`).
     @usableFromInline
     static func bls12HardPartCubed(_ f: GT) -> GT {
-        let a = powerU(f) * f.conjugate               // f^(u-1)
-        let b = powerU(a) * a.conjugate               // f^((u-1)^2)
-        let h = powerU(b) * b.frobenius               // ^(u + p)
+        let a = powerU(f) * f.conjugate  // f^(u-1)
+        let b = powerU(a) * a.conjugate  // f^((u-1)^2)
+        let h = powerU(b) * b.frobenius  // ^(u + p)
         let k = powerU(powerU(h)) * h.frobenius.frobenius * h.conjugate  // ^(u^2 + p^2 - 1)
         return k * f.cyclotomicSquared * f
     }

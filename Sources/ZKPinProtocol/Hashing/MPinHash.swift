@@ -46,8 +46,10 @@ public enum MPinHash<C: PairingCurve> {
     }
 
     /// HASH_ALL(HID, xID, xCID, SEC, Y, Z, T) as a scalar h = int(H) mod r; also the raw bytes.
-    public static func hashAll(hashedID: [UInt8], u: [UInt8], ut: [UInt8]?, v: [UInt8], y: [UInt8],
-                               z: [UInt8], t: [UInt8]) -> [UInt8] {
+    public static func hashAll(
+        hashedID: [UInt8], u: [UInt8], ut: [UInt8]?, v: [UInt8], y: [UInt8],
+        z: [UInt8], t: [UInt8]
+    ) -> [UInt8] {
         hashit(0, hashedID + (ut ?? u) + v + y + z + t)
     }
 

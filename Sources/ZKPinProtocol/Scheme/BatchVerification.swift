@@ -36,8 +36,10 @@ extension MPin {
 
     /// The same with the coefficients from `generator` (tests pass a seeded one; a server
     /// must use a CSPRNG, as the overload above does).
-    public static func batchHolds<R: RandomNumberGenerator>(_ checks: ArraySlice<LoginCheck>, serverSecret: G2Prepared<C>,
-                                                            using generator: inout R) -> Bool {
+    public static func batchHolds<R: RandomNumberGenerator>(
+        _ checks: ArraySlice<LoginCheck>, serverSecret: G2Prepared<C>,
+        using generator: inout R
+    ) -> Bool {
         guard !checks.isEmpty else { return true }
         typealias Affine = (x: Fp<C.Field>, y: Fp<C.Field>)
         var vPoints: [Affine] = [], vScalars: [[UInt64]] = []
@@ -50,7 +52,8 @@ extension MPin {
             let r = UInt64.random(in: 1...UInt64.max, using: &generator)
             // Validated points are never infinity; a hashed base is not either (to 2^-128).
             guard let v = check.v.affine, let u = (check.ut ?? check.u).affine,
-                  let base = (check.htid ?? check.hid).affine else { return false }
+                let base = (check.htid ?? check.hid).affine
+            else { return false }
             vPoints.append(v); vScalars.append([r])
             pPoints.append(u); pScalars.append([r])
             // r·y·base as k1·base + k2·φ(base) with k1, k2 about √r (GLV): half the windows.

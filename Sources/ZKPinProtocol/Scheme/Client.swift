@@ -12,8 +12,10 @@ extension MPin {
     }
 
     /// Pass 1: SEC = TOKEN + (pin mod 10000)·A [+ TP], U = x·A, UT = x·(A + AT).
-    public static func clientPass1(x: SecretScalar<C>, token: G1, pin: Int, hashedIDPoint a: G1,
-                                   timePermit: G1? = nil, timePermitPoint at: G1? = nil) -> Pass1 {
+    public static func clientPass1(
+        x: SecretScalar<C>, token: G1, pin: Int, hashedIDPoint a: G1,
+        timePermit: G1? = nil, timePermitPoint at: G1? = nil
+    ) -> Pass1 {
         var sec = token + a.multiplied(bySecret: pinScalar(pin), bitBound: pinBits)
         if let timePermit { sec = sec + timePermit }
         // A and AT are hashes to G1, SEC a sum of G1 points: GLV applies.

@@ -10,14 +10,18 @@ extension MPin {
 
     /// Accepts iff e(V, Q)·e(P, SS) == 1 with P = y·(HTID or HID) + (UT or U).
     /// `htid` and `ut` go together: both present when a time permit is used.
-    public static func verify(hid: G1, htid: G1? = nil, y: BigInt, u: G1, ut: G1? = nil, v: G1,
-                              serverSecret: G2) -> Verification {
+    public static func verify(
+        hid: G1, htid: G1? = nil, y: BigInt, u: G1, ut: G1? = nil, v: G1,
+        serverSecret: G2
+    ) -> Verification {
         verify(hid: hid, htid: htid, y: y, u: u, ut: ut, v: v, serverSecret: G2Prepared(serverSecret))
     }
 
     /// The same with the server secret's Miller-loop lines prepared once (the relying party).
-    public static func verify(hid: G1, htid: G1? = nil, y: BigInt, u: G1, ut: G1? = nil, v: G1,
-                              serverSecret: G2Prepared<C>) -> Verification {
+    public static func verify(
+        hid: G1, htid: G1? = nil, y: BigInt, u: G1, ut: G1? = nil, v: G1,
+        serverSecret: G2Prepared<C>
+    ) -> Verification {
         let p = (htid ?? hid).multipliedInG1(byPublic: y) + (ut ?? u)
         let f = MillerLoop<C>.evaluate(v, C.g2GeneratorPrepared, p, serverSecret)
         // Accepting needs only "is it 1" (cheaper on BLS12); E itself only on a rejection.

@@ -146,12 +146,14 @@ public struct MPinCurveSuite<C: PairingCurve>: MPinSuite {
             at = MPinHash<C>.timePermitPoint(hashedID: hashID(id), date: date)
         }
         let x = Scheme.randomScalar()
-        let pass1 = Scheme.clientPass1(x: x, token: tokenPoint, pin: pin, hashedIDPoint: a,
-                                       timePermit: permit, timePermitPoint: at)
-        return ClientPass1State(u: try encodeG1(pass1.u, field: "U"),
-                                ut: try pass1.ut.map { p throws(MPinError) in try encodeG1(p, field: "UT") },
-                                x: x.bytes,
-                                sec: try encodeG1(pass1.sec, field: "SEC"))
+        let pass1 = Scheme.clientPass1(
+            x: x, token: tokenPoint, pin: pin, hashedIDPoint: a,
+            timePermit: permit, timePermitPoint: at)
+        return ClientPass1State(
+            u: try encodeG1(pass1.u, field: "U"),
+            ut: try pass1.ut.map { p throws(MPinError) in try encodeG1(p, field: "UT") },
+            x: x.bytes,
+            sec: try encodeG1(pass1.sec, field: "SEC"))
     }
 
     @_specialize(where C == BN254CX)
@@ -177,8 +179,10 @@ public struct MPinCurveSuite<C: PairingCurve>: MPinSuite {
 
     @_specialize(where C == BN254CX)
     @_specialize(where C == BLS12_381)
-    public func serverVerify(id: [UInt8], date: Int, serverSecret: PreparedServerSecret,
-                             u: [UInt8], ut: [UInt8]?, v: [UInt8], y: [UInt8]) -> ServerVerification {
+    public func serverVerify(
+        id: [UInt8], date: Int, serverSecret: PreparedServerSecret,
+        u: [UInt8], ut: [UInt8]?, v: [UInt8], y: [UInt8]
+    ) -> ServerVerification {
         serverVerifyBatch([ServerVerifyInput(id: id, date: date, u: u, ut: ut, v: v, y: y)], serverSecret: serverSecret)[0]
     }
 

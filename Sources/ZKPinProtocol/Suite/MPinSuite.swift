@@ -130,8 +130,10 @@ public protocol MPinSuite: Sendable {
     func prepareServerSecret(_ bytes: [UInt8]) throws(MPinError) -> PreparedServerSecret
     /// Verifies a login; decode failures of U, UT or V give result -14. With `date` > 0 the
     /// time-permit path (UT required) is used.
-    func serverVerify(id: [UInt8], date: Int, serverSecret: PreparedServerSecret,
-                      u: [UInt8], ut: [UInt8]?, v: [UInt8], y: [UInt8]) -> ServerVerification
+    func serverVerify(
+        id: [UInt8], date: Int, serverSecret: PreparedServerSecret,
+        u: [UInt8], ut: [UInt8]?, v: [UInt8], y: [UInt8]
+    ) -> ServerVerification
     /// `serverVerify` of every login, the equations that hold found together (one product of
     /// two pairings for a batch whose logins all verify; see `MPin.holdingChecks`): each
     /// result equals `serverVerify` of the same inputs.

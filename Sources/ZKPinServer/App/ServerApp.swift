@@ -12,9 +12,12 @@ public enum ZKPinServerApp {
     /// process), server secret, mailer.
     /// `wrapStore` lets tests put a store that fails on demand between the services and the
     /// real one.
-    public static func makeRelyingParty(_ o: ServeOptions, clock: ServerClock = .system, logger: Logger = Logger(label: "zkpin"),
-                                        wrapStore: (any Store) -> any Store = { $0 }) async throws
-        -> (RelyingParty, DTA2Service?) {
+    public static func makeRelyingParty(
+        _ o: ServeOptions, clock: ServerClock = .system, logger: Logger = Logger(label: "zkpin"),
+        wrapStore: (any Store) -> any Store = { $0 }
+    ) async throws
+        -> (RelyingParty, DTA2Service?)
+    {
         if o.port == 0 && o.publicURL == nil {
             // The public URL goes into activation links, QR codes and /service before the port
             // is bound, so it cannot name a port picked at bind time.
@@ -32,7 +35,8 @@ public enum ZKPinServerApp {
         let stored = try await store.fixSetting("curve", value: (o.curve ?? .bls12_381).rawValue)
         guard let curve = CurveID(name: stored) else { throw SetupError("the data folder names an unknown curve \(stored)") }
         if let wanted = o.curve, wanted != curve {
-            throw SetupError("\(dir) was created for curve \(curve.rawValue); it cannot be served with \(wanted.rawValue). Use another --data folder.")
+            throw SetupError(
+                "\(dir) was created for curve \(curve.rawValue); it cannot be served with \(wanted.rawValue). Use another --data folder.")
         }
         let suite = curve.suite
         let dta1: TrustedAuthority
@@ -69,8 +73,9 @@ public enum ZKPinServerApp {
             share2 = bytes
         } else {
             dta2Key = try SecretFile.loadOrCreate(path("dta2.key")) { Digest.randomBytes(32) }
-            let dta2 = DTA2Service(authority: try TrustedAuthority.load(path: path("dta2.master"), suite: suite), key: dta2Key,
-                                   clock: clock, logger: Logger(label: "zkpin.dta2"))
+            let dta2 = DTA2Service(
+                authority: try TrustedAuthority.load(path: path("dta2.master"), suite: suite), key: dta2Key,
+                clock: clock, logger: Logger(label: "zkpin.dta2"))
             inProcess = dta2
             link = .inProcess(dta2)
             share2 = try dta2.authority.serverSecretShare()
@@ -81,12 +86,15 @@ public enum ZKPinServerApp {
         // others, so it is refused at start. The fingerprint is a hash; no key is stored.
         let fingerprint = Tokens.hmac(key: linkKey, "zkpin-keys\n" + Hex.encode(serverSecret))
         if try await store.fixSetting("keys", value: fingerprint) != fingerprint {
-            throw SetupError("the keys in \(dir) differ from those of the instances that already use this database: give every instance a copy of the same data folder (dta1.master, rps.key, dta2.key)")
+            throw SetupError(
+                "the keys in \(dir) differ from those of the instances that already use this database: give every instance a copy of the same data folder (dta1.master, rps.key, dta2.key)"
+            )
         }
 
         let publicURL = o.publicURL ?? "http://\(o.host):\(o.port)"
-        var config = ServerConfig(publicURL: publicURL, curve: curve, usePermits: o.permits, maxAttempts: o.maxAttempts,
-                                  accessCodeTTL: o.accessCodeTTL, serviceName: o.serviceName)
+        var config = ServerConfig(
+            publicURL: publicURL, curve: curve, usePermits: o.permits, maxAttempts: o.maxAttempts,
+            accessCodeTTL: o.accessCodeTTL, serviceName: o.serviceName)
         config.trustedProxy = o.trustedProxy
         config.limits.registrationsPerAddress.limit = o.registrationsPerAddress
         config.limits.pass1PerAddress.limit = o.pass1PerAddress
@@ -99,8 +107,9 @@ public enum ZKPinServerApp {
         let mailer = try makeMailer(o, logger: logger)
         // Files made before this version (zkpin.sqlite was 0644) are narrowed too.
         DataFolder.restrictPermissions(dir)
-        let rp = try RelyingParty(config: config, store: wrapStore(store), dta1: dta1, dta2: link, dta2Key: dta2Key,
-                                  serverSecret: serverSecret, linkKey: linkKey, mailer: mailer, clock: clock, logger: logger)
+        let rp = try RelyingParty(
+            config: config, store: wrapStore(store), dta1: dta1, dta2: link, dta2Key: dta2Key,
+            serverSecret: serverSecret, linkKey: linkKey, mailer: mailer, clock: clock, logger: logger)
         return (rp, inProcess)
     }
 
@@ -145,25 +154,30 @@ public enum ZKPinServerApp {
         let masterPath = (o.dataDirectory as NSString).appendingPathComponent("dta2.master")
         let curvePath = (o.dataDirectory as NSString).appendingPathComponent("curve")
         if let stored = try? String(contentsOfFile: curvePath, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines),
-           !stored.isEmpty, stored != o.curve.rawValue {
+            !stored.isEmpty, stored != o.curve.rawValue
+        {
             throw SetupError("\(o.dataDirectory) was created for curve \(stored); it cannot serve \(o.curve.rawValue)")
         }
         try PrivateFile.write(Array((o.curve.rawValue + "\n").utf8), to: curvePath, replace: true)
-        return DTA2Service(authority: try TrustedAuthority.load(path: masterPath, suite: o.curve.suite),
-                           key: try SecretFile.load(o.keyFile), clock: clock, logger: logger)
+        return DTA2Service(
+            authority: try TrustedAuthority.load(path: masterPath, suite: o.curve.suite),
+            key: try SecretFile.load(o.keyFile), clock: clock, logger: logger)
     }
 
     /// Binds and serves `router` until the task is cancelled; `onRunning` gets the bound port.
     /// The file-descriptor soft limit is raised to the hard limit first, and the connection cap
     /// kept under it; idle connections (and unfinished request heads) are closed after
     /// `limits.idleTimeout` seconds.
-    public static func serve(router: Router<AppContext>, host: String, port: Int, logger: Logger, limits: ServerLimits = ServerLimits(),
-                             onRunning: @escaping @Sendable (Int) async -> Void = { _ in }) async throws {
+    public static func serve(
+        router: Router<AppContext>, host: String, port: Int, logger: Logger, limits: ServerLimits = ServerLimits(),
+        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) async throws {
         let descriptors = FileDescriptorLimit.raiseToHardLimit()
         let cap = limits.effectiveMaxConnections(descriptorLimit: descriptors)
         if cap < limits.maxConnections {
-            logger.warning("connection cap lowered to fit the file-descriptor limit",
-                           metadata: ["max_connections": "\(cap)", "descriptor_limit": "\(descriptors)"])
+            logger.warning(
+                "connection cap lowered to fit the file-descriptor limit",
+                metadata: ["max_connections": "\(cap)", "descriptor_limit": "\(descriptors)"])
         }
         let gate = ConnectionGate(limit: cap)
         let http1 = HTTP1Channel.Configuration(idleTimeout: .seconds(Int64(limits.idleTimeout)))
@@ -171,11 +185,11 @@ public enum ZKPinServerApp {
             CappedHTTP1Channel(inner: HTTP1Channel(responder: responder, configuration: http1), gate: gate)
         }
         // The backlog holds connections the accept loop has not taken yet; the cap answers the rest.
-        let app = Application(router: router, server: server,
-                              configuration: .init(address: .hostname(host, port: port), serverName: "zkpin", backlog: 1024),
-                              onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
-                              logger: logger)
+        let app = Application(
+            router: router, server: server,
+            configuration: .init(address: .hostname(host, port: port), serverName: "zkpin", backlog: 1024),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
+            logger: logger)
         try await app.runService()
     }
 }
-

@@ -5,8 +5,10 @@ extension ZKPinServerApp {
     /// The store of a relying party: SQLite in the data folder by default, PostgreSQL when
     /// `database` is a `postgres://` URL (several instances share it). `mustExist` refuses to
     /// create a missing SQLite file (admin commands look at an existing one).
-    public static func openStore(dataDirectory: String, database: String?, passwordFile: String?,
-                                 mustExist: Bool = false, logger: Logger) async throws -> any Store {
+    public static func openStore(
+        dataDirectory: String, database: String?, passwordFile: String?,
+        mustExist: Bool = false, logger: Logger
+    ) async throws -> any Store {
         guard let database else {
             if passwordFile != nil { throw SetupError("--database-password-file needs --database postgres://...") }
             let path = (dataDirectory as NSString).appendingPathComponent("zkpin.sqlite")
@@ -16,12 +18,15 @@ extension ZKPinServerApp {
             }
         }
         let location: PostgresLocation
-        do { location = try PostgresLocation(url: database, passwordFile: passwordFile) }
-        catch let error as PostgresLocation.Invalid { throw SetupError(error.description) }
+        do { location = try PostgresLocation(url: database, passwordFile: passwordFile) } catch let error as PostgresLocation.Invalid {
+            throw SetupError(error.description)
+        }
         do { return try await PostgresStore.open(location, logger: logger) } catch let error as SetupError {
             throw SetupError(error.description, kind: .unavailable)
         } catch {
-            throw SetupError("the PostgreSQL database at \(location.host):\(location.port) cannot be used (\(String(describing: type(of: error))))", kind: .unavailable)
+            throw SetupError(
+                "the PostgreSQL database at \(location.host):\(location.port) cannot be used (\(String(describing: type(of: error))))",
+                kind: .unavailable)
         }
     }
 }

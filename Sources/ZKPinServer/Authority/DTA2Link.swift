@@ -42,8 +42,9 @@ public enum HTTPJSON {
 extension HTTPJSON {
     /// Redirects are answers here (a 303 with its cookie), not something to follow. Lives as
     /// long as the process, like `HTTPClient.shared`.
-    static let noRedirects = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-                                        configuration: noRedirectConfiguration)
+    static let noRedirects = HTTPClient(
+        eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+        configuration: noRedirectConfiguration)
 
     static var noRedirectConfiguration: HTTPClient.Configuration {
         var c = HTTPClient.Configuration(redirectConfiguration: .disallow, timeout: .init(connect: .seconds(60)))
@@ -53,8 +54,10 @@ extension HTTPJSON {
     }
 
     /// One HTTP exchange (tools and loopback tests): status, headers, body.
-    public static func send(method: String, url: String, headers: [(String, String)] = [], body: [UInt8]? = nil,
-                            timeout: Int64 = 30) async throws -> (status: Int, headers: [(String, String)], body: [UInt8]) {
+    public static func send(
+        method: String, url: String, headers: [(String, String)] = [], body: [UInt8]? = nil,
+        timeout: Int64 = 30
+    ) async throws -> (status: Int, headers: [(String, String)], body: [UInt8]) {
         var request = HTTPClientRequest(url: url)
         request.method = .init(rawValue: method)
         for (k, v) in headers { request.headers.add(name: k, value: v) }

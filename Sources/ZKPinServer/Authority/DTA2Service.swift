@@ -68,7 +68,7 @@ public final class DTA2Service: Sendable {
     /// `GET serverSecret?expires=&signature=`.
     public func serverSecret(query: [String: String]) throws(APIError) -> ServerSecretResponse {
         guard let expiresText = query["expires"], let expires = Int(expiresText), let sig = query["signature"],
-              signer.verify(kind: "serverSecret", hashedID: nil, date: nil, expires: expires, signature: sig, now: clock.now)
+            signer.verify(kind: "serverSecret", hashedID: nil, date: nil, expires: expires, signature: sig, now: clock.now)
         else { throw APIError(.forbidden, "the request is not signed by the relying party, or it expired") }
         do {
             let share = try authority.serverSecretShare()
@@ -81,7 +81,7 @@ public final class DTA2Service: Sendable {
     private func checkSignature(kind: String, query: [String: String], date: Int?) throws(APIError) -> ([UInt8], String) {
         // Only HASH_ID(ID) (PFS bytes, hex): D-TA 2 never sees the mpinId, which holds the e-mail.
         guard let text = query["hash_mpin_id"], text.utf8.count <= 256, let hashedID = Hex.decode(text),
-              hashedID.count == hashIDLength
+            hashedID.count == hashIDLength
         else { throw APIError.bad("hash_mpin_id is missing or not the hex of an identity hash") }
         guard let expiresText = query["expires"], let expires = Int(expiresText), let sig = query["signature"]
         else { throw APIError.bad("expires and signature are required") }

@@ -30,12 +30,14 @@ enum FormBody {
             return try await request.decode(as: type, context: context)
         }
         guard let contentType = request.headers[.contentType],
-              MediaType(from: contentType)?.isType(.applicationUrlEncoded) == true else {
+            MediaType(from: contentType)?.isType(.applicationUrlEncoded) == true
+        else {
             throw APIError(status: .unsupportedMediaType, code: .badRequest, "send the form as application/x-www-form-urlencoded or JSON")
         }
-        do { return try await URLEncodedFormDecoder().decode(type, from: request, context: context) }
-        catch let error as HTTPResponseError { throw error }
-        catch DecodingError.keyNotFound(let key, _) { throw APIError.bad("the form has no field \(key.stringValue)") }
-        catch { throw APIError.bad("the form is not readable") }
+        do { return try await URLEncodedFormDecoder().decode(type, from: request, context: context) } catch let error as HTTPResponseError {
+            throw error
+        } catch DecodingError.keyNotFound(let key, _) { throw APIError.bad("the form has no field \(key.stringValue)") } catch {
+            throw APIError.bad("the form is not readable")
+        }
     }
 }

@@ -11,8 +11,9 @@ enum DiscoveryRoutes {
             ServerStatus(role: "rps", curve: rp.config.curve.rawValue, version: ZKPinServerInfo.version)
         }
         routes.get("/metrics") { _, _ in
-            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
-                     body: .init(byteBuffer: .init(string: rp.metrics.text())))
+            Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                body: .init(byteBuffer: .init(string: rp.metrics.text())))
         }
         return routes
     }

@@ -5,12 +5,14 @@ import NIOCore
 /// HTML answers and redirects of the browser pages.
 enum HTMLPage {
     static func response(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
-        Response(status: status, headers: [
-            .contentType: "text/html; charset=utf-8",
-            .contentSecurityPolicy: "frame-ancestors 'none'",
-            .cacheControl: "no-store",
-            .xContentTypeOptions: "nosniff",
-        ], body: .init(byteBuffer: ByteBuffer(string: text)))
+        Response(
+            status: status,
+            headers: [
+                .contentType: "text/html; charset=utf-8",
+                .contentSecurityPolicy: "frame-ancestors 'none'",
+                .cacheControl: "no-store",
+                .xContentTypeOptions: "nosniff"
+            ], body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
     static func redirect(_ location: String, cookie: Cookie? = nil) -> Response {

@@ -48,9 +48,11 @@ struct RedactingLogMiddleware: RouterMiddleware {
     typealias Context = AppContext
     let logger: Logger
     let metrics: ServerMetrics?
-    static let secretKeys: Set<String> = ["regott", "s", "params", "signature", "webott", "authott", "expires",
-                                          "i", "email", "userid", "mpinid", "mpin_id", "hash_mpin_id", "code", "state", "nonce",
-                                          "id_token_hint", "code_verifier"]
+    static let secretKeys: Set<String> = [
+        "regott", "s", "params", "signature", "webott", "authott", "expires",
+        "i", "email", "userid", "mpinid", "mpin_id", "hash_mpin_id", "code", "state", "nonce",
+        "id_token_hint", "code_verifier"
+    ]
     /// Requests a page or a monitor repeats every second or so.
     static let routinePaths: Set<String> = ["/rps/access", "/logo.svg", "/favicon.ico", "/metrics", "/status"]
 

@@ -14,17 +14,21 @@ enum PageRoutes {
 
         routes.get("/") { request, context in
             let a = try await access.accessNumber(address: address.of(request, context))
-            return HTMLPage.response(pages.loginPage(serviceName: name, accessNumber: a.accessNumber, webOTT: a.webOTT,
-                                                     ttl: a.ttlSeconds, qrUrl: a.qrUrl))
+            return HTMLPage.response(
+                pages.loginPage(
+                    serviceName: name, accessNumber: a.accessNumber, webOTT: a.webOTT,
+                    ttl: a.ttlSeconds, qrUrl: a.qrUrl))
         }
 
         routes.get("/logo.svg") { _, _ in
-            Response(status: .ok, headers: [
-                .contentType: "image/svg+xml",
-                .cacheControl: "public, max-age=86400",
-                .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'",
-                .xContentTypeOptions: "nosniff",
-            ], body: .init(byteBuffer: ByteBuffer(string: Logo.svg)))
+            Response(
+                status: .ok,
+                headers: [
+                    .contentType: "image/svg+xml",
+                    .cacheControl: "public, max-age=86400",
+                    .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'",
+                    .xContentTypeOptions: "nosniff"
+                ], body: .init(byteBuffer: ByteBuffer(string: Logo.svg)))
         }
 
         routes.get("/mpinActivate") { request, _ in
@@ -34,9 +38,9 @@ enum PageRoutes {
         routes.post("/mpinActivate") { request, context in
             // The form is read only once the link has been verified.
             let page = try await activation.activate(link(request), address: address.of(request, context)) { () throws(APIError) in
-                do { return try await FormBody.decode(ActivationForm.self, from: request, context: context).code }
-                catch let error as APIError { throw error }
-                catch let error as HTTPError { throw ErrorShapeMiddleware.shaped(error) }  // 413 stays 413
+                do { return try await FormBody.decode(ActivationForm.self, from: request, context: context).code } catch let error as APIError {
+                    throw error
+                } catch let error as HTTPError { throw ErrorShapeMiddleware.shaped(error) }  // 413 stays 413
                 catch { throw APIError.bad("the form is not readable") }
             }
             return activationResponse(page, request: request)

@@ -26,7 +26,7 @@ public struct Mail: Sendable, Equatable {
             "Message-ID: <\(messageID)>",
             "MIME-Version: 1.0",
             "Content-Type: text/plain; charset=utf-8",
-            "Content-Transfer-Encoding: 8bit",
+            "Content-Transfer-Encoding: 8bit"
         ]
         let normalized = body.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\n", with: "\r\n")
         return headers.joined(separator: "\r\n") + "\r\n\r\n" + normalized + "\r\n"
@@ -44,8 +44,9 @@ public struct OutboxMailer: Mailer {
 
     public init(directory: String) throws {
         self.directory = directory
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
     }
 
     public func send(_ mail: Mail) async throws {

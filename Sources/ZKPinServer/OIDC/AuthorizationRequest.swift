@@ -38,7 +38,8 @@ enum AuthorizationValidation {
 
     /// Step 1: the client and the exact redirect URI.
     static func client(_ p: AuthorizationParameters, lookup: (String) async throws -> OIDCClient?) async throws
-        -> (OIDCClient, String) {
+        -> (OIDCClient, String)
+    {
         guard let id = p.client_id, !id.isEmpty else { throw AuthorizationPageError(message: "The request names no client (client_id is missing).") }
         guard id.utf8.count <= 256, let client = try await lookup(id) else {
             throw AuthorizationPageError(message: "The application that sent you here is not registered with this service (unknown client_id).")
@@ -84,8 +85,9 @@ enum AuthorizationValidation {
             guard let v = Int(text), v >= 0 else { throw .invalidRequest("max_age must be a non-negative integer") }
             maxAge = v
         }
-        return ValidAuthorization(client: client, redirectURI: redirectURI, scope: scope, state: p.state, nonce: p.nonce,
-                                  codeChallenge: challenge, forceLogin: prompts.contains("login"), noPrompt: prompts.contains("none"),
-                                  maxAge: maxAge)
+        return ValidAuthorization(
+            client: client, redirectURI: redirectURI, scope: scope, state: p.state, nonce: p.nonce,
+            codeChallenge: challenge, forceLogin: prompts.contains("login"), noPrompt: prompts.contains("none"),
+            maxAge: maxAge)
     }
 }

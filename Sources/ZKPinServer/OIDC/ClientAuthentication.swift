@@ -10,7 +10,8 @@ struct BasicCredentials: Sendable, Equatable {
         guard let header, header.lowercased().hasPrefix("basic ") else { return nil }
         let encoded = header.dropFirst(6).trimmingCharacters(in: .whitespaces)
         guard let data = Data(base64Encoded: encoded), let text = String(data: data, encoding: .utf8),
-              let colon = text.firstIndex(of: ":") else { throw .invalidClient("malformed Basic credentials") }
+            let colon = text.firstIndex(of: ":")
+        else { throw .invalidClient("malformed Basic credentials") }
         func decode(_ s: Substring) -> String? { String(s).replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
         guard let id = decode(text[..<colon]), let secret = decode(text[text.index(after: colon)...])
         else { throw .invalidClient("malformed Basic credentials") }

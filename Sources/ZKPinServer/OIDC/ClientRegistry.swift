@@ -7,8 +7,10 @@ public enum ClientRegistry {
     }
 
     /// A new client: id and (for a confidential client) a secret, shown once; only its hash is stored.
-    public static func add(to store: any Store, name: String, redirectURIs: [String], postLogoutURIs: [String],
-                           isPublic: Bool, idTokenAlg: String = "ES256", now: Int) async throws -> (client: OIDCClient, secret: String?) {
+    public static func add(
+        to store: any Store, name: String, redirectURIs: [String], postLogoutURIs: [String],
+        isPublic: Bool, idTokenAlg: String = "ES256", now: Int
+    ) async throws -> (client: OIDCClient, secret: String?) {
         guard let algorithm = SigningKey.Algorithm(rawValue: idTokenAlg.uppercased()) else {
             throw Invalid(description: "the ID token algorithm is ES256 or RS256, not \(idTokenAlg)")
         }
@@ -19,8 +21,9 @@ public enum ClientRegistry {
         guard !redirectURIs.isEmpty else { throw Invalid(description: "give at least one --redirect-uri") }
         for uri in redirectURIs + postLogoutURIs { try check(uri) }
         let secret: String? = isPublic ? nil : Tokens.fresh()
-        let client = OIDCClient(id: "zk-" + Tokens.fresh(bytes: 12), name: trimmed, secretHash: secret.map(Tokens.hash),
-                                redirectURIs: redirectURIs, postLogoutURIs: postLogoutURIs, created: now, idTokenAlg: algorithm.rawValue)
+        let client = OIDCClient(
+            id: "zk-" + Tokens.fresh(bytes: 12), name: trimmed, secretHash: secret.map(Tokens.hash),
+            redirectURIs: redirectURIs, postLogoutURIs: postLogoutURIs, created: now, idTokenAlg: algorithm.rawValue)
         try await store.insertOIDCClient(client)
         try await store.appendAudit(AuditEvent(time: now, kind: "oidc_client_add", detail: "\(client.id) \(trimmed)"))
         return (client, secret)
@@ -29,8 +32,8 @@ public enum ClientRegistry {
     /// An absolute http or https URI without fragment (RFC 6749 section 3.1.2).
     static func check(_ uri: String) throws {
         guard uri.utf8.count <= 2000, !uri.contains(where: { $0.isWhitespace || $0.isNewline }),
-              let url = URLComponents(string: uri), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-              let host = url.host, !host.isEmpty, url.fragment == nil
+            let url = URLComponents(string: uri), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            let host = url.host, !host.isEmpty, url.fragment == nil
         else { throw Invalid(description: "\(uri) is not an absolute http(s) URI without fragment") }
     }
 }

@@ -15,9 +15,10 @@ struct OAuthError: Error, Sendable, Equatable {
     static func loginRequired(_ d: String) -> OAuthError { OAuthError(code: "login_required", description: d) }
     static func serverError(_ d: String) -> OAuthError { OAuthError(code: "server_error", description: d, status: 500) }
     /// The database is unavailable: 503 with Retry-After, never an error that blames the client.
-    static let temporarilyUnavailable = OAuthError(code: "temporarily_unavailable",
-                                                   description: "the service's database is unavailable right now; try again in a few seconds",
-                                                   status: 503)
+    static let temporarilyUnavailable = OAuthError(
+        code: "temporarily_unavailable",
+        description: "the service's database is unavailable right now; try again in a few seconds",
+        status: 503)
 }
 
 /// Why the authorization endpoint shows an error page instead of redirecting (RFC 6749

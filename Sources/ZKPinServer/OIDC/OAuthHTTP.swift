@@ -5,8 +5,10 @@ import NIOCore
 
 /// JSON answers of the OAuth endpoints (RFC 6749 5.1/5.2: no-store, no-cache).
 enum OAuthHTTP {
-    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok, cache: String = "no-store",
-                     extra: HTTPFields = [:]) -> Response {
+    static func json(
+        _ value: some Encodable, status: HTTPResponse.Status = .ok, cache: String = "no-store",
+        extra: HTTPFields = [:]
+    ) -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
@@ -30,8 +32,9 @@ enum OAuthHTTP {
     /// RFC 6750 section 3.
     static func bearerChallenge(_ error: String?) -> Response {
         let value = error.map { #"Bearer realm="zkpin", error="\#($0)""# } ?? #"Bearer realm="zkpin""#
-        return json(ErrorBody(error: error ?? "invalid_request", error_description: "a valid Bearer access token is required"),
-                    status: .unauthorized, extra: [.wwwAuthenticate: value])
+        return json(
+            ErrorBody(error: error ?? "invalid_request", error_description: "a valid Bearer access token is required"),
+            status: .unauthorized, extra: [.wwwAuthenticate: value])
     }
 
     static func formBody(_ request: Request) async throws -> String {

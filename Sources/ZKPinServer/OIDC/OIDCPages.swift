@@ -16,8 +16,11 @@ struct OIDCPages: Sendable {
 
     /// "Sign out of ZKPin?" with a form that posts the request back with confirm=yes.
     func confirmLogoutPage(serviceName: String, fields: [[String: String]]) -> String {
-        message.render(PageStrings.adding(to: ["serviceName": serviceName, "title": "Sign out?",
-                                               "message": "Sign out of \(serviceName) in this browser?",
-                                               "confirm": ["fields": fields]]))
+        message.render(
+            PageStrings.adding(to: [
+                "serviceName": serviceName, "title": "Sign out?",
+                "message": "Sign out of \(serviceName) in this browser?",
+                "confirm": ["fields": fields]
+            ]))
     }
 }

@@ -49,8 +49,10 @@ final class OIDCProvider: Sendable {
     }
 
     /// Issues a code for a signed-in person; returns the redirect to the client.
-    func issueCode(clientId: String, redirectURI: String, scope: String, state: String?, nonce: String?, codeChallenge: String?,
-                   userId: String, mpinId: String, authTime: Int, address: String) async throws -> String {
+    func issueCode(
+        clientId: String, redirectURI: String, scope: String, state: String?, nonce: String?, codeChallenge: String?,
+        userId: String, mpinId: String, authTime: Int, address: String
+    ) async throws -> String {
         let code = Tokens.fresh()
         let created = now
         let grant = AuthorizationCode(
@@ -94,15 +96,20 @@ final class OIDCProvider: Sendable {
             throw AuthorizationPageError(message: "The session could not be opened.")
         }
         let now = self.now
-        guard let pending = try await rp.storage("consume pending authorization", {
-            try await $0.consumePendingAuthorization(webOTTHash: Tokens.hash(webOTT), now: now)
-        }) else {
+        guard
+            let pending = try await rp.storage(
+                "consume pending authorization",
+                {
+                    try await $0.consumePendingAuthorization(webOTTHash: Tokens.hash(webOTT), now: now)
+                })
+        else {
             // Signed in at ZKPin, but the application's request is gone: it has to ask again.
             throw SignedInWithoutRequest(cookie: cookie)
         }
-        let redirect = try await issueCode(clientId: pending.clientId, redirectURI: pending.redirectURI, scope: pending.scope,
-                                           state: pending.state, nonce: pending.nonce, codeChallenge: pending.codeChallenge,
-                                           userId: session.userId, mpinId: session.mpinId, authTime: session.created, address: address)
+        let redirect = try await issueCode(
+            clientId: pending.clientId, redirectURI: pending.redirectURI, scope: pending.scope,
+            state: pending.state, nonce: pending.nonce, codeChallenge: pending.codeChallenge,
+            userId: session.userId, mpinId: session.mpinId, authTime: session.created, address: address)
         return (cookie, redirect)
     }
 

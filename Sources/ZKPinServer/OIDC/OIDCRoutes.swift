@@ -33,36 +33,45 @@ enum OIDCRoutes {
                 params = try URLEncodedFormDecoder().decode(AuthorizationParameters.self, from: text)
             } catch {
                 await provider.refused(.invalidRequest("malformed authorization request"), clientId: nil, address: from)
-                return page("Sign-in request refused", "The sign-in request is malformed (a parameter given twice, or not a form).",
-                            status: .badRequest)
+                return page(
+                    "Sign-in request refused", "The sign-in request is malformed (a parameter given twice, or not a form).",
+                    status: .badRequest)
             }
             let client: OIDCClient, redirectURI: String
-            do { (client, redirectURI) = try await AuthorizationValidation.client(params, lookup: provider.client) }
-            catch let error as AuthorizationPageError {
+            do { (client, redirectURI) = try await AuthorizationValidation.client(params, lookup: provider.client) } catch let error
+                as AuthorizationPageError
+            {
                 await provider.refused(.invalidRequest(error.message), clientId: params.client_id, address: from)
                 return page("Sign-in request refused", error.message, status: .badRequest)
             }
             let valid: ValidAuthorization
-            do { valid = try AuthorizationValidation.rest(params, client: client, redirectURI: redirectURI) }
-            catch {
-                return HTMLPage.redirect(await provider.errorRedirect(error, redirectURI: redirectURI, state: params.state,
-                                                                         clientId: client.id, address: from))
+            do { valid = try AuthorizationValidation.rest(params, client: client, redirectURI: redirectURI) } catch {
+                return HTMLPage.redirect(
+                    await provider.errorRedirect(
+                        error, redirectURI: redirectURI, state: params.state,
+                        clientId: client.id, address: from))
             }
             if let session = try await provider.session(cookie: sessionCookie.value(in: request)),
-               provider.sessionSuffices(session, for: valid) {
-                return HTMLPage.redirect(try await provider.issueCode(
-                    clientId: client.id, redirectURI: redirectURI, scope: valid.scope, state: valid.state, nonce: valid.nonce,
-                    codeChallenge: valid.codeChallenge, userId: session.userId, mpinId: session.mpinId, authTime: session.created,
-                    address: from))
+                provider.sessionSuffices(session, for: valid)
+            {
+                return HTMLPage.redirect(
+                    try await provider.issueCode(
+                        clientId: client.id, redirectURI: redirectURI, scope: valid.scope, state: valid.state, nonce: valid.nonce,
+                        codeChallenge: valid.codeChallenge, userId: session.userId, mpinId: session.mpinId, authTime: session.created,
+                        address: from))
             }
             if valid.noPrompt {
-                return HTMLPage.redirect(await provider.errorRedirect(.loginRequired("no ZKPin session"), redirectURI: redirectURI,
-                                                                         state: valid.state, clientId: client.id, address: from))
+                return HTMLPage.redirect(
+                    await provider.errorRedirect(
+                        .loginRequired("no ZKPin session"), redirectURI: redirectURI,
+                        state: valid.state, clientId: client.id, address: from))
             }
             let access = try await provider.startLogin(valid)
-            return HTMLPage.response(pages.loginPage(serviceName: name, accessNumber: access.accessNumber, webOTT: access.webOTT,
-                                                    ttl: access.ttlSeconds, qrUrl: access.qrUrl, clientName: client.name,
-                                                    action: "/oauth/authorize/complete"))
+            return HTMLPage.response(
+                pages.loginPage(
+                    serviceName: name, accessNumber: access.accessNumber, webOTT: access.webOTT,
+                    ttl: access.ttlSeconds, qrUrl: access.qrUrl, clientName: client.name,
+                    action: "/oauth/authorize/complete"))
         }
         router.get("/oauth/authorize", use: authorize)
         router.post("/oauth/authorize", use: authorize)
@@ -72,12 +81,14 @@ enum OIDCRoutes {
             try SameOrigin.check(request, publicURL: rp.config.publicURL)
             let form = try await FormBody.decode(SessionRequest.self, from: request, context: context)
             do {
-                let (cookie, redirect) = try await provider.completeLogin(webOTT: form.webOTT, authOTT: form.authOTT,
-                                                                          address: address(request, context))
+                let (cookie, redirect) = try await provider.completeLogin(
+                    webOTT: form.webOTT, authOTT: form.authOTT,
+                    address: address(request, context))
                 return HTMLPage.redirect(redirect, cookie: sessionCookie.cookie(cookie))
             } catch let signedIn as OIDCProvider.SignedInWithoutRequest {
-                var response = page("Signed in", "You are signed in, but the application's request has expired: go back to it and sign in again.",
-                                    status: .badRequest)
+                var response = page(
+                    "Signed in", "You are signed in, but the application's request has expired: go back to it and sign in again.",
+                    status: .badRequest)
                 response.setCookie(sessionCookie.cookie(signedIn.cookie))
                 return response
             } catch let error as APIError where error.status.code < 500 {
@@ -93,8 +104,9 @@ enum OIDCRoutes {
                 }
                 let text = try await OAuthHTTP.formBody(request)
                 let params: TokenParameters
-                do { params = try URLEncodedFormDecoder().decode(TokenParameters.self, from: text) }
-                catch { throw OAuthError.invalidRequest("malformed form (a parameter given twice?)") }
+                do { params = try URLEncodedFormDecoder().decode(TokenParameters.self, from: text) } catch {
+                    throw OAuthError.invalidRequest("malformed form (a parameter given twice?)")
+                }
                 let basic = try BasicCredentials.parse(request.headers[.authorization])
                 return OAuthHTTP.json(try await provider.token(params, basic: basic, address: from))
             } catch let error as OAuthError {
@@ -127,11 +139,13 @@ enum OIDCRoutes {
                 params = try URLEncodedFormDecoder().decode(LogoutParameters.self, from: text)
             } catch { return page("Sign-out refused", "The sign-out request is malformed.", status: .badRequest) }
             let target: String?, hinted: Bool
-            do { (target, hinted) = try await provider.logoutTarget(params) }
-            catch let error as AuthorizationPageError { return page("Sign-out refused", error.message, status: .badRequest) }
+            do { (target, hinted) = try await provider.logoutTarget(params) } catch let error as AuthorizationPageError {
+                return page("Sign-out refused", error.message, status: .badRequest)
+            }
             // Without an id_token_hint anyone's page could sign a visitor out: ask first (the
             // answer is a same-origin post of the confirmation form).
-            let confirmed = request.method == .post && params.confirm == "yes"
+            let confirmed =
+                request.method == .post && params.confirm == "yes"
                 && (try? SameOrigin.check(request, publicURL: rp.config.publicURL)) != nil
             if !hinted && !confirmed {
                 let fields = [("client_id", params.client_id), ("post_logout_redirect_uri", params.post_logout_redirect_uri), ("state", params.state)]

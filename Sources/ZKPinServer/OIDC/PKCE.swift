@@ -4,9 +4,10 @@ import ZKPinProtocol
 enum PKCE {
     /// RFC 7636 section 4.1/4.2: 43 to 128 characters of [A-Z a-z 0-9 - . _ ~].
     static func isWellFormed(_ value: String) -> Bool {
-        (43...128).contains(value.utf8.count) && value.utf8.allSatisfy { c in
-            (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c == 0x2d || c == 0x2e || c == 0x5f || c == 0x7e
-        }
+        (43...128).contains(value.utf8.count)
+            && value.utf8.allSatisfy { c in
+                (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c == 0x2d || c == 0x2e || c == 0x5f || c == 0x7e
+            }
     }
 
     /// `BASE64URL(SHA256(ASCII(code_verifier)))`.

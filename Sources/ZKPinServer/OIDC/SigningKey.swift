@@ -37,21 +37,26 @@ struct SigningKey: Sendable {
             guard let p = key.parameters else { throw SetupError("\(path) does not hold a P-256 key") }
             // The key id names the public key, so every instance with the same file agrees.
             let kid = String(Hex.encode(Digest.sha256(Array("\(p.x).\(p.y)".utf8))).prefix(16))
-            return SigningKey(algorithm: .es256, kid: kid, jwk: PublicJWK(kty: "EC", alg: "ES256", kid: kid, crv: "P-256", x: p.x, y: p.y),
-                              ecdsa: key, rsa: nil)
+            return SigningKey(
+                algorithm: .es256, kid: kid, jwk: PublicJWK(kty: "EC", alg: "ES256", kid: kid, crv: "P-256", x: p.x, y: p.y),
+                ecdsa: key, rsa: nil)
         case .rs256:
             var failure: (any Error)?
-            let der = create ? try SecretFile.loadOrCreate(path) {
-                do { return Array(try _RSA.Signing.PrivateKey(keySize: .bits2048).derRepresentation) }
-                catch { failure = error; return [] }
-            } : try SecretFile.load(path)
+            let der =
+                create
+                ? try SecretFile.loadOrCreate(path) {
+                    do { return Array(try _RSA.Signing.PrivateKey(keySize: .bits2048).derRepresentation) } catch { failure = error; return [] }
+                } : try SecretFile.load(path)
             if let failure { throw failure }
             let key = try JWTKit.Insecure.RSA.PrivateKey(backing: _RSA.Signing.PrivateKey(derRepresentation: der))
             let (n, e) = try key.publicKey.getKeyPrimitives()
             let kid = String(Hex.encode(Digest.sha256(Array(n))).prefix(16))
-            return SigningKey(algorithm: .rs256, kid: kid, jwk: PublicJWK(kty: "RSA", alg: "RS256", kid: kid, n: Base64URL.encode(Array(n)),
-                                                                        e: Base64URL.encode(Array(e))),
-                              ecdsa: nil, rsa: key)
+            return SigningKey(
+                algorithm: .rs256, kid: kid,
+                jwk: PublicJWK(
+                    kty: "RSA", alg: "RS256", kid: kid, n: Base64URL.encode(Array(n)),
+                    e: Base64URL.encode(Array(e))),
+                ecdsa: nil, rsa: key)
         }
     }
 

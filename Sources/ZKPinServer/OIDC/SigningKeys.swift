@@ -41,8 +41,10 @@ public enum SigningKeys {
             for (path, at) in KeyRing.retiredFiles(dir, algorithm) {
                 guard let key = try? SigningKey.load(path: path, algorithm: algorithm, create: false) else { continue }
                 let left = KeyRing.publishedAfterRetirement - (now - at)
-                out.append(Entry(kid: key.kid, algorithm: algorithm.rawValue,
-                                 status: left > 0 ? "retired, published for \(left) s more" : "retired, no longer published"))
+                out.append(
+                    Entry(
+                        kid: key.kid, algorithm: algorithm.rawValue,
+                        status: left > 0 ? "retired, published for \(left) s more" : "retired, no longer published"))
             }
         }
         return out

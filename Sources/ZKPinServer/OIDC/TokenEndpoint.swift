@@ -57,14 +57,17 @@ extension OIDCProvider {
         guard grantCode.redirectURI == redirectURI else { throw .invalidGrant("redirect_uri differs from the authorization request's") }
         if let challenge = grantCode.codeChallenge {
             guard let verifier = p.code_verifier else { throw .invalidGrant("code_verifier is missing") }
-            guard PKCE.matches(verifier: verifier, challenge: challenge) else { throw .invalidGrant("code_verifier does not match the code_challenge") }
+            guard PKCE.matches(verifier: verifier, challenge: challenge) else {
+                throw .invalidGrant("code_verifier does not match the code_challenge")
+            }
         } else if p.code_verifier != nil {
             throw .invalidGrant("code_verifier given but the authorization request had no code_challenge")
         }
         let offline = grantCode.scope.split(separator: " ").contains("offline_access")
-        return try await issue(client: client, userId: grantCode.userId, mpinId: grantCode.mpinId, scope: grantCode.scope,
-                               authTime: grantCode.authTime, nonce: grantCode.nonce, family: codeHash,
-                               refreshExpires: offline ? now + Self.refreshTokenTTL : nil, address: address)
+        return try await issue(
+            client: client, userId: grantCode.userId, mpinId: grantCode.mpinId, scope: grantCode.scope,
+            authTime: grantCode.authTime, nonce: grantCode.nonce, family: codeHash,
+            refreshExpires: offline ? now + Self.refreshTokenTTL : nil, address: address)
     }
 
     /// `grant_type=refresh_token`: the token is used up and replaced; a second use of one revokes
@@ -91,13 +94,16 @@ extension OIDCProvider {
             scope = granted.filter { wanted.contains($0) }.joined(separator: " ")
         }
         let offline = scope.split(separator: " ").contains("offline_access")
-        return try await issue(client: client, userId: old.userId, mpinId: old.mpinId, scope: scope, authTime: old.authTime, nonce: nil,
-                               family: old.family, refreshExpires: offline ? old.expires : nil, address: address)
+        return try await issue(
+            client: client, userId: old.userId, mpinId: old.mpinId, scope: scope, authTime: old.authTime, nonce: nil,
+            family: old.family, refreshExpires: offline ? old.expires : nil, address: address)
     }
 
     /// The ID token, the access token and (with `refreshExpires`) a refresh token.
-    func issue(client: OIDCClient, userId: String, mpinId: String, scope: String, authTime: Int, nonce: String?, family: String,
-               refreshExpires: Int?, address: String) async throws(OAuthError) -> TokenResponse {
+    func issue(
+        client: OIDCClient, userId: String, mpinId: String, scope: String, authTime: Int, nonce: String?, family: String,
+        refreshExpires: Int?, address: String
+    ) async throws(OAuthError) -> TokenResponse {
         // The identity may have been revoked or blocked since the login.
         guard let identity = try await stored({ try await $0.identity(mpinId: mpinId) }), identity.state == .active else {
             throw .invalidGrant("the identity is no longer active")
@@ -105,23 +111,28 @@ extension OIDCProvider {
         let accessToken = Tokens.fresh()
         let refreshToken = refreshExpires.map { _ in Tokens.fresh() }
         let issued = now
-        let claims = IDTokenClaims(iss: issuer, sub: subject(userId: userId), aud: client.id, exp: issued + Self.idTokenTTL,
-                                   iat: issued, authTime: authTime, nonce: nonce, email: userId,
-                                   emailVerified: true, amr: ["pin", "zkp"], azp: client.id)
+        let claims = IDTokenClaims(
+            iss: issuer, sub: subject(userId: userId), aud: client.id, exp: issued + Self.idTokenTTL,
+            iat: issued, authTime: authTime, nonce: nonce, email: userId,
+            emailVerified: true, amr: ["pin", "zkp"], azp: client.id)
         let idToken: String
-        do { idToken = try await keys.current(SigningKey.Algorithm(rawValue: client.idTokenAlg) ?? .es256).sign(claims) }
-        catch { throw .serverError("the ID token could not be signed") }
-        let access = OIDCAccessToken(hash: Tokens.hash(accessToken), clientId: client.id, userId: userId, mpinId: mpinId,
-                                     scope: scope, codeHash: family, expires: issued + Self.accessTokenTTL)
+        do { idToken = try await keys.current(SigningKey.Algorithm(rawValue: client.idTokenAlg) ?? .es256).sign(claims) } catch {
+            throw .serverError("the ID token could not be signed")
+        }
+        let access = OIDCAccessToken(
+            hash: Tokens.hash(accessToken), clientId: client.id, userId: userId, mpinId: mpinId,
+            scope: scope, codeHash: family, expires: issued + Self.accessTokenTTL)
         try await stored { try await $0.insertOIDCAccessToken(access) }
         if let refreshToken, let refreshExpires {
-            let refresh = OIDCRefreshToken(hash: Tokens.hash(refreshToken), clientId: client.id, userId: userId, mpinId: mpinId,
-                                           scope: scope, authTime: authTime, family: family, expires: refreshExpires)
+            let refresh = OIDCRefreshToken(
+                hash: Tokens.hash(refreshToken), clientId: client.id, userId: userId, mpinId: mpinId,
+                scope: scope, authTime: authTime, family: family, expires: refreshExpires)
             try await stored { try await $0.insertOIDCRefreshToken(refresh) }
         }
         metrics.tokens.increment()
         await rp.audit.record("oidc_token", userId: userId, mpinId: mpinId, address: address, "client \(client.id)")
-        return TokenResponse(access_token: accessToken, expires_in: Self.accessTokenTTL, id_token: idToken, scope: scope,
-                             refresh_token: refreshToken)
+        return TokenResponse(
+            access_token: accessToken, expires_in: Self.accessTokenTTL, id_token: idToken, scope: scope,
+            refresh_token: refreshToken)
     }
 }

@@ -13,7 +13,8 @@ enum PageStrings {
 
     static func load(_ language: String) -> [String: String]? {
         guard let url = Bundle.module.url(forResource: "strings.\(language)", withExtension: "json", subdirectory: "Templates"),
-              let data = try? Data(contentsOf: url) else { return nil }
+            let data = try? Data(contentsOf: url)
+        else { return nil }
         return try? JSONDecoder().decode([String: String].self, from: data)
     }
 

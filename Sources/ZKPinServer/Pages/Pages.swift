@@ -30,11 +30,13 @@ public struct Pages: Sendable {
 
     /// `clientName` and `action`: the OpenID Connect provider's variant ("Sign in to <client>
     /// with your PIN", posting to /oauth/authorize/complete).
-    func loginPage(serviceName: String, accessNumber: String, webOTT: String, ttl: Int, qrUrl: String,
-                   clientName: String? = nil, action: String = "/session") -> String {
+    func loginPage(
+        serviceName: String, accessNumber: String, webOTT: String, ttl: Int, qrUrl: String,
+        clientName: String? = nil, action: String = "/session"
+    ) -> String {
         var object: [String: Any] = [
             "serviceName": serviceName, "accessNumber": accessNumber, "webOTT": webOTT,
-            "ttlSeconds": String(ttl), "qrUrl": qrUrl, "qrSVG": QRCodeSVG.svg(qrUrl) ?? "", "action": action,
+            "ttlSeconds": String(ttl), "qrUrl": qrUrl, "qrSVG": QRCodeSVG.svg(qrUrl) ?? "", "action": action
         ]
         if let clientName { object["clientName"] = clientName }
         // Screen readers read the code digit by digit, not as one large number.
@@ -44,21 +46,23 @@ public struct Pages: Sendable {
 
     func accountPage(serviceName: String, account: AccountView) -> String {
         let t = PageStrings.table
-        return self.account.render(PageStrings.adding(to: [
-            "serviceName": serviceName, "userId": account.userId,
-            "device": account.device.isEmpty ? t["accountDeviceUnnamed", default: ""] : account.device,
-            "lastLogin": account.lastLogin.map(ISOTime.string) ?? t["accountNever", default: ""],
-        ]))
+        return self.account.render(
+            PageStrings.adding(to: [
+                "serviceName": serviceName, "userId": account.userId,
+                "device": account.device.isEmpty ? t["accountDeviceUnnamed", default: ""] : account.device,
+                "lastLogin": account.lastLogin.map(ISOTime.string) ?? t["accountNever", default: ""]
+            ]))
     }
 
     func activationPage(serviceName: String, page: ActivationPage, action: String) -> String {
         var object: [String: Any] = ["serviceName": serviceName]
         switch page {
         case let .ask(p, wrongCode):
-            object["ask"] = [
-                "userId": p.userId, "device": p.device.isEmpty ? PageStrings.table["accountDeviceUnnamed", default: ""] : p.device,
-                "requested": ISOTime.string(p.created), "address": p.address, "wrongCode": wrongCode, "action": action,
-            ] as [String: Any]
+            object["ask"] =
+                [
+                    "userId": p.userId, "device": p.device.isEmpty ? PageStrings.table["accountDeviceUnnamed", default: ""] : p.device,
+                    "requested": ISOTime.string(p.created), "address": p.address, "wrongCode": wrongCode, "action": action
+                ] as [String: Any]
         case let .activated(userId): object["activated"] = ["userId": userId]
         case let .refused(message): object["refused"] = ["message": message]
         }

@@ -30,11 +30,13 @@ struct AccessService: Sendable {
             let code = AccessCode.generate { Int.random(in: 0...9, using: &generator) }
             let webOTT = Tokens.fresh()
             let created = clock.now
-            let session = AccessSession(webOTTHash: Tokens.hash(webOTT), code: code, created: created,
-                                        expires: created + config.accessCodeTTL)
+            let session = AccessSession(
+                webOTTHash: Tokens.hash(webOTT), code: code, created: created,
+                expires: created + config.accessCodeTTL)
             if try await storage("insert access session", { try await $0.insertAccessSession(session) }) {
-                return AccessNumberResponse(accessNumber: code, webOTT: webOTT, ttlSeconds: config.accessCodeTTL,
-                                            qrUrl: "\(config.publicURL)/#\(code)")
+                return AccessNumberResponse(
+                    accessNumber: code, webOTT: webOTT, ttlSeconds: config.accessCodeTTL,
+                    qrUrl: "\(config.publicURL)/#\(code)")
             }
         }
         throw APIError(.unavailable, "no free access code; try again")
@@ -48,8 +50,9 @@ struct AccessService: Sendable {
         switch session.status {
         case .authenticate:
             try await storage("mark taken up") { try await $0.markTakenUp(webOTTHash: session.webOTTHash) }
-            return AccessResponse(status: .authenticate, userId: session.userId,
-                                  authOTT: links.pageToken(webOTT: request.webOTT, authOTTHash: session.authOTTHash ?? ""))
+            return AccessResponse(
+                status: .authenticate, userId: session.userId,
+                authOTT: links.pageToken(webOTT: request.webOTT, authOTTHash: session.authOTTHash ?? ""))
         case .used:
             return AccessResponse(status: .expired)
         case _ where session.expires <= clock.now:
@@ -114,7 +117,7 @@ struct AccessService: Sendable {
         let hash = Tokens.hash(request.webOTT)
         let found = try await storage("read access session") { try await $0.accessSession(webOTTHash: hash) }
         guard let session = found, session.status == .authenticate, let authHash = session.authOTTHash,
-              Tokens.equal(links.pageToken(webOTT: request.webOTT, authOTTHash: authHash), request.authOTT.lowercased())
+            Tokens.equal(links.pageToken(webOTT: request.webOTT, authOTTHash: authHash), request.authOTT.lowercased())
         else { throw APIError(.forbidden, "unknown or used login") }
         let now = clock.now
         let window = config.accessCodeTTL + 60

@@ -10,8 +10,9 @@ struct BlockNotifier: Sendable {
 
     func blocked(_ identity: Identity, address: String) {
         guard config.notifyOnBlock else { return }
-        let mail = AccountNotice.blocked(userId: identity.userId, device: identity.device, maxAttempts: config.maxAttempts,
-                                         serviceName: config.serviceName, publicURL: config.publicURL, from: config.mailFrom)
+        let mail = AccountNotice.blocked(
+            userId: identity.userId, device: identity.device, maxAttempts: config.maxAttempts,
+            serviceName: config.serviceName, publicURL: config.publicURL, from: config.mailFrom)
         let mailer = self.mailer, logger = self.logger
         Task {
             do { try await mailer.send(mail) } catch {

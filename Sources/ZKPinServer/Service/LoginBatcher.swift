@@ -19,8 +19,10 @@ public final class LoginBatcher: @unchecked Sendable {
     /// Batch sizes verified so far, for /metrics.
     let onBatch: @Sendable (Int) -> Void
 
-    public init(suite: any MPinSuite, serverSecret: PreparedServerSecret, maxBatch: Int = 256,
-                onBatch: @escaping @Sendable (Int) -> Void = { _ in }) {
+    public init(
+        suite: any MPinSuite, serverSecret: PreparedServerSecret, maxBatch: Int = 256,
+        onBatch: @escaping @Sendable (Int) -> Void = { _ in }
+    ) {
         self.suite = suite
         self.serverSecret = serverSecret
         self.maxBatch = max(1, maxBatch)

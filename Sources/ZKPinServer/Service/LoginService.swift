@@ -24,7 +24,7 @@ struct LoginService: Sendable {
         _ = try MPinIDText.bytes(request.mpinId)
         let now = clock.now
         guard try await limiter.hit("pass1-addr:\(address)", config.limits.pass1PerAddress, now: now),
-              try await limiter.hit("pass1:\(request.mpinId):\(address)", config.limits.pass1PerIdentityAndAddress, now: now)
+            try await limiter.hit("pass1:\(request.mpinId):\(address)", config.limits.pass1PerIdentityAndAddress, now: now)
         else { throw APIError(.rateLimited, "too many logins started from this address; wait a minute") }
         let u = try MPinIDText.hexField(request.u, "U")
         var ut: [UInt8]? = nil
@@ -37,9 +37,10 @@ struct LoginService: Sendable {
         }
         try verifier.validate(u: u, ut: ut)
         let created = clock.now
-        let challenge = Challenge(id: Tokens.fresh(bytes: 16), mpinId: request.mpinId, u: u, ut: ut, y: verifier.randomChallenge(),
-                                  date: config.usePermits ? UTCDay.number(unixSeconds: created) : 0,
-                                  created: created, expires: created + config.challengeTTL)
+        let challenge = Challenge(
+            id: Tokens.fresh(bytes: 16), mpinId: request.mpinId, u: u, ut: ut, y: verifier.randomChallenge(),
+            date: config.usePermits ? UTCDay.number(unixSeconds: created) : 0,
+            created: created, expires: created + config.challengeTTL)
         // One statement checks that the identity is active and records the challenge.
         switch try await storage("insert challenge", { try await $0.insertChallengeIfActive(challenge) }) {
         case .active: return Pass1Response(y: Hex.encode(challenge.y), challenge: challenge.id)
@@ -89,8 +90,9 @@ struct LoginService: Sendable {
     func start(_ input: Pass2Input) async throws(APIError) -> (Challenge, Identity) {
         let now = clock.now
         let started = try await storage("start login") {
-            try await $0.startLogin(challengeID: input.challenge, mpinId: input.mpinId, now: now,
-                                    maxAttempts: config.maxAttempts, hold: config.attemptHold)
+            try await $0.startLogin(
+                challengeID: input.challenge, mpinId: input.mpinId, now: now,
+                maxAttempts: config.maxAttempts, hold: config.attemptHold)
         }
         switch started {
         case .started(let challenge, let identity): return (challenge, identity)
@@ -108,16 +110,21 @@ struct LoginService: Sendable {
     /// Settles the reserved attempt by the verdict (a success resets the count, only a genuine
     /// wrong PIN, PIN error not 0, counts towards the block) and stores the verdict under a
     /// fresh authOTT; on success with an access code the page moves to `user` first.
-    func finish(_ identity: Identity, _ verification: ServerVerification, input: Pass2Input, address: String,
-                invalidKey: String) async throws(APIError) -> Pass2Response {
+    func finish(
+        _ identity: Identity, _ verification: ServerVerification, input: Pass2Input, address: String,
+        invalidKey: String
+    ) async throws(APIError) -> Pass2Response {
         metrics.verifications.increment()
         let now = clock.now
-        let settlement: AttemptSettlement = verification.accepted ? .success(now: now)
+        let settlement: AttemptSettlement =
+            verification.accepted
+            ? .success(now: now)
             : verification.pinError != 0 ? .wrongPIN(maxAttempts: config.maxAttempts) : .neutral
         let outcome: AuthToken.Outcome = verification.accepted ? .success : verification.pinError != 0 ? .wrongPIN : .invalidToken
         let authOTT = Tokens.fresh()
-        let token = AuthToken(hash: Tokens.hash(authOTT), mpinId: identity.mpinId, userId: identity.userId, outcome: outcome,
-                              attemptsLeft: 0, accessCode: input.accessCode, expires: now + config.authTokenTTL)
+        let token = AuthToken(
+            hash: Tokens.hash(authOTT), mpinId: identity.mpinId, userId: identity.userId, outcome: outcome,
+            attemptsLeft: 0, accessCode: input.accessCode, expires: now + config.authTokenTTL)
         if outcome == .success, let code = input.accessCode {
             let marked = try await storage("mark user") {
                 try await $0.markUser(code: code, mpinId: identity.mpinId, userId: identity.userId, authOTTHash: token.hash, now: now)
@@ -129,7 +136,8 @@ struct LoginService: Sendable {
             }
         }
         // A success's audit row goes in with the verdict; the others need the settled count.
-        let successAudit = outcome == .success
+        let successAudit =
+            outcome == .success
             ? AuditEvent(time: now, kind: "login_pass2", userId: identity.userId, mpinId: identity.mpinId, address: address) : nil
         let settled = try await storage("finish login") {
             try await $0.finishLogin(settlement, token: token, maxAttempts: config.maxAttempts, audit: successAudit)
@@ -141,7 +149,9 @@ struct LoginService: Sendable {
 
     /// Audit rows, metrics and the invalid-token limit for a settled attempt. The PIN error
     /// itself is never logged: only that the PIN was wrong.
-    func record(_ settlement: AttemptSettlement, _ identity: Identity, _ after: AttemptResult, address: String, invalidKey: String) async throws(APIError) {
+    func record(_ settlement: AttemptSettlement, _ identity: Identity, _ after: AttemptResult, address: String, invalidKey: String)
+        async throws(APIError)
+    {
         switch settlement {
         case .success:
             break  // audited by finishLogin
@@ -172,7 +182,9 @@ struct LoginService: Sendable {
         switch token.outcome {
         case .wrongPIN:
             // The page of the access code shows it live; the code stays usable until it expires.
-            if let code = token.accessCode { _ = try await storage("mark wrong PIN") { try await $0.markWrongPIN(code: code, mpinId: token.mpinId, now: now) } }
+            if let code = token.accessCode {
+                _ = try await storage("mark wrong PIN") { try await $0.markWrongPIN(code: code, mpinId: token.mpinId, now: now) }
+            }
             throw APIError(.wrongPIN, "wrong PIN", attemptsLeft: token.attemptsLeft)
         case .blocked:
             try await access.markRefused(code: token.accessCode, .blocked)

@@ -24,20 +24,23 @@ struct RegistrationService: Sendable {
         try await checkMailLimits(email: email, address: address, refusal: "too many registrations; try again later")
 
         let created = clock.now
-        let identity = MPinIdentity(issued: ISOTime.string(created), userID: email, mobile: request.mobile ?? 0,
-                                    salt: Tokens.fresh(bytes: 16))
+        let identity = MPinIdentity(
+            issued: ISOTime.string(created), userID: email, mobile: request.mobile ?? 0,
+            salt: Tokens.fresh(bytes: 16))
         let mpinId = identity.mpinId
         let regOTT = Tokens.fresh()
         let expires = created + config.registrationTTL
-        let pending = PendingRegistration(mpinId: mpinId, userId: email, device: device, regOTTHash: Tokens.hash(regOTT),
-                                          codeHash: links.confirmationCodeHash(Tokens.confirmationCode(regOTT: regOTT) ?? ""),
-                                          created: created, expires: expires, address: address)
+        let pending = PendingRegistration(
+            mpinId: mpinId, userId: email, device: device, regOTTHash: Tokens.hash(regOTT),
+            codeHash: links.confirmationCodeHash(Tokens.confirmationCode(regOTT: regOTT) ?? ""),
+            created: created, expires: expires, address: address)
         try await storage("insert registration") { try await $0.insertRegistration(pending) }
         await sendActivationMail(pending)
         await audit.record("register", userId: email, mpinId: mpinId, address: address, "device=\(device)")
         metrics.registrations.increment()
-        return RegisterResponse(mpinId: mpinId, regOTT: regOTT, expireTime: ISOTime.string(expires),
-                                nowTime: ISOTime.string(created), active: false)
+        return RegisterResponse(
+            mpinId: mpinId, regOTT: regOTT, expireTime: ISOTime.string(expires),
+            nowTime: ISOTime.string(created), active: false)
     }
 
     /// Re-sends the activation mail.
@@ -46,8 +49,9 @@ struct RegistrationService: Sendable {
         try await checkMailLimits(email: pending.userId, address: address, refusal: "too many mails; try again later")
         if pending.activated == nil { await sendActivationMail(pending) }
         await audit.record("resend", userId: pending.userId, mpinId: mpinId, address: address)
-        return RegisterResponse(mpinId: mpinId, regOTT: request.regOTT, expireTime: ISOTime.string(pending.expires),
-                                nowTime: ISOTime.string(clock.now), active: pending.activated != nil)
+        return RegisterResponse(
+            mpinId: mpinId, regOTT: request.regOTT, expireTime: ISOTime.string(pending.expires),
+            nowTime: ISOTime.string(clock.now), active: pending.activated != nil)
     }
 
     /// The live registration whose regOTT matches; a wrong regOTT is 400 and deletes nothing.
@@ -65,7 +69,7 @@ struct RegistrationService: Sendable {
         // Per e-mail *and* address: a stranger registering someone else's address uses up only
         // the stranger's own count, never the owner's (docs/limits.md).
         guard try await limiter.hit("reg-addr:\(address)", config.limits.registrationsPerAddress, now: now),
-              try await limiter.hit("reg-mail:\(email):\(address)", config.limits.registrationsPerEmailAndAddress, now: now)
+            try await limiter.hit("reg-mail:\(email):\(address)", config.limits.registrationsPerEmailAndAddress, now: now)
         else { throw APIError(.rateLimited, refusal) }
     }
 

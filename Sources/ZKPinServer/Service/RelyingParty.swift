@@ -23,9 +23,11 @@ public final class RelyingParty: Sendable {
     let links: LinkSigner
     let clock: ServerClock
 
-    public init(config: ServerConfig, store: any Store, dta1: TrustedAuthority, dta2: DTA2Link, dta2Key: [UInt8],
-                serverSecret: [UInt8], linkKey: [UInt8], mailer: any Mailer, clock: ServerClock = .system,
-                logger: Logger = Logger(label: "zkpin.rps"), metrics: ServerMetrics = ServerMetrics()) throws {
+    public init(
+        config: ServerConfig, store: any Store, dta1: TrustedAuthority, dta2: DTA2Link, dta2Key: [UInt8],
+        serverSecret: [UInt8], linkKey: [UInt8], mailer: any Mailer, clock: ServerClock = .system,
+        logger: Logger = Logger(label: "zkpin.rps"), metrics: ServerMetrics = ServerMetrics()
+    ) throws {
         self.config = config
         self.store = store
         self.metrics = metrics
@@ -44,17 +46,21 @@ public final class RelyingParty: Sendable {
             metrics.verificationBatches.increment()
             metrics.batchedVerifications.increment(by: Int64(size))
         }
-        registration = RegistrationService(config: config, storage: storage, limiter: limiter, links: links, mailer: mailer,
-                                           audit: audit, metrics: metrics, clock: clock, logger: logger)
-        activation = ActivationService(config: config, storage: storage, limiter: limiter, links: links, audit: audit,
-                                       metrics: metrics, clock: clock)
-        shares = ShareService(config: config, storage: storage, limiter: limiter, registrations: registration, dta1: dta1, dta2Signer: DTA2Signer(key: dta2Key),
-                              audit: audit, clock: clock)
+        registration = RegistrationService(
+            config: config, storage: storage, limiter: limiter, links: links, mailer: mailer,
+            audit: audit, metrics: metrics, clock: clock, logger: logger)
+        activation = ActivationService(
+            config: config, storage: storage, limiter: limiter, links: links, audit: audit,
+            metrics: metrics, clock: clock)
+        shares = ShareService(
+            config: config, storage: storage, limiter: limiter, registrations: registration, dta1: dta1, dta2Signer: DTA2Signer(key: dta2Key),
+            audit: audit, clock: clock)
         access = AccessService(config: config, storage: storage, limiter: limiter, links: links, audit: audit, clock: clock)
-        login = LoginService(config: config, storage: storage, limiter: limiter, access: access,
-                             verifier: LoginVerifier(suite: suite, serverSecret: prepared, batcher: batcher),
-                             audit: audit, metrics: metrics, clock: clock,
-                             notices: BlockNotifier(config: config, mailer: mailer, logger: logger))
+        login = LoginService(
+            config: config, storage: storage, limiter: limiter, access: access,
+            verifier: LoginVerifier(suite: suite, serverSecret: prepared, batcher: batcher),
+            audit: audit, metrics: metrics, clock: clock,
+            notices: BlockNotifier(config: config, mailer: mailer, logger: logger))
     }
 
     // MARK: Discovery
@@ -64,9 +70,10 @@ public final class RelyingParty: Sendable {
     }
 
     public func clientSettings() -> ClientSettings {
-        ClientSettings(signatureURL: "/rps/signature", registerURL: "/rps/user", timePermitsURL: "/rps/timePermit",
-                       mpinAuthServerURL: "/rps", mobileAuthenticateURL: "/rps/authenticate",
-                       curve: config.curve.rawValue, usePermits: config.usePermits,
-                       maxInvalidLoginAttempts: config.maxAttempts, dta2URL: dta2.clientURL)
+        ClientSettings(
+            signatureURL: "/rps/signature", registerURL: "/rps/user", timePermitsURL: "/rps/timePermit",
+            mpinAuthServerURL: "/rps", mobileAuthenticateURL: "/rps/authenticate",
+            curve: config.curve.rawValue, usePermits: config.usePermits,
+            maxInvalidLoginAttempts: config.maxAttempts, dta2URL: dta2.clientURL)
     }
 }

@@ -53,8 +53,10 @@ public struct ServerConfig: Sendable {
         public init() {}
     }
 
-    public init(publicURL: String, curve: CurveID = .bls12_381, usePermits: Bool = false, maxAttempts: Int = 3,
-                accessCodeTTL: Int = 120, serviceName: String = "ZKPin") {
+    public init(
+        publicURL: String, curve: CurveID = .bls12_381, usePermits: Bool = false, maxAttempts: Int = 3,
+        accessCodeTTL: Int = 120, serviceName: String = "ZKPin"
+    ) {
         var url = publicURL
         while url.hasSuffix("/") { url.removeLast() }
         self.publicURL = url

@@ -20,7 +20,9 @@ struct ShareService: Sendable {
     func signature(mpinId: String, regOTT: String?) async throws(APIError) -> SignatureResponse {
         guard let regOTT, !regOTT.isEmpty else { throw APIError(.invalidRegOTT, "regOTT is required (header \(Self.regOTTHeader))") }
         let pending = try await registrations.livePending(mpinId: mpinId, regOTT: regOTT)
-        guard let activated = pending.activated else { throw APIError(.notActivated, "not activated yet: open the link in the mail and type the confirmation code") }
+        guard let activated = pending.activated else {
+            throw APIError(.notActivated, "not activated yet: open the link in the mail and type the confirmation code")
+        }
         guard clock.now < activated + config.shareWindow else {
             throw APIError(.invalidRegOTT, "share 1 is served only within \(config.shareWindow / 60) minutes of the activation; register again")
         }

@@ -15,8 +15,10 @@ public struct OIDCClient: Sendable, Equatable {
 
     public var isPublic: Bool { secretHash == nil }
 
-    public init(id: String, name: String, secretHash: String?, redirectURIs: [String], postLogoutURIs: [String] = [], created: Int,
-                idTokenAlg: String = "ES256") {
+    public init(
+        id: String, name: String, secretHash: String?, redirectURIs: [String], postLogoutURIs: [String] = [], created: Int,
+        idTokenAlg: String = "ES256"
+    ) {
         self.id = id; self.name = name; self.secretHash = secretHash; self.redirectURIs = redirectURIs
         self.postLogoutURIs = postLogoutURIs; self.created = created; self.idTokenAlg = idTokenAlg
     }
@@ -36,8 +38,10 @@ public struct PendingAuthorization: Sendable, Equatable {
     public var created: Int
     public var expires: Int
 
-    public init(webOTTHash: String, clientId: String, redirectURI: String, scope: String, state: String?, nonce: String?,
-                codeChallenge: String?, created: Int, expires: Int) {
+    public init(
+        webOTTHash: String, clientId: String, redirectURI: String, scope: String, state: String?, nonce: String?,
+        codeChallenge: String?, created: Int, expires: Int
+    ) {
         self.webOTTHash = webOTTHash; self.clientId = clientId; self.redirectURI = redirectURI; self.scope = scope
         self.state = state; self.nonce = nonce; self.codeChallenge = codeChallenge; self.created = created; self.expires = expires
     }
@@ -58,8 +62,10 @@ public struct AuthorizationCode: Sendable, Equatable {
     public var created: Int
     public var expires: Int
 
-    public init(hash: String, clientId: String, redirectURI: String, userId: String, mpinId: String, scope: String,
-                nonce: String?, codeChallenge: String?, authTime: Int, created: Int, expires: Int) {
+    public init(
+        hash: String, clientId: String, redirectURI: String, userId: String, mpinId: String, scope: String,
+        nonce: String?, codeChallenge: String?, authTime: Int, created: Int, expires: Int
+    ) {
         self.hash = hash; self.clientId = clientId; self.redirectURI = redirectURI; self.userId = userId; self.mpinId = mpinId
         self.scope = scope; self.nonce = nonce; self.codeChallenge = codeChallenge; self.authTime = authTime
         self.created = created; self.expires = expires

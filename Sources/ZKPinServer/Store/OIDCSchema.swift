@@ -29,7 +29,7 @@ enum OIDCSchema {
             hash TEXT PRIMARY KEY, client_id TEXT NOT NULL, user_id TEXT NOT NULL, mpin_id TEXT NOT NULL, scope TEXT NOT NULL,
             auth_time BIGINT NOT NULL, family TEXT NOT NULL, expires BIGINT NOT NULL, used BOOLEAN NOT NULL)
         """,
-        "CREATE INDEX oidc_refresh_tokens_family ON oidc_refresh_tokens(family)",
+        "CREATE INDEX oidc_refresh_tokens_family ON oidc_refresh_tokens(family)"
     ]
 
     static let sqlite = """

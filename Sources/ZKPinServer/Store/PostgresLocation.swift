@@ -21,14 +21,17 @@ public struct PostgresLocation: Sendable, Equatable {
     }
 
     /// Parses the URL; the password comes from `passwordFile` when given, else `environment["PGPASSWORD"]`.
-    public init(url text: String, passwordFile: String? = nil,
-                environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+    public init(
+        url text: String, passwordFile: String? = nil,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws {
         let usage = "use --database postgres://USER@HOST:PORT/DATABASE"
         guard Self.isPostgresURL(text), let url = URLComponents(string: text) else {
             throw Invalid(description: "\(text.prefix(100)) is not a PostgreSQL URL; \(usage)")
         }
         guard url.password == nil else {
-            throw Invalid(description: "the database URL holds a password; put it in PGPASSWORD or a 0600 file given with --database-password-file instead")
+            throw Invalid(
+                description: "the database URL holds a password; put it in PGPASSWORD or a 0600 file given with --database-password-file instead")
         }
         guard let user = url.user, !user.isEmpty else { throw Invalid(description: "the database URL names no user; \(usage)") }
         guard let host = url.host, !host.isEmpty else { throw Invalid(description: "the database URL names no host; \(usage)") }
@@ -38,7 +41,10 @@ public struct PostgresLocation: Sendable, Equatable {
         while database.hasPrefix("/") { database.removeFirst() }
         guard !database.contains("/") else { throw Invalid(description: "the database name \(database) holds a slash; \(usage)") }
         guard url.query == nil else {
-            throw Invalid(description: "the database URL has query options, which are not supported (the connection is plain TCP, meant for a private network or loopback)")
+            throw Invalid(
+                description:
+                    "the database URL has query options, which are not supported (the connection is plain TCP, meant for a private network or loopback)"
+            )
         }
         self.host = host
         self.port = port
@@ -59,10 +65,11 @@ public struct PostgresLocation: Sendable, Equatable {
         guard stat(path, &st) == 0 else { throw Invalid(description: "cannot read the database password file \(path)") }
         let mode = Int(st.st_mode) & 0o777
         guard mode & 0o077 == 0 else {
-            throw Invalid(description: "\(path) has mode \(String(mode, radix: 8)); a password file must be readable by its owner only (chmod 600 \(path))")
+            throw Invalid(
+                description: "\(path) has mode \(String(mode, radix: 8)); a password file must be readable by its owner only (chmod 600 \(path))")
         }
         guard let text = try? String(contentsOfFile: path, encoding: .utf8),
-              let line = text.split(whereSeparator: \.isNewline).first, !line.isEmpty
+            let line = text.split(whereSeparator: \.isNewline).first, !line.isEmpty
         else { throw Invalid(description: "the database password file \(path) is empty or not text") }
         return String(line)
     }

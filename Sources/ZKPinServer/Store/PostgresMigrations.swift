@@ -55,14 +55,14 @@ enum PostgresMigrations {
                 id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY, time BIGINT NOT NULL, kind TEXT NOT NULL,
                 user_id TEXT, mpin_id TEXT, address TEXT, detail TEXT NOT NULL)
             """,
-            "CREATE TABLE rate_limits(key TEXT PRIMARY KEY, count BIGINT NOT NULL, expires BIGINT NOT NULL)",
+            "CREATE TABLE rate_limits(key TEXT PRIMARY KEY, count BIGINT NOT NULL, expires BIGINT NOT NULL)"
         ],
         // v2: the OpenID Connect provider (OIDC/).
         OIDCSchema.postgres,
         // v3: e-mail addresses in their one normalised form (NFC, lower case): no SQL, the
         // rows are folded in Swift (`swiftSteps`), as registration folds them, whatever the
         // database's collation makes of lower().
-        [],
+        []
     ]
 
     /// Work done in Swift after a version's statements, in the same transaction.
@@ -80,8 +80,9 @@ enum PostgresMigrations {
                 var bindings = PostgresBindings()
                 bindings.append(folded)
                 bindings.append(mpinId)
-                try await connection.query(PostgresQuery(unsafeSQL: "UPDATE \(table) SET user_id = $1 WHERE mpin_id = $2", binds: bindings),
-                                           logger: logger)
+                try await connection.query(
+                    PostgresQuery(unsafeSQL: "UPDATE \(table) SET user_id = $1 WHERE mpin_id = $2", binds: bindings),
+                    logger: logger)
             }
         }
     }
@@ -107,8 +108,10 @@ enum PostgresMigrations {
                 "CREATE TABLE IF NOT EXISTS zkpin_schema_version(version BIGINT PRIMARY KEY, applied BIGINT NOT NULL)",
                 logger: logger)
             var current = 0
-            for try await version in try await connection.query("SELECT COALESCE(MAX(version), 0) FROM zkpin_schema_version",
-                                                                 logger: logger).decode(Int.self) {
+            for try await version in try await connection.query(
+                "SELECT COALESCE(MAX(version), 0) FROM zkpin_schema_version",
+                logger: logger
+            ).decode(Int.self) {
                 current = version
             }
             guard current <= versions.count else { throw NewerSchema(found: current) }
@@ -116,8 +119,9 @@ enum PostgresMigrations {
                 for sql in statements { try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger) }
                 try await swiftSteps[index + 1]?(connection, logger)
                 let applied = Int(Date().timeIntervalSince1970)
-                try await connection.query("INSERT INTO zkpin_schema_version(version, applied) VALUES (\(index + 1), \(applied))",
-                                           logger: logger)
+                try await connection.query(
+                    "INSERT INTO zkpin_schema_version(version, applied) VALUES (\(index + 1), \(applied))",
+                    logger: logger)
                 logger.info("database schema migrated", metadata: ["version": "\(index + 1)"])
             }
         }

@@ -5,35 +5,36 @@ enum SQLiteMigrations {
     static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
         m.registerMigration("v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE settings(key TEXT PRIMARY KEY, value TEXT NOT NULL);
-                CREATE TABLE registrations(
-                    mpin_id TEXT PRIMARY KEY, user_id TEXT NOT NULL, device TEXT NOT NULL,
-                    reg_ott_hash TEXT NOT NULL, code_hash TEXT NOT NULL, created INTEGER NOT NULL, expires INTEGER NOT NULL,
-                    address TEXT NOT NULL, activated INTEGER);
-                CREATE TABLE identities(
-                    mpin_id TEXT PRIMARY KEY, user_id TEXT NOT NULL, device TEXT NOT NULL,
-                    state TEXT NOT NULL, failed INTEGER NOT NULL, reserved INTEGER NOT NULL,
-                    reserved_until INTEGER NOT NULL, created INTEGER NOT NULL, last_login INTEGER);
-                CREATE INDEX identities_user ON identities(user_id);
-                CREATE TABLE challenges(
-                    id TEXT PRIMARY KEY, mpin_id TEXT NOT NULL, u BLOB NOT NULL, ut BLOB, y BLOB NOT NULL,
-                    date INTEGER NOT NULL, created INTEGER NOT NULL, expires INTEGER NOT NULL);
-                CREATE INDEX challenges_mpin ON challenges(mpin_id, created);
-                CREATE TABLE access_sessions(
-                    web_ott_hash TEXT PRIMARY KEY, code TEXT NOT NULL UNIQUE, status TEXT NOT NULL,
-                    mpin_id TEXT, user_id TEXT, auth_ott_hash TEXT, taken_up INTEGER NOT NULL,
-                    created INTEGER NOT NULL, expires INTEGER NOT NULL, authenticated_at INTEGER);
-                CREATE TABLE auth_tokens(
-                    hash TEXT PRIMARY KEY, mpin_id TEXT NOT NULL, user_id TEXT NOT NULL, outcome TEXT NOT NULL,
-                    attempts_left INTEGER NOT NULL, access_code TEXT, expires INTEGER NOT NULL);
-                CREATE TABLE web_sessions(
-                    hash TEXT PRIMARY KEY, mpin_id TEXT NOT NULL, user_id TEXT NOT NULL,
-                    created INTEGER NOT NULL, expires INTEGER NOT NULL);
-                CREATE TABLE audit(
-                    id INTEGER PRIMARY KEY AUTOINCREMENT, time INTEGER NOT NULL, kind TEXT NOT NULL,
-                    user_id TEXT, mpin_id TEXT, address TEXT, detail TEXT NOT NULL);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE settings(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+                    CREATE TABLE registrations(
+                        mpin_id TEXT PRIMARY KEY, user_id TEXT NOT NULL, device TEXT NOT NULL,
+                        reg_ott_hash TEXT NOT NULL, code_hash TEXT NOT NULL, created INTEGER NOT NULL, expires INTEGER NOT NULL,
+                        address TEXT NOT NULL, activated INTEGER);
+                    CREATE TABLE identities(
+                        mpin_id TEXT PRIMARY KEY, user_id TEXT NOT NULL, device TEXT NOT NULL,
+                        state TEXT NOT NULL, failed INTEGER NOT NULL, reserved INTEGER NOT NULL,
+                        reserved_until INTEGER NOT NULL, created INTEGER NOT NULL, last_login INTEGER);
+                    CREATE INDEX identities_user ON identities(user_id);
+                    CREATE TABLE challenges(
+                        id TEXT PRIMARY KEY, mpin_id TEXT NOT NULL, u BLOB NOT NULL, ut BLOB, y BLOB NOT NULL,
+                        date INTEGER NOT NULL, created INTEGER NOT NULL, expires INTEGER NOT NULL);
+                    CREATE INDEX challenges_mpin ON challenges(mpin_id, created);
+                    CREATE TABLE access_sessions(
+                        web_ott_hash TEXT PRIMARY KEY, code TEXT NOT NULL UNIQUE, status TEXT NOT NULL,
+                        mpin_id TEXT, user_id TEXT, auth_ott_hash TEXT, taken_up INTEGER NOT NULL,
+                        created INTEGER NOT NULL, expires INTEGER NOT NULL, authenticated_at INTEGER);
+                    CREATE TABLE auth_tokens(
+                        hash TEXT PRIMARY KEY, mpin_id TEXT NOT NULL, user_id TEXT NOT NULL, outcome TEXT NOT NULL,
+                        attempts_left INTEGER NOT NULL, access_code TEXT, expires INTEGER NOT NULL);
+                    CREATE TABLE web_sessions(
+                        hash TEXT PRIMARY KEY, mpin_id TEXT NOT NULL, user_id TEXT NOT NULL,
+                        created INTEGER NOT NULL, expires INTEGER NOT NULL);
+                    CREATE TABLE audit(
+                        id INTEGER PRIMARY KEY AUTOINCREMENT, time INTEGER NOT NULL, kind TEXT NOT NULL,
+                        user_id TEXT, mpin_id TEXT, address TEXT, detail TEXT NOT NULL);
+                    """)
         }
         // v2: rate-limit windows live in the store, so that instances sharing it share limits.
         m.registerMigration("v2") { db in

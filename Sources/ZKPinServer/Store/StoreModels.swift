@@ -16,8 +16,10 @@ public struct Identity: Sendable, Equatable {
     public var created: Int
     public var lastLogin: Int?
 
-    public init(mpinId: String, userId: String, device: String, state: IdentityState = .active,
-                failedAttempts: Int = 0, created: Int, lastLogin: Int? = nil) {
+    public init(
+        mpinId: String, userId: String, device: String, state: IdentityState = .active,
+        failedAttempts: Int = 0, created: Int, lastLogin: Int? = nil
+    ) {
         self.mpinId = mpinId; self.userId = userId; self.device = device; self.state = state
         self.failedAttempts = failedAttempts; self.created = created; self.lastLogin = lastLogin
     }
@@ -38,8 +40,10 @@ public struct PendingRegistration: Sendable, Equatable {
     public var address: String
     public var activated: Int?
 
-    public init(mpinId: String, userId: String, device: String, regOTTHash: String, codeHash: String,
-                created: Int, expires: Int, address: String, activated: Int? = nil) {
+    public init(
+        mpinId: String, userId: String, device: String, regOTTHash: String, codeHash: String,
+        created: Int, expires: Int, address: String, activated: Int? = nil
+    ) {
         self.mpinId = mpinId; self.userId = userId; self.device = device; self.regOTTHash = regOTTHash
         self.codeHash = codeHash
         self.created = created; self.expires = expires; self.address = address; self.activated = activated
@@ -98,9 +102,11 @@ public struct AccessSession: Sendable, Equatable {
     public var expires: Int
     public var authenticatedAt: Int?
 
-    public init(webOTTHash: String, code: String, status: Status = .new, mpinId: String? = nil,
-                userId: String? = nil, authOTTHash: String? = nil, takenUp: Bool = false,
-                created: Int, expires: Int, authenticatedAt: Int? = nil) {
+    public init(
+        webOTTHash: String, code: String, status: Status = .new, mpinId: String? = nil,
+        userId: String? = nil, authOTTHash: String? = nil, takenUp: Bool = false,
+        created: Int, expires: Int, authenticatedAt: Int? = nil
+    ) {
         self.webOTTHash = webOTTHash; self.code = code; self.status = status; self.mpinId = mpinId
         self.userId = userId; self.authOTTHash = authOTTHash; self.takenUp = takenUp
         self.created = created; self.expires = expires; self.authenticatedAt = authenticatedAt
@@ -110,7 +116,10 @@ public struct AccessSession: Sendable, Equatable {
 /// The verdict of pass 2, waiting for `/rps/authenticate`.
 public struct AuthToken: Sendable, Equatable {
     public enum Outcome: String, Sendable, CaseIterable {
-        case success, wrongPIN = "wrong_pin", invalidToken = "invalid_token", blocked
+        case success
+        case wrongPIN = "wrong_pin"
+        case invalidToken = "invalid_token"
+        case blocked
     }
     public var hash: String
     public var mpinId: String
@@ -121,8 +130,10 @@ public struct AuthToken: Sendable, Equatable {
     public var accessCode: String?
     public var expires: Int
 
-    public init(hash: String, mpinId: String, userId: String, outcome: Outcome, attemptsLeft: Int,
-                accessCode: String?, expires: Int) {
+    public init(
+        hash: String, mpinId: String, userId: String, outcome: Outcome, attemptsLeft: Int,
+        accessCode: String?, expires: Int
+    ) {
         self.hash = hash; self.mpinId = mpinId; self.userId = userId; self.outcome = outcome
         self.attemptsLeft = attemptsLeft; self.accessCode = accessCode; self.expires = expires
     }
@@ -208,6 +219,8 @@ extension AuthToken {
 /// The tables whose rows expire: `ExpiryPurger` empties them of expired rows, `/metrics`
 /// shows their sizes so an operator sees them stay flat.
 public enum ExpiringTables {
-    public static let names = ["registrations", "challenges", "access_sessions", "auth_tokens", "web_sessions", "rate_limits",
-                               "oidc_pending", "oidc_codes", "oidc_access_tokens", "oidc_refresh_tokens"]
+    public static let names = [
+        "registrations", "challenges", "access_sessions", "auth_tokens", "web_sessions", "rate_limits",
+        "oidc_pending", "oidc_codes", "oidc_access_tokens", "oidc_refresh_tokens"
+    ]
 }

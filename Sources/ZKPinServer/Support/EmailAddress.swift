@@ -32,7 +32,10 @@ public enum EmailAddress {
     /// characters (so it can never inject a mail header), a dotted domain.
     static func isValid(_ text: String) -> Bool {
         guard !text.isEmpty, text.utf8.count <= 254 else { return false }
-        guard text.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7f && isAllowed($0) && $0 != "<" && $0 != ">" && $0 != "," && $0 != ";" && $0 != "\"" })
+        guard
+            text.unicodeScalars.allSatisfy({
+                $0.value > 0x20 && $0.value != 0x7f && isAllowed($0) && $0 != "<" && $0 != ">" && $0 != "," && $0 != ";" && $0 != "\""
+            })
         else { return false }
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, parts[0].utf8.count <= 64 else { return false }

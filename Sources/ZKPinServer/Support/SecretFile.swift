@@ -32,7 +32,7 @@ public enum SecretFile {
         let mode = Int(st.st_mode) & 0o777
         guard mode & 0o077 == 0 else { throw Failure.tooOpen(path, mode: mode) }
         guard let text = try? String(contentsOfFile: path, encoding: .utf8),
-              let bytes = hexBytes(text.trimmingCharacters(in: .whitespacesAndNewlines)), !bytes.isEmpty
+            let bytes = hexBytes(text.trimmingCharacters(in: .whitespacesAndNewlines)), !bytes.isEmpty
         else { throw Failure.unreadable(path) }
         return bytes
     }

@@ -17,8 +17,9 @@ struct ClientHome {
         let code = try #require(firstMatch(#"Confirmation code: ([A-Z2-7]{4}-[A-Z2-7]{4})"#, in: started.out))
         #expect(try await server.activate(email: email, code: code) == 200)
         // The tests' PINs (1234, 1111, ...) are trivial on purpose: easy to read.
-        let confirmed = try await run(["confirm", email, "--server", server.base, "--pin-stdin", "--allow-trivial-pin", "--wait", "30"],
-                                      input: pin + "\n")
+        let confirmed = try await run(
+            ["confirm", email, "--server", server.base, "--pin-stdin", "--allow-trivial-pin", "--wait", "30"],
+            input: pin + "\n")
         #expect(confirmed.status == 0, "\(confirmed.err)")
         #expect(confirmed.out.contains("Registered \(email)"))
     }
@@ -26,7 +27,8 @@ struct ClientHome {
     /// `zkpin login` on a fresh access code while a page polls it; returns the run and the
     /// page's last status.
     func login(on server: TestServer, pin: String, extra: [String] = [], payload: ((String) -> String)? = nil)
-        async throws -> (CLIResult, AccessResponseSummary) {
+        async throws -> (CLIResult, AccessResponseSummary)
+    {
         let access = try await server.accessNumber()
         let text = payload?(access.accessNumber) ?? access.qrUrl
         let page = Task { try await server.pollAccess(webOTT: access.webOTT, seconds: 40) }
@@ -56,7 +58,8 @@ struct AccessResponseSummary {
 
 func firstMatch(_ pattern: String, in text: String) -> String? {
     guard let regex = try? NSRegularExpression(pattern: pattern),
-          let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
-          let range = Range(match.range(at: match.numberOfRanges > 1 ? 1 : 0), in: text) else { return nil }
+        let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+        let range = Range(match.range(at: match.numberOfRanges > 1 ? 1 : 0), in: text)
+    else { return nil }
     return String(text[range])
 }

@@ -4,8 +4,11 @@ import ZKPinClient
 
 /// `zkpin` against a real `zkpin-server` on loopback (issue 5, "Tests"). Skipped, with this
 /// message, only when the server binary has not been built.
-@Suite(.serialized, .enabled(if: Binaries.serverAvailable,
-                             "zkpin-server is not built beside the tests; run `swift build --product zkpin-server` (same --scratch-path) to run the end-to-end tests"))
+@Suite(
+    .serialized,
+    .enabled(
+        if: Binaries.serverAvailable,
+        "zkpin-server is not built beside the tests; run `swift build --product zkpin-server` (same --scratch-path) to run the end-to-end tests"))
 struct EndToEndTests {
     @Test func registersByMailAndSignsThePageIn() async throws {
         let server = try await TestServer()
@@ -14,9 +17,13 @@ struct EndToEndTests {
         defer { home.folder.remove() }
 
         // The whole `register`: it prints the code, waits with its spinner, then reads the PIN.
-        let register = try ChildProcess(Binaries.client, ["register", "alice@example.com", "--server", server.base,
-                                                          "--device", "laptop", "--pin-stdin", "--allow-trivial-pin", "--wait", "60",
-                                                          "--home", home.path])
+        let register = try ChildProcess(
+            Binaries.client,
+            [
+                "register", "alice@example.com", "--server", server.base,
+                "--device", "laptop", "--pin-stdin", "--allow-trivial-pin", "--wait", "60",
+                "--home", home.path
+            ])
         register.write("1234\n")
         register.closeInput()
         let code = try #require(await register.waitForOutput(#"Confirmation code: ([A-Z2-7]{4}-[A-Z2-7]{4})"#))
@@ -51,8 +58,12 @@ struct EndToEndTests {
         let home = ClientHome()
         defer { home.folder.remove() }
 
-        let register = try ChildProcess(Binaries.client, ["register", "ivy@example.com", "--server", server.base,
-                                                          "--pin-stdin", "--home", home.path])
+        let register = try ChildProcess(
+            Binaries.client,
+            [
+                "register", "ivy@example.com", "--server", server.base,
+                "--pin-stdin", "--home", home.path
+            ])
         let code = try #require(await register.waitForOutput(#"Confirmation code: ([A-Z2-7]{4}-[A-Z2-7]{4})"#))
         register.terminate()
         #expect(try await home.users().first?["state"] as? String == "STARTED_REGISTRATION")
@@ -77,15 +88,22 @@ struct EndToEndTests {
         defer { folder.remove() }
         try FileManager.default.createDirectory(atPath: folder.path, withIntermediateDirectories: true)
         let keyFile = folder.file("dta2.key")
-        FileManager.default.createFile(atPath: keyFile, contents: Data((String(repeating: "5a", count: 32) + "\n").utf8),
-                                       attributes: [.posixPermissions: 0o600])
+        FileManager.default.createFile(
+            atPath: keyFile, contents: Data((String(repeating: "5a", count: 32) + "\n").utf8),
+            attributes: [.posixPermissions: 0o600])
         let dtaPort = try TestServer.freePort()
-        let dta = try ChildProcess(Binaries.server, ["dta", "--host", "127.0.0.1", "--port", String(dtaPort),
-                                                     "--data", folder.file("dta2"), "--curve", "bn254cx", "--key-file", keyFile])
+        let dta = try ChildProcess(
+            Binaries.server,
+            [
+                "dta", "--host", "127.0.0.1", "--port", String(dtaPort),
+                "--data", folder.file("dta2"), "--curve", "bn254cx", "--key-file", keyFile
+            ])
         defer { dta.terminate() }
         let dtaBase = try #require(await dta.waitForOutput(#"listening on (http://127\.0\.0\.1:[0-9]+)"#), "\(dta.standardError)")
-        let server = try await TestServer(extraArguments: ["--curve", "bn254cx", "--permits", "on",
-                                                           "--dta2", dtaBase, "--dta2-key-file", keyFile])
+        let server = try await TestServer(extraArguments: [
+            "--curve", "bn254cx", "--permits", "on",
+            "--dta2", dtaBase, "--dta2-key-file", keyFile
+        ])
         defer { server.stop() }
         let home = ClientHome()
         defer { home.folder.remove() }
@@ -217,10 +235,12 @@ struct EndToEndTests {
         defer { home.folder.remove() }
 
         // 2: bad input, refused before any network call (the port below is closed).
-        for (payload, words) in [("http://127.0.0.1:9/login", "has no access code"),
-                                 ("http://127.0.0.1:9#1234561", "check digit"),
-                                 ("http://127.0.0.1:9#12345", "7 digits"),
-                                 ("ftp://127.0.0.1:9#1234560", "not a usable server URL")] {
+        for (payload, words) in [
+            ("http://127.0.0.1:9/login", "has no access code"),
+            ("http://127.0.0.1:9#1234561", "check digit"),
+            ("http://127.0.0.1:9#12345", "7 digits"),
+            ("ftp://127.0.0.1:9#1234560", "not a usable server URL")
+        ] {
             let result = try await home.run(["login", payload, "--pin-stdin"], input: "1234\n")
             #expect(result.status == 2, "\(payload): \(result.err)")
             #expect(result.err.contains(words), "\(payload): \(result.err)")

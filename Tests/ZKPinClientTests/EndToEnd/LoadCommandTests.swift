@@ -8,11 +8,15 @@ import ZKPinLoad
 @Suite(.serialized, .enabled(if: Binaries.serverAvailable, "the zkpin and zkpin-server executables are not built"))
 struct LoadCommandTests {
     @Test func aShortRunLogsInWithoutErrors() async throws {
-        let server = try await TestServer(extraArguments: ["--curve", "bn254cx", "--registrations-per-address", "100",
-                                                           "--pass1-per-address", "1000000", "--pass1-per-identity", "1000000"])
+        let server = try await TestServer(extraArguments: [
+            "--curve", "bn254cx", "--registrations-per-address", "100",
+            "--pass1-per-address", "1000000", "--pass1-per-identity", "1000000"
+        ])
         defer { server.stop() }
-        let run = try await runClient(["load", "--server", server.base, "--outbox", server.outbox,
-                                       "--clients", "6", "--duration", "3", "--json"])
+        let run = try await runClient([
+            "load", "--server", server.base, "--outbox", server.outbox,
+            "--clients", "6", "--duration", "3", "--json"
+        ])
         #expect(run.status == 0, "\(run.err)")
         let report = try JSONDecoder().decode(LoadReport.self, from: Data(run.out.utf8))
         #expect(report.clients == 6 && report.servers == 1)

@@ -41,7 +41,7 @@ import ZKPinWire
             (["delete", "kim@example.com", "--json"], "BAD_INPUT", 2),
             // Usage errors (ArgumentParser's) too.
             (["register", "--json"], "BAD_INPUT", 2),
-            (["users", "--json", "--timeout", "0"], "BAD_INPUT", 2),
+            (["users", "--json", "--timeout", "0"], "BAD_INPUT", 2)
         ]
         for (arguments, status, exitCode) in cases {
             let result = try await home.run(arguments, input: "1234\n")
@@ -59,8 +59,10 @@ import ZKPinWire
         let home = ClientHome()
         defer { home.folder.remove() }
 
-        let started = try await home.run(["register", "lee@example.com", "--server", server.base, "--no-wait",
-                                          "--device", "test", "--json"])
+        let started = try await home.run([
+            "register", "lee@example.com", "--server", server.base, "--no-wait",
+            "--device", "test", "--json"
+        ])
         #expect(started.status == 0, "\(started.err)")
         let code = try #require(try Self.document(started, "register")["confirmationCode"] as? String)
         // The human line went to standard error.

@@ -22,8 +22,12 @@ final class TestServer: Sendable {
         // A port picked here rather than `--port 0`, so the server's default public URL (and
         // so the payload it shows) names the port it really listens on.
         let port = try Self.freePort()
-        process = try ChildProcess(Binaries.server, ["serve", "--host", "127.0.0.1", "--port", String(port), "--data", data,
-                                                     "--outbox", outbox] + extraArguments)
+        process = try ChildProcess(
+            Binaries.server,
+            [
+                "serve", "--host", "127.0.0.1", "--port", String(port), "--data", data,
+                "--outbox", outbox
+            ] + extraArguments)
         guard let url = await process.waitForOutput(#"listening on (http://127\.0\.0\.1:[0-9]+)"#, seconds: 60) else {
             let err = process.standardError
             process.terminate()
@@ -69,8 +73,9 @@ final class TestServer: Sendable {
             for file in files.filter({ $0.hasSuffix(".eml") }).sorted().reversed() {
                 let text = (try? String(contentsOfFile: outbox + "/" + file, encoding: .utf8)) ?? ""
                 guard text.contains(email),
-                      let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
-                      let range = Range(match.range, in: text) else { continue }
+                    let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+                    let range = Range(match.range, in: text)
+                else { continue }
                 return String(text[range])
             }
             try await Task.sleep(for: .milliseconds(100))

@@ -1,6 +1,7 @@
 import Testing
-@testable import ZKPinMath
 import ZKPinTestSupport
+
+@testable import ZKPinMath
 
 /// The width-5 NAF and GLV multiplications (public and constant-time secret) against plain
 /// double-and-add and the full-width constant-time method.
@@ -20,8 +21,10 @@ struct ScalarMultiplicationTests {
     static func scalars<C: PairingCurve>(_: C.Type) -> [BigInt] {
         let r = C.order
         var generator = FieldPropertyTests.Generator(state: 7)
-        let edges = [BigInt.zero, .one, BigInt(2), BigInt(15), BigInt(16), BigInt(17), r - .one, r, r + .one,
-                     C.g1Endomorphism.lambda, C.g1Endomorphism.lambda + .one, BigInt.one.shiftedLeft(128) - .one]
+        let edges = [
+            BigInt.zero, .one, BigInt(2), BigInt(15), BigInt(16), BigInt(17), r - .one, r, r + .one,
+            C.g1Endomorphism.lambda, C.g1Endomorphism.lambda + .one, BigInt.one.shiftedLeft(128) - .one
+        ]
         return edges + (0..<12).map { _ in BigInt.random(in: .zero, r, using: &generator) }
     }
 
@@ -40,8 +43,9 @@ struct ScalarMultiplicationTests {
             let (k1, k2) = endomorphism.decompose(k.mod(r))
             #expect((k1 + k2 * endomorphism.lambda - k).mod(r).isZero, "decomposition")
             // Both halves about √r (a few bits of slack for the rounding).
-            #expect(k1.bitWidth <= halfBits + 2 && k2.bitWidth <= halfBits + 2,
-                    "\(k1.bitWidth) and \(k2.bitWidth) bits for r of \(r.bitWidth)")
+            #expect(
+                k1.bitWidth <= halfBits + 2 && k2.bitWidth <= halfBits + 2,
+                "\(k1.bitWidth) and \(k2.bitWidth) bits for r of \(r.bitWidth)")
         }
         #expect(G2Point<C>.infinity.multiplied(byPublic: BigInt(5)).isInfinity)
         let q = C.g2Generator

@@ -1,6 +1,7 @@
 import Testing
-@testable import ZKPinMath
 import ZKPinTestSupport
+
+@testable import ZKPinMath
 
 /// The GMP-free secret scalars against GMP (the oracle) on seeded random inputs and edges:
 /// reduction of byte strings of any length, canonical parsing, serialisation, sum, negation,
@@ -17,8 +18,10 @@ struct SecretScalarTests {
         let r = C.order
         let n = C.scalarByteCount
         let rBytes = r.bytes(count: n)
-        let edges: [[UInt8]] = [[], [0], [1], rBytes, r.minus(1).bytes(count: n), r.plus(1).bytes(count: n),
-                                [UInt8](repeating: 0xff, count: n), [UInt8](repeating: 0xff, count: 2 * n + 3)]
+        let edges: [[UInt8]] = [
+            [], [0], [1], rBytes, r.minus(1).bytes(count: n), r.plus(1).bytes(count: n),
+            [UInt8](repeating: 0xff, count: n), [UInt8](repeating: 0xff, count: 2 * n + 3)
+        ]
         let randoms = (0..<150).map { i in Self.randomBytes(i % (2 * n + 8), &random) }
         for bytes in edges + randoms {
             let expected = BigInt(bytes: bytes).mod(r)
@@ -32,8 +35,10 @@ struct SecretScalarTests {
             #expect((canonical != nil) == (value < r), "\(C.name) canonical \(bytes.count) bytes; \(random.replay)")
             if let canonical { #expect(Self.bigInt(canonical) == value, "\(C.name); \(random.replay)") }
         }
-        var scalars = [SecretScalar<C>(0), SecretScalar<C>(1), SecretScalar<C>(public: r - BigInt(1)),
-                       SecretScalar<C>(public: r - BigInt(2))]
+        var scalars = [
+            SecretScalar<C>(0), SecretScalar<C>(1), SecretScalar<C>(public: r - BigInt(1)),
+            SecretScalar<C>(public: r - BigInt(2))
+        ]
         scalars += (0..<40).map { _ in SecretScalar<C>.random(using: &random) }
         for a in scalars {
             let big = Self.bigInt(a)

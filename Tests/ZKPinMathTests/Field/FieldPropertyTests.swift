@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ZKPinMath
 
 /// Every Fp and Fp2 operation against GMP on 10,000 random inputs per operation and curve,
@@ -63,7 +64,9 @@ struct FieldPropertyTests {
             let root = fx.squareRoot
             if x.isQuadraticResidue(modulo: p) {
                 if root == nil || root!.squared != fx { failures += 1 }
-            } else if root != nil { failures += 1 }
+            } else if root != nil {
+                failures += 1
+            }
         }
         #expect(failures == 0)
     }
@@ -121,8 +124,10 @@ struct FieldPropertyTests {
     @Test func literalConstantsMatchTheSpec() {
         #expect(BigInt(limbs: BN254CXField.modulus.words) == BN254CXField.modulusBig)
         #expect(BigInt(limbs: BLS12_381Field.modulus.words) == BLS12_381Field.modulusBig)
-        for (modulus, inverse) in [(BN254CXField.modulusBig, BN254CXField.negativeInverse),
-                                   (BLS12_381Field.modulusBig, BLS12_381Field.negativeInverse)] {
+        for (modulus, inverse) in [
+            (BN254CXField.modulusBig, BN254CXField.negativeInverse),
+            (BLS12_381Field.modulusBig, BLS12_381Field.negativeInverse)
+        ] {
             let twoTo64 = BigInt.one.shiftedLeft(64)
             #expect((modulus * BigInt(inverse) + .one).mod(twoTo64).isZero, "-p^-1 mod 2^64")
         }
@@ -160,14 +165,17 @@ struct UnrolledArithmeticTests {
     /// products of the largest values, and limbs of all ones below p.
     func checkEdges<P: PrimeFieldParameters>(_: P.Type) {
         let p = P.modulusBig
-        let values = [BigInt.zero, .one, BigInt(2), p - BigInt(2), p - .one, p.shiftedRight(1),
-                      BigInt.one.shiftedLeft(64 * P.Limbs.count - 4) - .one, BigInt.one.shiftedLeft(64) - .one]
+        let values = [
+            BigInt.zero, .one, BigInt(2), p - BigInt(2), p - .one, p.shiftedRight(1),
+            BigInt.one.shiftedLeft(64 * P.Limbs.count - 4) - .one, BigInt.one.shiftedLeft(64) - .one
+        ]
         for x in values {
             for y in values {
                 let a = P.Limbs(x.limbs(count: P.Limbs.count)), b = P.Limbs(y.limbs(count: P.Limbs.count))
-                #expect(P.montgomeryProduct(a, b)
+                #expect(
+                    P.montgomeryProduct(a, b)
                         == LimbArithmetic.montgomeryMultiplyLoop(a, b, modulus: P.modulus, negativeInverse: P.negativeInverse),
-                        "\(x.string(base: 16)) * \(y.string(base: 16))")
+                    "\(x.string(base: 16)) * \(y.string(base: 16))")
                 #expect(P.modularSum(a, b) == LimbArithmetic.modAddLoop(a, b, modulus: P.modulus))
                 #expect(P.modularDifference(a, b) == LimbArithmetic.modSubtractLoop(a, b, modulus: P.modulus))
             }
@@ -181,11 +189,17 @@ struct UnrolledArithmeticTests {
         func difference(_ a: P.Limbs, _ b: P.Limbs) -> P.Limbs { LimbArithmetic.modSubtractLoop(a, b, modulus: P.modulus) }
         let limbs = values.map { P.Limbs($0.limbs(count: P.Limbs.count)) }
         var failures = 0
-        for a0 in limbs { for a1 in limbs { for b0 in limbs { for b1 in limbs {
-            let t0 = product(a0, b0), t1 = product(a1, b1), cross = product(sum(a0, a1), sum(b0, b1))
-            let (c0, c1) = P.fp2Product(a0, a1, b0, b1)
-            if c0 != difference(t0, t1) || c1 != difference(difference(cross, t0), t1) { failures += 1 }
-        } } } }
+        for a0 in limbs {
+            for a1 in limbs {
+                for b0 in limbs {
+                    for b1 in limbs {
+                        let t0 = product(a0, b0), t1 = product(a1, b1), cross = product(sum(a0, a1), sum(b0, b1))
+                        let (c0, c1) = P.fp2Product(a0, a1, b0, b1)
+                        if c0 != difference(t0, t1) || c1 != difference(difference(cross, t0), t1) { failures += 1 }
+                    }
+                }
+            }
+        }
         #expect(failures == 0, "Fp2 products of edge values")
     }
 
@@ -201,7 +215,8 @@ struct TowerKernelTests {
     func check<P: CyclotomicSquaring>(_: P.Type) {
         var generator = FieldPropertyTests.Generator(state: 31)
         func fp2() -> Fp2<P> {
-            Fp2(Fp(BigInt.random(in: .zero, P.modulusBig, using: &generator)),
+            Fp2(
+                Fp(BigInt.random(in: .zero, P.modulusBig, using: &generator)),
                 Fp(BigInt.random(in: .zero, P.modulusBig, using: &generator)))
         }
         let maximum = Fp2<P>(Fp(P.modulusBig - .one), Fp(P.modulusBig - .one))
@@ -237,8 +252,10 @@ struct FieldPowerTests {
     func check<P: PrimeFieldParameters>(_: P.Type) {
         var generator = FieldPropertyTests.Generator(state: 77)
         let p = P.modulusBig
-        var exponents: [[UInt64]] = [[0], [1], [2], [3], [15], [16], [17], [31], [0x8000_0000_0000_0000],
-                                     [.max], [0, 1], [.max, .max], [0x1111_1111_1111_1111, 0x8421]]
+        var exponents: [[UInt64]] = [
+            [0], [1], [2], [3], [15], [16], [17], [31], [0x8000_0000_0000_0000],
+            [.max], [0, 1], [.max, .max], [0x1111_1111_1111_1111, 0x8421]
+        ]
         exponents += (0..<40).map { _ in (0..<Int.random(in: 1...6, using: &generator)).map { _ in generator.next() } }
         exponents.append(P.inverseExponent)
         exponents.append(P.squareRootExponent)

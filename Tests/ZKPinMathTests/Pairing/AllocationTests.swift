@@ -28,14 +28,17 @@ struct AllocationTests {
         let prepared = G2Prepared(q)
         // The first calls initialise the curve's constants (loop schedule, prepared generator)
         // and the runtime's type metadata of the generic pair types, once per process.
-        var results = [Pairing<C>.pairing(p1, q), Pairing<C>.product(p1, prepared, p2, C.g2GeneratorPrepared),
-                       Pairing<C>.product(p1, q, p2, C.g2Generator)]
+        var results = [
+            Pairing<C>.pairing(p1, q), Pairing<C>.product(p1, prepared, p2, C.g2GeneratorPrepared),
+            Pairing<C>.product(p1, q, p2, C.g2Generator)
+        ]
         results.reserveCapacity(10)
         var one = Fp12<C.Field>.one, two = one, three = one
         #expect(allocations { one = Pairing<C>.pairing(p1, q) } == 0, "one pairing \(random.replay)")
         #expect(allocations { two = Pairing<C>.product(p1, q, p2, C.g2Generator) } == 0, "product of two \(random.replay)")
-        #expect(allocations { three = Pairing<C>.product(p1, prepared, p2, C.g2GeneratorPrepared) } == 0,
-                "product of two with prepared lines (the server's verification)")
+        #expect(
+            allocations { three = Pairing<C>.product(p1, prepared, p2, C.g2GeneratorPrepared) } == 0,
+            "product of two with prepared lines (the server's verification)")
         // The results are real pairings, not values optimised away.
         #expect(one == results[0] && !one.isOne, "\(random.replay)")
         #expect(three == results[1] && two == three, "\(random.replay)")

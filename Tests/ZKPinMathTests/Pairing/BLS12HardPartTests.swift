@@ -1,6 +1,7 @@
 import Testing
-@testable import ZKPinMath
 import ZKPinTestSupport
+
+@testable import ZKPinMath
 
 /// The BLS12 hard part raised to 3λ is exactly the cube of the exact hard part.
 struct BLS12HardPartTests {

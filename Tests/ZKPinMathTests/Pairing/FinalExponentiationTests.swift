@@ -1,6 +1,7 @@
 import Testing
-@testable import ZKPinMath
 import ZKPinTestSupport
+
+@testable import ZKPinMath
 
 /// The addition-chain final exponentiation against the definition f^((p^12 - 1)/r).
 struct FinalExponentiationTests {

@@ -50,12 +50,14 @@ struct MillerScheduleTests {
             for (p, q) in pairs { expected = expected * Pairing<C>.pairing(p, q) }
             #expect(Pairing<C>.finalExponentiation(MillerLoop<C>.evaluate(pairs)) == expected, "\(count) pairs, \(random.replay)")
             let prepared = pairs.map { ($0.0, G2Prepared($0.1)) }
-            #expect(Pairing<C>.finalExponentiation(MillerLoop<C>.evaluate(prepared)) == expected,
-                    "\(count) prepared pairs, \(random.replay)")
+            #expect(
+                Pairing<C>.finalExponentiation(MillerLoop<C>.evaluate(prepared)) == expected,
+                "\(count) prepared pairs, \(random.replay)")
         }
         // A pair with a point at infinity contributes 1.
         let p = C.g1Generator.multiplied(byPublic: scalar()), q = C.g2Generator
-        #expect(Pairing<C>.finalExponentiation(MillerLoop<C>.evaluate([(p, q), (.infinity, q), (p, .infinity)]))
+        #expect(
+            Pairing<C>.finalExponentiation(MillerLoop<C>.evaluate([(p, q), (.infinity, q), (p, .infinity)]))
                 == Pairing<C>.pairing(p, q), "\(random.replay)")
     }
 

@@ -112,9 +112,12 @@ struct PairingDefinitionsTests {
         let p = C.g1Generator.multiplied(byPublic: BigInt(987_654_321))
         let q = C.g2Generator.multiplied(byPublic: BigInt(123_456_789))
         let (a, b) = (BigInt(1_000_003), BigInt(77_777))
-        let ones = [MillerLoop<C>.evaluate(p, q, -p, q),
-                    MillerLoop<C>.evaluate(p.multiplied(byPublic: a), q.multiplied(byPublic: b),
-                                           -p.multiplied(byPublic: a * b), q)]
+        let ones = [
+            MillerLoop<C>.evaluate(p, q, -p, q),
+            MillerLoop<C>.evaluate(
+                p.multiplied(byPublic: a), q.multiplied(byPublic: b),
+                -p.multiplied(byPublic: a * b), q)
+        ]
         for f in ones {
             #expect(!f.isOne, "the Miller value itself is not 1 \(random.replay)")
             #expect(Pairing<C>.finalExponentiation(f).isOne, "\(random.replay)")

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import ZKPinServer
 import ZKPinWire
+
+@testable import ZKPinServer
 
 /// Two `zkpin-server serve` processes (A and B) on one fresh PostgreSQL database, sharing one
 /// data folder (keys and outbox), with D-TA 2 as a third process: a site behind a load
@@ -30,8 +31,11 @@ final class Cluster: @unchecked Sendable {
 
     static func instance(dir: String, database: String, keyFile: String, dta: String) async throws -> ServerProcess {
         let port = ServerProcess.freePort()
-        let p = try ServerProcess(["serve", "--port", "\(port)", "--data", dir + "/rp", "--curve", "bn254cx",
-                                   "--database", database, "--dta2", dta, "--dta2-key-file", keyFile], port: port)
+        let p = try ServerProcess(
+            [
+                "serve", "--port", "\(port)", "--data", dir + "/rp", "--curve", "bn254cx",
+                "--database", database, "--dta2", dta, "--dta2-key-file", keyFile
+            ], port: port)
         try await p.waitUntilListening()
         return p
     }
@@ -75,8 +79,9 @@ enum SplitLogin {
         }
         let taken = try #require(seen)
         #expect(try await answer.status == 200)
-        let session = try await page.form("/session", ["webOTT": access.webOTT, "authOTT": taken.authOTT ?? ""],
-                                          headers: [("Origin", page.base)])
+        let session = try await page.form(
+            "/session", ["webOTT": access.webOTT, "authOTT": taken.authOTT ?? ""],
+            headers: [("Origin", page.base)])
         #expect(session.status == 303)
         let setCookie = try #require(session.header("Set-Cookie"))
         return String(setCookie.split(separator: ";")[0])

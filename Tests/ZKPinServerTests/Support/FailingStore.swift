@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import ZKPinServer
 
 /// A store that fails on demand: every call throws while `failing` is set, and otherwise goes

@@ -1,12 +1,13 @@
 import Foundation
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
 import ZKPinProtocol
-@testable import ZKPinServer
 import ZKPinWire
+
+@testable import ZKPinServer
 
 /// One HTTP answer, whichever way it came.
 struct Reply: Sendable {
@@ -44,10 +45,12 @@ struct RouterTransport: Transport {
     func send(_ method: String, _ path: String, headers: [(String, String)], body: [UInt8]?) async throws -> Reply {
         var fields = HTTPFields()
         for (k, v) in headers { fields.append(HTTPField(name: HTTPField.Name(k)!, value: v)) }
-        let r = try await client.execute(uri: path, method: HTTPRequest.Method(method)!, headers: fields,
-                                         body: body.map { ByteBuffer(bytes: $0) })
-        return Reply(status: Int(r.status.code), headers: r.headers.map { ($0.name.canonicalName, $0.value) },
-                     body: Array(r.body.readableBytesView))
+        let r = try await client.execute(
+            uri: path, method: HTTPRequest.Method(method)!, headers: fields,
+            body: body.map { ByteBuffer(bytes: $0) })
+        return Reply(
+            status: Int(r.status.code), headers: r.headers.map { ($0.name.canonicalName, $0.value) },
+            body: Array(r.body.readableBytesView))
     }
 }
 
@@ -68,8 +71,10 @@ struct Harness: @unchecked Sendable {  // the router is only read after setup
     let router: Router<AppContext>
     var outbox: String { dir + "/outbox" }
 
-    static func make(curve: CurveID = .bn254cx, permits: Bool = false, configure: (inout ServeOptions) -> Void = { _ in },
-                     wrapStore: (any Store) -> any Store = { $0 }) async throws -> Harness {
+    static func make(
+        curve: CurveID = .bn254cx, permits: Bool = false, configure: (inout ServeOptions) -> Void = { _ in },
+        wrapStore: (any Store) -> any Store = { $0 }
+    ) async throws -> Harness {
         let dir = try TempDir.make()
         var o = ServeOptions()
         o.dataDirectory = dir

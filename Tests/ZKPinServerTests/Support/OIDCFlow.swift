@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-@testable import ZKPinServer
 import ZKPinWire
+
+@testable import ZKPinServer
 
 /// The browser's and the relying party's side of an OpenID Connect login, in process.
 struct OIDCFlow {
@@ -14,8 +15,9 @@ struct OIDCFlow {
     var pageOrigin = OIDCFlow.origin
 
     static func addClient(_ h: Harness, name: String = "Wiki", isPublic: Bool = false) async throws -> (OIDCClient, String?) {
-        try await ClientRegistry.add(to: h.rp.store, name: name, redirectURIs: [callback], postLogoutURIs: [bye], isPublic: isPublic,
-                                     now: h.clock.now)
+        try await ClientRegistry.add(
+            to: h.rp.store, name: name, redirectURIs: [callback], postLogoutURIs: [bye], isPublic: isPublic,
+            now: h.clock.now)
     }
 
     static func query(_ items: [String: String]) -> String {
@@ -23,8 +25,10 @@ struct OIDCFlow {
     }
 
     static func authorizePath(client: String, extra: [String: String] = [:]) -> String {
-        var items = ["client_id": client, "redirect_uri": callback, "response_type": "code", "scope": "openid email",
-                     "state": "st-1", "nonce": "n-1"]
+        var items = [
+            "client_id": client, "redirect_uri": callback, "response_type": "code", "scope": "openid email",
+            "state": "st-1", "nonce": "n-1"
+        ]
         for (k, v) in extra { items[k] = v }
         return "/oauth/authorize?" + query(items.filter { !$0.value.isEmpty })
     }
@@ -39,8 +43,9 @@ struct OIDCFlow {
 
     static func capture(_ pattern: String, in text: String) -> String? {
         guard let regex = try? NSRegularExpression(pattern: pattern),
-              let m = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
-              let r = Range(m.range(at: 1), in: text) else { return nil }
+            let m = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+            let r = Range(m.range(at: 1), in: text)
+        else { return nil }
         return String(text[r])
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+
 @testable import ZKPinServer
 
 /// A `zkpin-server` child process (built next to the test bundle), for the tests that need a
@@ -92,7 +93,9 @@ struct LiveServer {
     let task: Task<Void, any Error>
     var transport: SocketTransport { SocketTransport(base: "http://127.0.0.1:\(port)") }
 
-    static func start(limits: ServerLimits = ServerLimits(), _ configure: @escaping (inout ServeOptions) -> Void = { _ in }) async throws -> LiveServer {
+    static func start(limits: ServerLimits = ServerLimits(), _ configure: @escaping (inout ServeOptions) -> Void = { _ in }) async throws
+        -> LiveServer
+    {
         let port = ServerProcess.freePort()
         let h = try await Harness.make { o in
             o.port = port
@@ -104,7 +107,8 @@ struct LiveServer {
         logger.logLevel = .warning
         let router = h.router
         let task = Task {
-            try await ZKPinServerApp.serve(router: router, host: "127.0.0.1", port: port, logger: logger, limits: limits) { p in continuation.yield(p) }
+            try await ZKPinServerApp.serve(router: router, host: "127.0.0.1", port: port, logger: logger, limits: limits) { p in continuation.yield(p)
+            }
         }
         var it = stream.makeAsyncIterator()
         let bound = await it.next() ?? port

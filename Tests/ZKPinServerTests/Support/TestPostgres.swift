@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import Testing
+
 @testable import ZKPinServer
 
 /// The PostgreSQL server the tests use: `ZKPIN_TEST_POSTGRES_URL` (a user that may create
@@ -24,7 +25,8 @@ enum TestPostgres {
     static var canRestart: Bool {
         restartURL != nil && !(ProcessInfo.processInfo.environment["ZKPIN_TEST_POSTGRES_RESTART"] ?? "").isEmpty
     }
-    static let restartSkipReason: Comment = "ZKPIN_TEST_POSTGRES_RESTART_URL and ZKPIN_TEST_POSTGRES_RESTART are not set: restart tests skipped (tools/test sets them)"
+    static let restartSkipReason: Comment =
+        "ZKPIN_TEST_POSTGRES_RESTART_URL and ZKPIN_TEST_POSTGRES_RESTART are not set: restart tests skipped (tools/test sets them)"
 
     /// One pool per server for creating the per-test databases.
     static let admin = adminClient(url)
@@ -32,8 +34,9 @@ enum TestPostgres {
 
     private static func adminClient(_ url: String?) -> PostgresClient? {
         guard let url, let location = try? PostgresLocation(url: url) else { return nil }
-        let config = PostgresClient.Configuration(host: location.host, port: location.port, username: location.user,
-                                                  password: location.password, database: location.database, tls: .disable)
+        let config = PostgresClient.Configuration(
+            host: location.host, port: location.port, username: location.user,
+            password: location.password, database: location.database, tls: .disable)
         let client = PostgresClient(configuration: config, backgroundLogger: Logger(label: "test.postgres"))
         Task.detached { await client.run() }
         return client

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import ZKPinProtocol
-@testable import ZKPinServer
 import ZKPinWire
+
+@testable import ZKPinServer
 
 /// The client side of the flows, written against the wire only (like the zkpin client).
 struct TestUser: Sendable {
@@ -16,8 +17,10 @@ struct TestUser: Sendable {
     var id: [UInt8] { Hex.decode(mpinId)! }
 
     /// register → mail → activation page → code → share 1 + share 2 → token.
-    static func register(_ t: any Transport, email: String, pin: Int, outbox: String, curve: CurveID = .bn254cx,
-                         usePermits: Bool = false, device: String = "laptop") async throws -> TestUser {
+    static func register(
+        _ t: any Transport, email: String, pin: Int, outbox: String, curve: CurveID = .bn254cx,
+        usePermits: Bool = false, device: String = "laptop"
+    ) async throws -> TestUser {
         let reg = try await t.json("PUT", "/rps/user", RegisterRequest(userId: email, deviceName: device)).json(RegisterResponse.self)
         // Not activated yet: 401.
         #expect(try await t.get("/rps/signature/\(reg.mpinId)", headers: [("X-ZKPin-RegOTT", reg.regOTT)]).status == 401)

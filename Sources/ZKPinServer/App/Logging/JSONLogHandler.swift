@@ -9,8 +9,10 @@ public struct JSONLogHandler: LogHandler {
     let label: String
     let write: @Sendable (String) -> Void
 
-    public init(label: String, level: Logger.Level,
-                write: @escaping @Sendable (String) -> Void = { line in FileHandle.standardError.write(Data(line.utf8)) }) {
+    public init(
+        label: String, level: Logger.Level,
+        write: @escaping @Sendable (String) -> Void = { line in FileHandle.standardError.write(Data(line.utf8)) }
+    ) {
         self.label = label
         self.logLevel = level
         self.write = write
@@ -23,7 +25,7 @@ public struct JSONLogHandler: LogHandler {
 
     public func log(event: LogEvent) {
         var object: [String: Any] = [
-            "time": Self.timestamp(), "level": event.level.rawValue, "label": label, "message": event.message.description,
+            "time": Self.timestamp(), "level": event.level.rawValue, "label": label, "message": event.message.description
         ]
         let merged = metadata.merging(event.metadata ?? [:]) { _, new in new }
         for (key, value) in merged where object[key] == nil { object[key] = Self.plain(value) }

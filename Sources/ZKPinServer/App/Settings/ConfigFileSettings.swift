@@ -27,7 +27,9 @@ struct ConfigFileSettings {
         }
         let known = Set(ServeSetting.all.map(\.name))
         if let unknown = keys.sorted().first(where: { !known.contains($0) }) {
-            throw ConfigurationError("the config file \(path) has an unknown setting \"\(unknown)\"; the settings are: \(ServeSetting.all.map(\.name).joined(separator: ", "))", source: source)
+            throw ConfigurationError(
+                "the config file \(path) has an unknown setting \"\(unknown)\"; the settings are: \(ServeSetting.all.map(\.name).joined(separator: ", "))",
+                source: source)
         }
         let reader: ConfigReader
         do {
@@ -40,7 +42,8 @@ struct ConfigFileSettings {
             let configKey = ConfigKey([key])
             // JSON gives strings, numbers or booleans; each setting parses its text.
             if let text = reader.string(forKey: configKey) ?? reader.int(forKey: configKey).map(String.init)
-                ?? reader.bool(forKey: configKey).map({ $0 ? "on" : "off" }) {
+                ?? reader.bool(forKey: configKey).map({ $0 ? "on" : "off" })
+            {
                 values[key] = text
             } else {
                 throw ConfigurationError("\"\(key)\" in \(path) must be a string, a number or true/false", source: source)

@@ -23,10 +23,14 @@ public struct ServeConfiguration: Sendable {
 
     /// `flags`: the settings given on the command line, by setting name; `configFile` the
     /// `--config` flag.
-    public static func resolve(flags: [String: String], configFile flagConfigFile: String?,
-                               environment: [String: String]) async throws(ConfigurationError) -> ServeConfiguration {
+    public static func resolve(
+        flags: [String: String], configFile flagConfigFile: String?,
+        environment: [String: String]
+    ) async throws(ConfigurationError) -> ServeConfiguration {
         let configFile = flagConfigFile ?? environment[configFileVariable].flatMap { $0.isEmpty ? nil : $0 }
-        let configFileSource: SettingSource = flagConfigFile != nil ? .flag("--config")
+        let configFileSource: SettingSource =
+            flagConfigFile != nil
+            ? .flag("--config")
             : configFile != nil ? .environment(configFileVariable) : .unset
         var file: ConfigFileSettings? = nil
         if let configFile { file = try await ConfigFileSettings.read(path: configFile) }
@@ -47,8 +51,9 @@ public struct ServeConfiguration: Sendable {
             }
         }
         let password = environment[smtpPasswordVariable].map { !$0.isEmpty } ?? false
-        return ServeConfiguration(values: values, configFile: configFile, configFileSource: configFileSource,
-                                  smtpPasswordInEnvironment: password)
+        return ServeConfiguration(
+            values: values, configFile: configFile, configFileSource: configFileSource,
+            smtpPasswordInEnvironment: password)
     }
 
     public func text(_ name: String) -> String? { values[name]?.text }

@@ -39,11 +39,13 @@ public struct ServeSetting: Sendable {
         ServeSetting("curve", help: "bls12-381 or bn254cx; fixed at first start (unset: the data folder's, else bls12-381)"),
         ServeSetting("public-url", help: "The URL people use (unset: http://host:port)"),
         ServeSetting("service-name", default: "ZKPin", help: "The service's name on pages, in mails and in /service"),
-        ServeSetting("mail-from", default: "ZKPin <no-reply@zkpin.invalid>",
-                     help: "Sender of activation mails; set an address your mail relay accepts"),
+        ServeSetting(
+            "mail-from", default: "ZKPin <no-reply@zkpin.invalid>",
+            help: "Sender of activation mails; set an address your mail relay accepts"),
         ServeSetting("outbox", help: "Folder for activation mails as .eml files (unset: DATA/outbox unless --smtp)"),
-        ServeSetting("smtp", mayHoldSecret: true,
-                     help: "smtp://user@host:port; password from ZKPIN_SMTP_PASSWORD or --smtp-password-file"),
+        ServeSetting(
+            "smtp", mayHoldSecret: true,
+            help: "smtp://user@host:port; password from ZKPIN_SMTP_PASSWORD or --smtp-password-file"),
         ServeSetting("smtp-password-file", help: "0600 file holding the SMTP password"),
         ServeSetting("smtp-ca-file", help: "Extra CA (PEM) for the SMTP server"),
         ServeSetting("dta2", help: "URL of a separate D-TA 2 (zkpin-server dta; unset: D-TA 2 in this process, demo only)"),
@@ -53,23 +55,32 @@ public struct ServeSetting: Sendable {
         ServeSetting("notify-user", .onOff, default: "off", help: "Mail a person when wrong PINs block their identity: on or off"),
         ServeSetting("access-code-ttl", .integer, default: "120", help: "Seconds an access code lives, 10...3600"),
         ServeSetting("trusted-proxy", help: "Address of a proxy whose X-Forwarded-For is believed"),
-        ServeSetting("registrations-per-address", .integer, default: "30",
-                     help: "Registrations per client address and hour (raise it to register many load-test identities)"),
-        ServeSetting("pass1-per-address", .integer, default: "600",
-                     help: "Pass-1 requests per client address and minute (raise it for load tests from one machine)"),
-        ServeSetting("pass1-per-identity", .integer, default: "60",
-                     help: "Pass-1 requests per identity from one client address and minute"),
-        ServeSetting("max-connections", .integer, default: "10000",
-                     help: "Connections served at once; more are answered 503 (kept below the file-descriptor limit)"),
-        ServeSetting("idle-timeout", .integer, default: "30",
-                     help: "Seconds a connection may wait without a complete request head or part, 1...3600"),
+        ServeSetting(
+            "registrations-per-address", .integer, default: "30",
+            help: "Registrations per client address and hour (raise it to register many load-test identities)"),
+        ServeSetting(
+            "pass1-per-address", .integer, default: "600",
+            help: "Pass-1 requests per client address and minute (raise it for load tests from one machine)"),
+        ServeSetting(
+            "pass1-per-identity", .integer, default: "60",
+            help: "Pass-1 requests per identity from one client address and minute"),
+        ServeSetting(
+            "max-connections", .integer, default: "10000",
+            help: "Connections served at once; more are answered 503 (kept below the file-descriptor limit)"),
+        ServeSetting(
+            "idle-timeout", .integer, default: "30",
+            help: "Seconds a connection may wait without a complete request head or part, 1...3600"),
         ServeSetting("body-timeout", .integer, default: "10", help: "Seconds a request body may take to arrive, 1...600"),
-        ServeSetting("verification-batch", .integer, default: "256",
-                     help: "The most pass-2 logins verified together, 1...4096 (1 verifies each alone)"),
-        ServeSetting("database", mayHoldSecret: true,
-                     help: "postgres://USER@HOST:PORT/DATABASE shared by several instances (unset: SQLite in the data folder); password from PGPASSWORD or --database-password-file"),
+        ServeSetting(
+            "verification-batch", .integer, default: "256",
+            help: "The most pass-2 logins verified together, 1...4096 (1 verifies each alone)"),
+        ServeSetting(
+            "database", mayHoldSecret: true,
+            help:
+                "postgres://USER@HOST:PORT/DATABASE shared by several instances (unset: SQLite in the data folder); password from PGPASSWORD or --database-password-file"
+        ),
         ServeSetting("database-password-file", help: "0600 file holding the PostgreSQL password"),
         ServeSetting("log-level", default: "info", help: "trace, debug, info, notice, warning, error or critical"),
-        ServeSetting("log-format", default: "text", help: "text or json (one JSON object per line)"),
+        ServeSetting("log-format", default: "text", help: "text or json (one JSON object per line)")
     ]
 }

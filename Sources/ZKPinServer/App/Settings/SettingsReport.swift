@@ -11,8 +11,10 @@ public enum SettingsReport {
             if setting.mayHoldSecret, let raw = value?.text { text = maskedURLPassword(raw) }
             rows.append([setting.name, text, (value?.source ?? .unset).description])
         }
-        rows.append(["smtp-password", configuration.smtpPasswordInEnvironment ? mask : "-",
-                     configuration.smtpPasswordInEnvironment ? "environment \(ServeConfiguration.smtpPasswordVariable)" : "unset"])
+        rows.append([
+            "smtp-password", configuration.smtpPasswordInEnvironment ? mask : "-",
+            configuration.smtpPasswordInEnvironment ? "environment \(ServeConfiguration.smtpPasswordVariable)" : "unset"
+        ])
         rows.append(["config", configuration.configFile ?? "-", configuration.configFileSource.description])
         let widths = (0..<2).map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in

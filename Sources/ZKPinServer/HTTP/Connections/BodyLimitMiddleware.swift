@@ -35,7 +35,7 @@ struct BodyLimitMiddleware: RouterMiddleware {
         defer { watchdog.cancel() }
         do {
             request.body = RequestBody(buffer: try await collector.value)
-        } catch where timedOut.isSet.load(ordering: .relaxed) {
+        } catch  where timedOut.isSet.load(ordering: .relaxed) {
             throw APIError(status: .requestTimeout, code: .badRequest, "the request body did not arrive within \(bodyTimeout) seconds")
         }
         return try await next(request, context)
