@@ -44,10 +44,29 @@ struct LoginService: Sendable {
         // One statement checks that the identity is active and records the challenge.
         switch try await storage("insert challenge", { try await $0.insertChallengeIfActive(challenge) }) {
         case .active: return Pass1Response(y: Hex.encode(challenge.y), challenge: challenge.id)
-        case nil: throw APIError(.identityNotAuthorized, "unknown identity")
-        case .blocked: throw APIError(.blocked, "this identity is blocked; register again")
-        case .revoked: throw APIError(.identityNotAuthorized, "this identity is revoked")
+        case nil:
+            try await showRefusal(on: request.wid, .refused, address: address)
+            throw APIError(.identityNotAuthorized, "unknown identity")
+        case .blocked:
+            try await showRefusal(on: request.wid, .blocked, address: address)
+            throw APIError(.blocked, "this identity is blocked; register again")
+        case .revoked:
+            try await showRefusal(on: request.wid, .refused, address: address)
+            throw APIError(.identityNotAuthorized, "this identity is revoked")
         }
+    }
+
+    /// A pass 1 that names its page's access code and is refused: the page says so too (as
+    /// pass 2 does), so the page and the client never disagree. The code goes through the same
+    /// presentation check as pass 2's (live, rate-limited per address); a code that fails it is
+    /// left alone and the refusal stands.
+    func showRefusal(on wid: String?, _ outcome: AccessSession.Status, address: String) async throws(APIError) {
+        guard let code = wid, code != "0" else { return }
+        do { try await access.present(code: code, address: address) } catch {
+            if error.status == .serviceUnavailable { throw error }
+            return
+        }
+        try await access.markRefused(code: code, outcome)
     }
 
     /// What pass 2 asks, checked for form before anything else.
