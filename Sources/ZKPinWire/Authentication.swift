@@ -10,9 +10,13 @@ public struct Pass1Request: Codable, Sendable, Equatable {
     public var ut: String?
     /// Always 1.
     public var pass: Int
+    /// The access code of the page this login is for (optional, a ZKPin addition; other M-Pin
+    /// clients leave it out): when pass 1 refuses the identity as blocked or revoked, that page
+    /// says so too instead of waiting.
+    public var wid: String?
 
-    public init(mpinId: String, u: String, ut: String? = nil, pass: Int = 1) {
-        self.mpinId = mpinId; self.u = u; self.ut = ut; self.pass = pass
+    public init(mpinId: String, u: String, ut: String? = nil, pass: Int = 1, wid: String? = nil) {
+        self.mpinId = mpinId; self.u = u; self.ut = ut; self.pass = pass; self.wid = wid
     }
 
     enum CodingKeys: String, CodingKey {
@@ -20,6 +24,7 @@ public struct Pass1Request: Codable, Sendable, Equatable {
         case u = "U"
         case ut = "UT"
         case pass
+        case wid = "WID"
     }
 }
 

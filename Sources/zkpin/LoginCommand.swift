@@ -42,7 +42,7 @@ struct LoginCommand: AsyncParsableCommand {
                 if !acceptHost { throw .hostMismatch(payloadHost: mismatch.reached, serviceHost: mismatch.reported) }
             }
             let login = Login(connection: connection, store: store)
-            let candidates = try await login.recheck(login.candidates(service: service), service: service)
+            let candidates = try await login.recheck(login.candidates(service: service), service: service, accessCode: payload.accessCode)
             var identity = try login.choose(among: candidates, user: user, server: service.base)
             if identity == nil { identity = try askWhich(candidates.filter(\.canSignIn), server: service.base) }
             guard let identity else { throw .unknownIdentity(userId: user, server: service.base) }

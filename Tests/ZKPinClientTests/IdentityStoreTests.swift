@@ -80,16 +80,22 @@ import ZKPinWire
         #expect(identity.token == "03" && identity.mpinId == "bb" && !identity.hasPendingRegistration)
     }
 
-    @Test func blockingDeletesTheTokenOfThatMpinIdOnly() throws {
+    @Test func blockingMarksThatMpinIdOnlyAndAnUnblockReinstatesIt() throws {
         let folder = TemporaryFolder(); defer { folder.remove() }
         let store = try IdentityStore(home: folder.path)
         try begin(store, mpinId: "aa")
         try store.completeRegistration(server: server, userId: "alice@example.com", mpinId: "aa", token: "01", curve: "bls12-381")
         try store.markBlocked(server: server, userId: "alice@example.com", mpinId: "zz")
-        #expect(try store.find(userId: "alice@example.com", server: server)?.token == "01")
+        #expect(try store.find(userId: "alice@example.com", server: server)?.state == .registered)
         try store.markBlocked(server: server, userId: "alice@example.com", mpinId: "aa")
-        let identity = try #require(try store.find(userId: "alice@example.com", server: server))
-        #expect(identity.state == .blocked && identity.token == nil && !identity.canSignIn)
+        var identity = try #require(try store.find(userId: "alice@example.com", server: server))
+        // The token stays (an operator's unblock makes it usable again); the state stops logins.
+        #expect(identity.state == .blocked && identity.token == "01" && !identity.canSignIn)
+        try store.markReinstated(server: server, userId: "alice@example.com", mpinId: "zz")
+        #expect(try store.find(userId: "alice@example.com", server: server)?.state == .blocked)
+        try store.markReinstated(server: server, userId: "alice@example.com", mpinId: "aa")
+        identity = try #require(try store.find(userId: "alice@example.com", server: server))
+        #expect(identity.state == .registered && identity.token == "01" && identity.canSignIn)
     }
 
     @Test func keepsOneRowPerIdentityAndServer() throws {

@@ -40,11 +40,17 @@ import ZKPinWire
             let last = try await login(t, user, pin: 2222, code: shown.accessNumber)
             #expect(last.status == 410)
             #expect(try await status(t, shown) == .blocked)
-            // A blocked identity's next try with a new code ends at pass 1 (410), which does not
-            // carry the code: that page learns nothing and keeps waiting.
+            // A blocked identity's next try with a new code ends at pass 1 (410). Pass 1 names
+            // the page's code (WID, as zkpin sends it), so that page says blocked too.
             let next = try await page(t)
             #expect(try await login(t, user, pin: 1111, code: next.accessNumber).status == 410)
-            #expect(try await status(t, next) == .new)
+            #expect(try await status(t, next) == .blocked)
+            // A client that leaves WID out of pass 1 (other M-Pin clients) leaves its page waiting,
+            // and a WID that is no live code changes nothing and still gets the refusal.
+            let other = try await page(t)
+            #expect(try await user.pass12(t, pin: 1111, wid: other.accessNumber, widAtPass1: false).status == 410)
+            #expect(try await status(t, other) == .new)
+            #expect(try await user.pass12(t, pin: 1111, wid: "1234567").status == 410)
         }
     }
 
@@ -68,6 +74,10 @@ import ZKPinWire
             let auth = try await t.json("POST", "/rps/authenticate", AuthenticateRequest(authOTT: try r2.json(Pass2Response.self).authOTT))
             #expect(auth.status == 403)
             #expect(try await status(t, second) == .refused)
+            // Revoked before the login: pass 1 refuses it (403) and, with WID, the page says so.
+            let third = try await page(t)
+            #expect(try await user.pass12(t, wid: third.accessNumber).status == 403)
+            #expect(try await status(t, third) == .refused)
         }
     }
 }

@@ -46,13 +46,14 @@ public struct Login: Sendable {
     /// BLOCKED or REVOKED candidates that kept their token may have been unblocked since
     /// (`zkpin-server admin unblock`). Pass 1 needs no PIN, so the server is asked with one
     /// before any PIN prompt; an identity it answers is REGISTERED again. Returns the
-    /// candidates as they are now. The challenge this creates expires unused.
-    public func recheck(_ candidates: [Identity], service: Service) async throws(ClientError) -> [Identity] {
+    /// candidates as they are now. The challenge this creates expires unused. With the page's
+    /// `accessCode`, a refusal shows on that page too.
+    public func recheck(_ candidates: [Identity], service: Service, accessCode: String? = nil) async throws(ClientError) -> [Identity] {
         var reinstated = false
         for identity in candidates where identity.state == .blocked || identity.state == .revoked {
             guard let mpinId = identity.mpinId, identity.token != nil,
                 identity.curve == service.curve.rawValue,
-                try await serverAnswersPass1(identity: identity, mpinId: mpinId, service: service)
+                try await serverAnswersPass1(identity: identity, mpinId: mpinId, service: service, accessCode: accessCode)
             else { continue }
             try store.markReinstated(server: identity.server, userId: identity.userId, mpinId: mpinId)
             reinstated = true
@@ -62,7 +63,7 @@ public struct Login: Sendable {
 
     /// Pass 1 alone: U = x·A (and UT) depend on the identity, not on the PIN. True when the
     /// server records a challenge; false when it still refuses the identity (403, 410).
-    func serverAnswersPass1(identity: Identity, mpinId: String, service: Service) async throws(ClientError) -> Bool {
+    func serverAnswersPass1(identity: Identity, mpinId: String, service: Service, accessCode: String?) async throws(ClientError) -> Bool {
         guard let id = Hex.decode(mpinId), let token = identity.token.flatMap({ Hex.decode($0) }) else { return false }
         var permit: (date: Int, point: [UInt8])?
         if service.settings.usePermits {
@@ -78,7 +79,7 @@ public struct Login: Sendable {
         defer { state.wipe() }
         let pass1 = try await connection.send(
             .post, service.pass1URL,
-            Pass1Request(mpinId: mpinId, u: Hex.encode(state.u), ut: state.ut.map { Hex.encode($0) }))
+            Pass1Request(mpinId: mpinId, u: Hex.encode(state.u), ut: state.ut.map { Hex.encode($0) }, wid: accessCode))
         if pass1.isSuccess { return true }
         if [403, 410].contains(pass1.status) { return false }
         throw pass1.unexpected()
@@ -157,7 +158,7 @@ public struct Login: Sendable {
             .post, service.pass1URL,
             Pass1Request(
                 mpinId: mpinId, u: Hex.encode(state.u),
-                ut: state.ut.map { Hex.encode($0) }))
+                ut: state.ut.map { Hex.encode($0) }, wid: accessCode))
         try settleRefusal(pass1, identity: identity, mpinId: mpinId)
         let challenge = try pass1.decode(Pass1Response.self)
         guard let y = Hex.decode(challenge.y) else {

@@ -44,10 +44,29 @@ struct LoginService: Sendable {
         // One statement checks that the identity is active and records the challenge.
         switch try await storage("insert challenge", { try await $0.insertChallengeIfActive(challenge) }) {
         case .active: return Pass1Response(y: Hex.encode(challenge.y), challenge: challenge.id)
-        case nil: throw APIError(.identityNotAuthorized, "unknown identity")
-        case .blocked: throw APIError(.blocked, "this identity is blocked; register again")
-        case .revoked: throw APIError(.identityNotAuthorized, "this identity is revoked")
+        case nil:
+            try await showRefusal(on: request.wid, .refused, address: address)
+            throw APIError(.identityNotAuthorized, "unknown identity")
+        case .blocked:
+            try await showRefusal(on: request.wid, .blocked, address: address)
+            throw APIError(.blocked, "this identity is blocked; register again")
+        case .revoked:
+            try await showRefusal(on: request.wid, .refused, address: address)
+            throw APIError(.identityNotAuthorized, "this identity is revoked")
         }
+    }
+
+    /// A pass 1 that names its page's access code and is refused: the page says so too (as
+    /// pass 2 does), so the page and the client never disagree. The code goes through the same
+    /// presentation check as pass 2's (live, rate-limited per address); a code that fails it is
+    /// left alone and the refusal stands.
+    func showRefusal(on wid: String?, _ outcome: AccessSession.Status, address: String) async throws(APIError) {
+        guard let code = wid, code != "0" else { return }
+        do { try await access.present(code: code, address: address) } catch {
+            if error.status == .serviceUnavailable { throw error }
+            return
+        }
+        try await access.markRefused(code: code, outcome)
     }
 
     /// What pass 2 asks, checked for form before anything else.
@@ -70,16 +89,18 @@ struct LoginService: Sendable {
         }
     }
 
-    /// `POST /rps/pass2`: limits, access code, state, challenge and an attempt reservation are
-    /// checked before any pairing; the verdict waits under a fresh authOTT for `/rps/authenticate`.
+    /// `POST /rps/pass2`: access code, state, challenge and an attempt reservation are checked
+    /// before any pairing; the verdict waits under a fresh authOTT for `/rps/authenticate`.
     /// The store work is two transactions: take the challenge and reserve an attempt; settle
     /// the attempt and store the verdict.
+    ///
+    /// The invalid-token limit is applied after the verdict, to invalid tokens only: checked
+    /// before, a stranger behind the same address (a NAT, a proxy) who knows an mpinId could
+    /// use it up and shut the owner out. The pairings a stranger can cause are bounded by the
+    /// pass-1 limits instead (each pass 2 needs its own pass-1 challenge).
     func pass2(_ request: Pass2Request, address: String) async throws(APIError) -> Pass2Response {
         let input = try Pass2Input(request)
         let invalidKey = "invalid:\(input.mpinId):\(address)"
-        if try await limiter.exhausted(invalidKey, config.limits.invalidTokensPerIdentityAndAddress, now: clock.now) {
-            throw APIError(.rateLimited, "too many failed logins from this address; try again later")
-        }
         if let code = input.accessCode { try await access.present(code: code, address: address) }
         let (challenge, identity) = try await start(input)
         let verification = await verifier.verify(challenge, v: input.v)
@@ -164,8 +185,9 @@ struct LoginService: Sendable {
             }
         case .neutral:
             metrics.invalidTokens.increment()
-            _ = try await limiter.hit(invalidKey, config.limits.invalidTokensPerIdentityAndAddress, now: clock.now)
+            let withinLimit = try await limiter.hit(invalidKey, config.limits.invalidTokensPerIdentityAndAddress, now: clock.now)
             await audit.record("invalid_token", userId: identity.userId, mpinId: identity.mpinId, address: address)
+            guard withinLimit else { throw APIError(.rateLimited, "too many logins without a valid token from this address; try again later") }
         }
     }
 

@@ -45,7 +45,9 @@ struct TestUser: Sendable {
     }
 
     /// pass 1 and pass 2 with `pin`; returns the pass-2 reply.
-    func pass12(_ t: any Transport, pin: Int? = nil, wid: String = "0") async throws -> Reply {
+    /// Pass 1 names the page's code (`WID`) as zkpin does, unless `widAtPass1` is false (as
+    /// other M-Pin clients do).
+    func pass12(_ t: any Transport, pin: Int? = nil, wid: String = "0", widAtPass1: Bool = true) async throws -> Reply {
         var permit: [UInt8]? = nil
         var date = 0
         if usePermits {
@@ -56,7 +58,11 @@ struct TestUser: Sendable {
             date = p1.date
         }
         let state = try suite.clientPass1(id: id, token: token, pin: pin ?? self.pin, timePermit: permit, date: date)
-        let r1 = try await t.json("POST", "/rps/pass1", Pass1Request(mpinId: mpinId, u: Hex.encode(state.u), ut: state.ut.map { Hex.encode($0) }))
+        let r1 = try await t.json(
+            "POST", "/rps/pass1",
+            Pass1Request(
+                mpinId: mpinId, u: Hex.encode(state.u), ut: state.ut.map { Hex.encode($0) },
+                wid: widAtPass1 && wid != "0" ? wid : nil))
         guard r1.status == 200 else { return r1 }
         let p1 = try r1.json(Pass1Response.self)
         let v = try suite.clientPass2(state, y: Hex.decode(p1.y)!)
