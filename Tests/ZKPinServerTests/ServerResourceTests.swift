@@ -36,9 +36,15 @@ import ZKPinWire
         let live = try await LiveServer.start(limits: ServerLimits(maxConnections: 20))
         defer { live.stop() }
         var idle: [RawSocket] = []
-        for _ in 0..<20 { idle.append(try RawSocket(port: live.port)) }
+        for _ in 0..<20 {
+            // Served once, so certainly admitted (a sleep would race a busy machine), then idle.
+            let socket = try RawSocket(port: live.port)
+            socket.send("GET /status HTTP/1.1\r\nHost: x\r\n\r\n")
+            let answer = socket.read(until: "}", seconds: 20)  // the end of the JSON body
+            try #require(answer.hasPrefix("HTTP/1.1 200"), "\(answer)")
+            idle.append(socket)
+        }
         // Every one of them admitted: one more gets the 503 with a message, and is closed.
-        try await Task.sleep(for: .milliseconds(300))
         let extra = try RawSocket(port: live.port)
         extra.send("GET /status HTTP/1.1\r\nHost: x\r\n\r\n")
         let answer = extra.readUntilClosed(seconds: 20)

@@ -28,6 +28,21 @@ final class RawSocket {
         _ = text.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
     }
 
+    /// What the server sends until it contains `marker` (or closes, or `seconds` pass).
+    func read(until marker: String, seconds: Double) -> String {
+        var out = [UInt8]()
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline, !String(decoding: out, as: UTF8.self).contains(marker) {
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&poller, 1, 200) > 0 else { continue }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n <= 0 { break }
+            out += buffer[0..<n]
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// Everything the server sends until it closes the connection or `seconds` pass; and
     /// whether it closed.
     func readUntilClosed(seconds: Double) -> (text: String, closed: Bool) {
