@@ -56,4 +56,28 @@ import ZKPinWire
             #expect(charset.status == 404)
         }
     }
+
+    /// Finding 2: the activation form was parsed before the link was checked, so anyone could
+    /// make the server parse 64 KB bodies. Now a forged link is refused before the body is read:
+    /// an unreadable body with a forged link gets the link's refusal, and only the genuine link's
+    /// request gets as far as the form (and its "not readable" answer).
+    @Test func aForgedActivationLinkIsRefusedBeforeItsFormIsRead() async throws {
+        let h = try await Harness.make()
+        try await h.run { t in
+            let registered = try await t.json("PUT", "/rps/user", RegisterRequest(userId: "form@example.com"))
+            let mpinId = try registered.json(RegisterResponse.self).mpinId
+            let link = try Outbox.activationLink(in: h.outbox, to: "form@example.com")
+            let path = String(link.dropFirst("http://127.0.0.1:8080".count))
+            let forged = path.replacingOccurrences(of: "&s=", with: "&s=00")
+            let unreadable = Array(("code=" + String(repeating: "%ZZ", count: 15_000)).utf8)
+            let form = [("Content-Type", "application/x-www-form-urlencoded")]
+            let refused = try await t.send("POST", forged, headers: form, body: unreadable)
+            #expect(refused.status == 400 && refused.text.contains("id=\"refused\""), "\(refused.status) \(refused.text.prefix(300))")
+            let read = try await t.send("POST", path, headers: form, body: unreadable)
+            #expect(read.status == 400 && !read.text.contains("id=\"refused\""), "\(read.status) \(read.text.prefix(300))")
+            #expect(read.text.contains("not readable") || read.text.contains("id=\"wrong\""), "\(read.text.prefix(300))")
+            // Nothing was activated by either.
+            #expect(try await h.rp.store.registration(mpinId: mpinId)?.activated == nil)
+        }
+    }
 }

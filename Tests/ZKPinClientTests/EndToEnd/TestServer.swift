@@ -20,39 +20,50 @@ final class TestServer: Sendable {
         try FileManager.default.createDirectory(atPath: folder.path, withIntermediateDirectories: true)
         let data = folder.file("data"), outbox = folder.file("outbox")
         // A port picked here rather than `--port 0`, so the server's default public URL (and
-        // so the payload it shows) names the port it really listens on.
-        let port = try Self.freePort()
-        process = try ChildProcess(
-            Binaries.server,
-            [
-                "serve", "--host", "127.0.0.1", "--port", String(port), "--data", data,
-                "--outbox", outbox
-            ] + extraArguments)
-        guard let url = await process.waitForOutput(#"listening on (http://127\.0\.0\.1:[0-9]+)"#, seconds: 60) else {
-            let err = process.standardError
-            process.terminate()
+        // so the payload it shows) names the port it really listens on. Between the pick and the
+        // server's bind another test's connection can take the port: then pick another.
+        var attempt = 0
+        while true {
+            attempt += 1
+            let port = try Self.freePort()
+            let child = try ChildProcess(
+                Binaries.server,
+                [
+                    "serve", "--host", "127.0.0.1", "--port", String(port), "--data", data,
+                    "--outbox", outbox
+                ] + extraArguments)
+            if let url = await child.waitForOutput(#"listening on (http://127\.0\.0\.1:[0-9]+)"#, seconds: 60) {
+                process = child
+                base = url
+                return
+            }
+            let err = child.standardError
+            child.terminate()
+            if attempt < 5 && err.contains("Address already in use") { continue }
             throw Failure("zkpin-server did not start: \(err.suffix(2000))")
         }
-        base = url
     }
 
-    /// A loopback port nobody listens on right now (the kernel's pick for a bind to port 0).
+    /// A loopback port nobody listens on right now, picked at random below the kernel's
+    /// ephemeral range (32768 and up), so that no test's outgoing connection can take it before
+    /// the server binds it.
     static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Failure("socket() failed") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                bind(fd, raw, length) == 0 && getsockname(fd, raw, &length) == 0
+        for _ in 0..<200 {
+            let port = Int.random(in: 20_000..<32_000)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            guard fd >= 0 else { throw Failure("socket() failed") }
+            defer { close(fd) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            let length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let bound = withUnsafePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 }
             }
+            if bound { return port }
         }
-        guard bound else { throw Failure("bind() failed") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        throw Failure("no free loopback port between 20000 and 32000")
     }
 
     func stop() {
