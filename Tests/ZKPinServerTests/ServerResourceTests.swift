@@ -40,14 +40,14 @@ import ZKPinWire
             // Served once, so certainly admitted (a sleep would race a busy machine), then idle.
             let socket = try RawSocket(port: live.port)
             socket.send("GET /status HTTP/1.1\r\nHost: x\r\n\r\n")
-            let answer = socket.read(until: "}", seconds: 20)  // the end of the JSON body
+            let answer = await socket.read(until: "}", seconds: 20)  // the end of the JSON body
             try #require(answer.hasPrefix("HTTP/1.1 200"), "\(answer)")
             idle.append(socket)
         }
         // Every one of them admitted: one more gets the 503 with a message, and is closed.
         let extra = try RawSocket(port: live.port)
         extra.send("GET /status HTTP/1.1\r\nHost: x\r\n\r\n")
-        let answer = extra.readUntilClosed(seconds: 20)
+        let answer = await extra.readUntilClosed(seconds: 20)
         #expect(answer.text.hasPrefix("HTTP/1.1 503"), "\(answer.text)")
         #expect(answer.text.contains("too many open connections"))
         #expect(answer.closed)
@@ -67,8 +67,8 @@ import ZKPinWire
         let idle = try RawSocket(port: live.port)
         let halfHead = try RawSocket(port: live.port)
         halfHead.send("GET /status HTTP/1.1\r\nHost: x\r\n")  // never finished
-        #expect(idle.readUntilClosed(seconds: 30).closed)
-        #expect(halfHead.readUntilClosed(seconds: 30).closed)
+        #expect(await idle.readUntilClosed(seconds: 30).closed)
+        #expect(await halfHead.readUntilClosed(seconds: 30).closed)
     }
 
     @Test func aBodyThatDoesNotArriveClosesTheConnection() async throws {
@@ -81,7 +81,7 @@ import ZKPinWire
             try await Task.sleep(for: .milliseconds(500))
             slow.send(" ")
         }
-        let answer = slow.readUntilClosed(seconds: 30)
+        let answer = await slow.readUntilClosed(seconds: 30)
         #expect(answer.closed)
         #expect(!answer.text.contains("200 OK"))
     }

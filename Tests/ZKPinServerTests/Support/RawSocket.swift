@@ -2,7 +2,7 @@ import Foundation
 
 /// A plain TCP connection to 127.0.0.1, for what an HTTP client library will not do: hold a
 /// connection idle, send half a request, count what the server does with thousands of them.
-final class RawSocket {
+final class RawSocket: @unchecked Sendable {
     let fd: Int32
 
     init(port: Int) throws {
@@ -28,8 +28,27 @@ final class RawSocket {
         _ = text.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
     }
 
+    /// The waits below poll a socket, which blocks: they run on a thread of their own, since
+    /// Swift's cooperative threads (as many as cores) also run the in-process server under test
+    /// and would starve it while other tests run in parallel.
+    func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: body()) }.start()
+        }
+    }
+
     /// What the server sends until it contains `marker` (or closes, or `seconds` pass).
-    func read(until marker: String, seconds: Double) -> String {
+    func read(until marker: String, seconds: Double) async -> String {
+        await onOwnThread { self.readBlocking(until: marker, seconds: seconds) }
+    }
+
+    /// Everything the server sends until it closes the connection or `seconds` pass; and
+    /// whether it closed.
+    func readUntilClosed(seconds: Double) async -> (text: String, closed: Bool) {
+        await onOwnThread { self.readUntilClosedBlocking(seconds: seconds) }
+    }
+
+    private func readBlocking(until marker: String, seconds: Double) -> String {
         var out = [UInt8]()
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline, !String(decoding: out, as: UTF8.self).contains(marker) {
@@ -43,9 +62,7 @@ final class RawSocket {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Everything the server sends until it closes the connection or `seconds` pass; and
-    /// whether it closed.
-    func readUntilClosed(seconds: Double) -> (text: String, closed: Bool) {
+    private func readUntilClosedBlocking(seconds: Double) -> (text: String, closed: Bool) {
         var out = [UInt8]()
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
