@@ -32,20 +32,31 @@ import ZKPinWire
         #expect(holder.stillOpen() == 2_000)
     }
 
+    /// A real `zkpin-server serve` with these flags. The timers and the cap under test then run
+    /// on the server's own event loops: in this process they shared threads with every other
+    /// suite running in parallel, and a 1 s timer did not fire within 30 s in a full run.
+    static func server(_ flags: [String]) async throws -> ServerProcess {
+        let dir = try TempDir.make()
+        let port = ServerProcess.freePort()
+        let server = try ServerProcess(["serve", "--port", "\(port)", "--data", dir, "--curve", "bn254cx"] + flags, port: port)
+        try await server.waitUntilListening()
+        return server
+    }
+
     @Test func overTheConnectionCapANewClientIsToldWhy() async throws {
-        let live = try await LiveServer.start(limits: ServerLimits(maxConnections: 20))
-        defer { live.stop() }
+        let server = try await Self.server(["--max-connections", "20"])
+        defer { server.stop() }
         var idle: [RawSocket] = []
         for _ in 0..<20 {
             // Served once, so certainly admitted (a sleep would race a busy machine), then idle.
-            let socket = try RawSocket(port: live.port)
+            let socket = try RawSocket(port: server.port)
             socket.send("GET /status HTTP/1.1\r\nHost: x\r\n\r\n")
             let answer = await socket.read(until: "}", seconds: 20)  // the end of the JSON body
             try #require(answer.hasPrefix("HTTP/1.1 200"), "\(answer)")
             idle.append(socket)
         }
         // Every one of them admitted: one more gets the 503 with a message, and is closed.
-        let extra = try RawSocket(port: live.port)
+        let extra = try RawSocket(port: server.port)
         extra.send("GET /status HTTP/1.1\r\nHost: x\r\n\r\n")
         let answer = await extra.readUntilClosed(seconds: 20)
         #expect(answer.text.hasPrefix("HTTP/1.1 503"), "\(answer.text)")
@@ -55,26 +66,26 @@ import ZKPinWire
         idle.removeAll()
         var served = false
         for _ in 0..<100 where !served {
-            served = (try? await live.transport.get("/status").status) == 200
+            served = (try? await SocketTransport(base: server.base).get("/status").status) == 200
             if !served { try await Task.sleep(for: .milliseconds(100)) }
         }
         #expect(served)
     }
 
     @Test func anIdleConnectionAndAHalfSentHeadAreClosed() async throws {
-        let live = try await LiveServer.start(limits: ServerLimits(idleTimeout: 1))
-        defer { live.stop() }
-        let idle = try RawSocket(port: live.port)
-        let halfHead = try RawSocket(port: live.port)
+        let server = try await Self.server(["--idle-timeout", "1"])
+        defer { server.stop() }
+        let idle = try RawSocket(port: server.port)
+        let halfHead = try RawSocket(port: server.port)
         halfHead.send("GET /status HTTP/1.1\r\nHost: x\r\n")  // never finished
         #expect(await idle.readUntilClosed(seconds: 30).closed)
         #expect(await halfHead.readUntilClosed(seconds: 30).closed)
     }
 
     @Test func aBodyThatDoesNotArriveClosesTheConnection() async throws {
-        let live = try await LiveServer.start { $0.bodyTimeout = 1 }
-        defer { live.stop() }
-        let slow = try RawSocket(port: live.port)
+        let server = try await Self.server(["--body-timeout", "1"])
+        defer { server.stop() }
+        let slow = try RawSocket(port: server.port)
         slow.send("POST /rps/pass1 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"mpin_id\":")
         // A trickle of bytes keeps the idle timer (30 s) from firing; the body deadline does not care.
         for _ in 0..<6 {
