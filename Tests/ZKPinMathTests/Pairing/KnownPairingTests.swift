@@ -9,8 +9,11 @@ struct KnownPairingTests {
     /// BN254CX: e(HID, Q) = PRECOMPUTE_G2 of the cross-check file, computed by the Milagro C
     /// library (spec section 1: this pairing reproduces Milagro's bytes on BN254CX).
     @Test func bn254cxMatchesMilagro() throws {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../../shared/vectors/BN254CX_full_and_pinerror_crosscheck.txt").standardized.path
+        // Tests/ZKPinMathTests/Pairing/ -> the repository's folder -> ../shared/vectors.
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let path = repository.deletingLastPathComponent()
+            .appendingPathComponent("shared/vectors/BN254CX_full_and_pinerror_crosscheck.txt").standardized.path
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             print("NOTE: \(path) is not there: Milagro's pairing bytes were NOT checked")
             return
