@@ -136,7 +136,7 @@ let package = Package(
         .testTarget(
             name: "ZKPinServerTests",
             dependencies: [
-                "ZKPinServer", "ZKPinWire", "ZKPinProtocol",
+                "ZKPinServer", "ZKPinWire", "ZKPinProtocol", "ZKPinTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -147,7 +147,9 @@ let package = Package(
                 // The migration tests write a database as an older version left it.
                 .product(name: "GRDB", package: "GRDB.swift")
             ]),
-        .testTarget(name: "ZKPinClientTests", dependencies: ["ZKPinClient", "ZKPinLoad", "ZKPinWire", "ZKPinProtocol", "CQREncode", "CZBar"])
+        .testTarget(
+            name: "ZKPinClientTests",
+            dependencies: ["ZKPinClient", "ZKPinLoad", "ZKPinWire", "ZKPinProtocol", "ZKPinTestSupport", "CQREncode", "CZBar"])
     ]
 )
 

@@ -67,9 +67,12 @@ public struct Login: Sendable {
         guard let id = Hex.decode(mpinId), let token = identity.token.flatMap({ Hex.decode($0) }) else { return false }
         var permit: (date: Int, point: [UInt8])?
         if service.settings.usePermits {
-            let first = try await connection.get(service.timePermitURL(mpinId: mpinId))
-            if [403, 410].contains(first.status) { return false }
-            permit = try await timePermit(identity: identity, mpinId: mpinId, service: service)
+            do { permit = try await timePermit(identity: identity, mpinId: mpinId, service: service) } catch {
+                switch error {
+                case .blocked, .identityNotAuthorized: return false  // still refused
+                default: throw error
+                }
+            }
         }
         guard
             let state = try? service.curve.suite.clientPass1(

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ZKPinClient
+import ZKPinTestSupport
 import ZKPinWire
 
 /// A real `zkpin-server serve` on a free loopback port with its own data folder (and outbox),
@@ -44,26 +45,10 @@ final class TestServer: Sendable {
         }
     }
 
-    /// A loopback port nobody listens on right now, picked at random below the kernel's
-    /// ephemeral range (32768 and up), so that no test's outgoing connection can take it before
-    /// the server binds it.
+    /// A free loopback port for a server started next (see `LoopbackPort.free`).
     static func freePort() throws -> Int {
-        for _ in 0..<200 {
-            let port = Int.random(in: 20_000..<32_000)
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            guard fd >= 0 else { throw Failure("socket() failed") }
-            defer { close(fd) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = in_port_t(UInt16(port).bigEndian)
-            let length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 }
-            }
-            if bound { return port }
-        }
-        throw Failure("no free loopback port between 20000 and 32000")
+        guard let port = LoopbackPort.free() else { throw Failure("no free loopback port between 20000 and 32000") }
+        return port
     }
 
     func stop() {

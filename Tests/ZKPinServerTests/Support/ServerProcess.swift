@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ZKPinTestSupport
 
 @testable import ZKPinServer
 
@@ -72,29 +73,8 @@ final class ServerProcess: @unchecked Sendable {
 
     deinit { kill() }
 
-    /// A loopback port nobody listens on right now, for a server started next. Picked at random
-    /// below the kernel's ephemeral range (32768 and up), so that no test's outgoing connection
-    /// can take it between this check and the server's bind (a kernel pick for port 0 is an
-    /// ephemeral port, and tests open many connections in parallel).
-    static func freePort() -> Int {
-        for _ in 0..<200 {
-            let port = Int.random(in: 20_000..<32_000)
-            if canBind(port) { return port }
-        }
-        return 0
-    }
-
-    static func canBind(_ port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        addr.sin_port = in_port_t(UInt16(port).bigEndian)
-        let len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        return withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } } == 0
-    }
+    /// A free loopback port for a server started next (see `LoopbackPort.free`).
+    static func freePort() -> Int { LoopbackPort.free() ?? 0 }
 }
 
 /// A relying party served in this process on a real loopback socket.
