@@ -3,8 +3,8 @@ import Testing
 
 @testable import ZKPinServer
 
-/// The conformance suite of pass 2's two store transactions (`startLogin`, `finishLogin`) on
-/// every store: the same rules as the single calls they fold together.
+/// The conformance suite of the login's store transactions (`admitPass1`, `startLogin`,
+/// `finishLogin`, `takeAuthToken`) on every store: the same rules as the single calls they fold together.
 @Suite struct LoginTransactionConformanceTests {
     func challenge(_ id: String, _ mpinId: String, created: Int = 1000) -> Challenge {
         Challenge(id: id, mpinId: mpinId, u: [1, 2], ut: [5], y: [3], date: 7, created: created, expires: created + 15)
@@ -131,14 +131,34 @@ import Testing
 
     @Test(arguments: StoreKind.available) func challengesAreRecordedOnlyForActiveIdentities(kind: StoreKind) async throws {
         let store = try await kind.make()
-        #expect(try await store.insertChallengeIfActive(challenge("g1", "ghost")) == nil)
+        #expect(try await store.admitPass1(challenge("g1", "ghost"), counting: [], now: 1000) == .identity(nil))
         try await activeIdentity(store, "i1")
-        #expect(try await store.insertChallengeIfActive(challenge("i1c", "i1")) == .active)
+        #expect(try await store.admitPass1(challenge("i1c", "i1"), counting: [], now: 1000) == .identity(.active))
         #expect(try await store.consumeChallenge(id: "i1c", mpinId: "i1", now: 1001) != nil)
         _ = try await store.revoke(userId: "a@example.com")
-        #expect(try await store.insertChallengeIfActive(challenge("i1d", "i1")) == .revoked)
+        #expect(try await store.admitPass1(challenge("i1d", "i1"), counting: [], now: 1000) == .identity(.revoked))
         #expect(try await store.consumeChallenge(id: "i1d", mpinId: "i1", now: 1001) == nil)
         #expect(try await store.consumeChallenge(id: "g1", mpinId: "ghost", now: 1001) == nil)
+    }
+
+    @Test(arguments: StoreKind.available) func pass1CountsItsLimitsBeforeRecordingTheChallenge(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        try await activeIdentity(store, "l1")
+        let limits = [CountedEvent(key: "addr", limit: 3, window: 60), CountedEvent(key: "identity", limit: 2, window: 60)]
+        #expect(try await store.admitPass1(challenge("l-a", "l1"), counting: limits, now: 1000) == .identity(.active))
+        #expect(try await store.admitPass1(challenge("l-b", "l1"), counting: limits, now: 1000) == .identity(.active))
+        // The identity's limit of 2 is used up: counted, nothing recorded.
+        #expect(try await store.admitPass1(challenge("l-c", "l1"), counting: limits, now: 1000) == .limited)
+        #expect(try await store.consumeChallenge(id: "l-c", mpinId: "l1", now: 1001) == nil)
+        #expect(try await store.eventCount(key: "addr", now: 1000) == 3)
+        #expect(try await store.eventCount(key: "identity", now: 1000) == 3)
+        // Either event over its limit refuses; an unknown identity is counted too.
+        #expect(try await store.admitPass1(challenge("l-d", "ghost"), counting: [limits[0]], now: 1000) == .limited)
+        #expect(try await store.admitPass1(challenge("l-e", "ghost"), counting: [CountedEvent(key: "other", limit: 1, window: 60)], now: 1000) == .identity(nil))
+        // A window that has run out starts again.
+        #expect(try await store.admitPass1(challenge("l-f", "l1", created: 1060), counting: limits, now: 1060) == .identity(.active))
+        #expect(try await store.consumeChallenge(id: "l-f", mpinId: "l1", now: 1061) != nil)
+        #expect(try await store.consumeChallenge(id: "l-a", mpinId: "l1", now: 1001) != nil)
     }
 
     @Test(arguments: StoreKind.available) func takingAnAuthTokenAnswersItsIdentitysState(kind: StoreKind) async throws {
@@ -147,14 +167,35 @@ import Testing
         try await store.insertAuthToken(token("t1", .success, hash: "tk1"))
         try await store.insertAuthToken(token("t1", .success, hash: "tk2"))
         try await store.insertAuthToken(token("nobody", .success, hash: "tk3"))
-        let first = try #require(try await store.takeAuthToken(hash: "tk1", now: 1001))
+        let first = try #require(try await store.takeAuthToken(hash: "tk1", now: 1001, loginAudit: nil))
         #expect(first.token.mpinId == "t1" && first.token.outcome == .success && first.identityState == .active)
-        #expect(try await store.takeAuthToken(hash: "tk1", now: 1001) == nil)  // single use
+        #expect(try await store.takeAuthToken(hash: "tk1", now: 1001, loginAudit: nil) == nil)  // single use
         _ = try await store.revoke(userId: "a@example.com")
-        #expect(try await store.takeAuthToken(hash: "tk2", now: 1001)?.identityState == .revoked)
-        let orphan = try #require(try await store.takeAuthToken(hash: "tk3", now: 1001))
+        #expect(try await store.takeAuthToken(hash: "tk2", now: 1001, loginAudit: nil)?.identityState == .revoked)
+        let orphan = try #require(try await store.takeAuthToken(hash: "tk3", now: 1001, loginAudit: nil))
         #expect(orphan.identityState == nil)
         try await store.insertAuthToken(token("t1", .success, hash: "tk4"))
-        #expect(try await store.takeAuthToken(hash: "tk4", now: 2000) == nil)  // expired
+        #expect(try await store.takeAuthToken(hash: "tk4", now: 2000, loginAudit: nil) == nil)  // expired
+        #expect(try await store.auditLog(limit: 10).filter { $0.kind == "login" }.isEmpty)
+    }
+
+    @Test(arguments: StoreKind.available) func aCompleteLoginIsAuditedWithItsTake(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        try await activeIdentity(store, "w1")
+        var withCode = token("w1", .success, hash: "w-code")
+        withCode.accessCode = "123456"
+        for t in [token("w1", .success, hash: "w-ok"), token("w1", .wrongPIN, hash: "w-pin"), withCode] { try await store.insertAuthToken(t) }
+        let at = (time: 1001, address: "10.0.0.7")
+        _ = try await store.takeAuthToken(hash: "w-pin", now: 1001, loginAudit: at)
+        _ = try await store.takeAuthToken(hash: "w-code", now: 1001, loginAudit: at)
+        #expect(try await store.auditLog(limit: 10).filter { $0.kind == "login" }.isEmpty)  // not complete: no row
+        _ = try await store.takeAuthToken(hash: "w-ok", now: 1001, loginAudit: at)
+        let expected = AuditEvent(time: 1001, kind: "login", userId: "a@example.com", mpinId: "w1", address: "10.0.0.7")
+        #expect(try await store.auditLog(limit: 10).filter { $0.kind == "login" } == [expected])
+        // A revoked identity's success is not a login.
+        try await store.insertAuthToken(token("w1", .success, hash: "w-late"))
+        _ = try await store.revoke(userId: "a@example.com")
+        _ = try await store.takeAuthToken(hash: "w-late", now: 1001, loginAudit: at)
+        #expect(try await store.auditLog(limit: 10).filter { $0.kind == "login" }.count == 1)
     }
 }

@@ -113,10 +113,13 @@ import ZKPinWire
 
     @Test func thePass1LimitsAreSettings() async throws {
         let h = try await Harness.make { $0.pass1PerAddress = 3 }
+        // A valid point: U is checked before the limits are counted (a refused point changes nothing).
+        let suite = CurveID.bn254cx.suite
+        let u = Hex.encode(try suite.clientSecretShare(master: suite.randomScalar(), id: [1, 2, 3]))
         try await h.run { t in
             var statuses: [Int] = []
             for _ in 0..<5 {
-                statuses.append(try await t.json("POST", "/rps/pass1", Pass1Request(mpinId: "abcd", u: "00")).status)
+                statuses.append(try await t.json("POST", "/rps/pass1", Pass1Request(mpinId: "abcd", u: u)).status)
             }
             #expect(
                 statuses == [403, 403, 403, 429, 429] || statuses.prefix(3).allSatisfy { $0 != 429 } && statuses.suffix(2) == [429, 429],

@@ -22,10 +22,6 @@ struct LoginService: Sendable {
     func pass1(_ request: Pass1Request, address: String) async throws(APIError) -> Pass1Response {
         guard request.pass == 1 else { throw APIError.bad("pass must be 1") }
         _ = try MPinIDText.bytes(request.mpinId)
-        let now = clock.now
-        guard try await limiter.hit("pass1-addr:\(address)", config.limits.pass1PerAddress, now: now),
-            try await limiter.hit("pass1:\(request.mpinId):\(address)", config.limits.pass1PerIdentityAndAddress, now: now)
-        else { throw APIError(.rateLimited, "too many logins started from this address; wait a minute") }
         let u = try MPinIDText.hexField(request.u, "U")
         var ut: [UInt8]? = nil
         // The server's setting decides: a client cannot skip the permit by leaving UT out.
@@ -41,8 +37,17 @@ struct LoginService: Sendable {
             id: Tokens.fresh(bytes: 16), mpinId: request.mpinId, u: u, ut: ut, y: verifier.randomChallenge(),
             date: config.usePermits ? UTCDay.number(unixSeconds: created) : 0,
             created: created, expires: created + config.challengeTTL)
-        // One statement checks that the identity is active and records the challenge.
-        switch try await storage("insert challenge", { try await $0.insertChallengeIfActive(challenge) }) {
+        // One transaction counts the limits, checks that the identity is active and records the
+        // challenge. U and UT are validated before it: a refused point changes nothing.
+        let limits = [
+            CountedEvent(key: "pass1-addr:\(address)", rule: config.limits.pass1PerAddress),
+            CountedEvent(key: "pass1:\(request.mpinId):\(address)", rule: config.limits.pass1PerIdentityAndAddress),
+        ]
+        let admission = try await storage("insert challenge") { try await $0.admitPass1(challenge, counting: limits, now: created) }
+        guard case .identity(let state) = admission else {
+            throw APIError(.rateLimited, "too many logins started from this address; wait a minute")
+        }
+        switch state {
         case .active: return Pass1Response(y: Hex.encode(challenge.y), challenge: challenge.id)
         case nil:
             try await showRefusal(on: request.wid, .refused, address: address)
@@ -195,7 +200,10 @@ struct LoginService: Sendable {
     func authenticate(_ request: AuthenticateRequest, address: String) async throws(APIError) -> AuthenticateResponse {
         let now = clock.now
         let hash = Tokens.hash(request.mpinResponse.authOTT)
-        let taken = try await storage("take auth token") { try await $0.takeAuthToken(hash: hash, now: now) }
+        // A success without an access code is complete here: its audit row goes in with the take.
+        let taken = try await storage("take auth token") {
+            try await $0.takeAuthToken(hash: hash, now: now, loginAudit: (time: now, address: address))
+        }
         guard let (token, state) = taken else { throw APIError(.invalidToken, "unknown, expired or used authOTT") }
         guard let state, state != .revoked else {
             try await access.markRefused(code: token.accessCode, .refused)
@@ -220,13 +228,15 @@ struct LoginService: Sendable {
             try await access.markRefused(code: token.accessCode, .blocked)
             throw APIError(.blocked, "this identity is blocked")
         }
-        if let code = token.accessCode {
-            let marked = try await storage("mark authenticated") { try await $0.markAuthenticated(code: code, authOTTHash: token.hash, now: now) }
-            guard marked else { throw APIError(.accessCodeExpired, "the access code expired before the login finished") }
-            guard try await access.waitForTakeUp(code: code) else {
-                await audit.record("login_timeout", userId: token.userId, mpinId: token.mpinId, address: address)
-                throw APIError(.authenticationTimeout, "the browser did not take the login up")
-            }
+        guard let code = token.accessCode else {
+            metrics.logins.increment()
+            return AuthenticateResponse(userId: token.userId)
+        }
+        let marked = try await storage("mark authenticated") { try await $0.markAuthenticated(code: code, authOTTHash: token.hash, now: now) }
+        guard marked else { throw APIError(.accessCodeExpired, "the access code expired before the login finished") }
+        guard try await access.waitForTakeUp(code: code) else {
+            await audit.record("login_timeout", userId: token.userId, mpinId: token.mpinId, address: address)
+            throw APIError(.authenticationTimeout, "the browser did not take the login up")
         }
         await audit.record("login", userId: token.userId, mpinId: token.mpinId, address: address)
         metrics.logins.increment()

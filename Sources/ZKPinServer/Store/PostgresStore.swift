@@ -298,22 +298,34 @@ public final class PostgresStore: Store {
 
     // MARK: Challenges
 
-    public func insertChallengeIfActive(_ c: Challenge) async throws -> IdentityState? {
-        // One statement: the insert happens only when the identity's row says active.
+    public func admitPass1(_ c: Challenge, counting events: [CountedEvent], now: Int) async throws -> Pass1Admission {
+        // One statement: the events counted as countEvent does (keys distinct), then the
+        // insert only when every count is within its limit and the identity's row says active.
         guard
             let row = try await one(
                 """
-                WITH identity AS (SELECT state FROM identities WHERE mpin_id = \(c.mpinId)),
+                WITH event AS (
+                    SELECT * FROM unnest(\(events.map(\.key))::text[], \(events.map(\.limit))::bigint[],
+                                         \(events.map { now + $0.window })::bigint[]) AS e(key, lim, expires)),
+                counted AS (
+                    INSERT INTO rate_limits(key, count, expires) SELECT key, 1, expires FROM event
+                    ON CONFLICT (key) DO UPDATE SET
+                        count = CASE WHEN rate_limits.expires <= \(now) THEN 1 ELSE rate_limits.count + 1 END,
+                        expires = CASE WHEN rate_limits.expires <= \(now) THEN EXCLUDED.expires ELSE rate_limits.expires END
+                    RETURNING key, count),
+                verdict AS (SELECT NOT EXISTS (SELECT 1 FROM counted JOIN event USING (key) WHERE counted.count > event.lim) AS within),
+                identity AS (SELECT state FROM identities WHERE mpin_id = \(c.mpinId)),
                 inserted AS (
                     INSERT INTO challenges(id, mpin_id, u, ut, y, date, created, expires)
                     SELECT \(c.id), \(c.mpinId), \(ByteBuffer(bytes: c.u)), \(c.ut.map { ByteBuffer(bytes: $0) }), \(ByteBuffer(bytes: c.y)),
                            \(c.date), \(c.created), \(c.expires)
-                    WHERE EXISTS (SELECT 1 FROM identity WHERE state = 'active')
+                    WHERE (SELECT within FROM verdict) AND EXISTS (SELECT 1 FROM identity WHERE state = 'active')
                     RETURNING 1)
-                SELECT state FROM identity
+                SELECT (SELECT within FROM verdict) AS within, (SELECT state FROM identity) AS state
                 """)
-        else { return nil }
-        return IdentityState(rawValue: try row["state"].decode(String.self)) ?? .revoked
+        else { return .identity(nil) }
+        guard try row["within"].decode(Bool.self) else { return .limited }
+        return .identity(try row["state"].decode(String?.self).map { IdentityState(rawValue: $0) ?? .revoked })
     }
 
     public func insertChallenge(_ c: Challenge) async throws {
@@ -430,12 +442,20 @@ public final class PostgresStore: Store {
             """)
     }
 
-    public func takeAuthToken(hash: String, now: Int) async throws -> (token: AuthToken, identityState: IdentityState?)? {
+    public func takeAuthToken(hash: String, now: Int, loginAudit: (time: Int, address: String)?) async throws
+        -> (token: AuthToken, identityState: IdentityState?)?
+    {
         guard
             let row = try await one(
                 """
-                WITH taken AS (DELETE FROM auth_tokens WHERE hash = \(hash) AND expires > \(now) RETURNING *)
-                SELECT taken.*, i.state AS identity_state FROM taken LEFT JOIN identities i ON i.mpin_id = taken.mpin_id
+                WITH taken AS (DELETE FROM auth_tokens WHERE hash = \(hash) AND expires > \(now) RETURNING *),
+                result AS (SELECT taken.*, i.state AS identity_state FROM taken LEFT JOIN identities i ON i.mpin_id = taken.mpin_id),
+                audited AS (
+                    INSERT INTO audit(time, kind, user_id, mpin_id, address, detail)
+                    SELECT \(loginAudit?.time ?? 0), 'login', user_id, mpin_id, \(loginAudit?.address ?? ""), '' FROM result
+                    WHERE \(loginAudit != nil) AND outcome = 'success' AND access_code IS NULL AND identity_state = 'active'
+                    RETURNING 1)
+                SELECT * FROM result
                 """)
         else { return nil }
         let state = try row["identity_state"].decode(String?.self).map { IdentityState(rawValue: $0) ?? .revoked }

@@ -151,17 +151,24 @@ public final class SQLiteStore: Store {
         }
     }
 
-    public func insertChallengeIfActive(_ c: Challenge) async throws -> IdentityState? {
+    public func admitPass1(_ c: Challenge, counting events: [CountedEvent], now: Int) async throws -> Pass1Admission {
         try await pool.write { db in
+            var withinLimits = true
+            for event in events where try Self.countEvent(db, key: event.key, window: event.window, now: now) > event.limit {
+                withinLimits = false
+            }
+            guard withinLimits else { return .limited }
             guard let text = try String.fetchOne(db.cachedStatement(sql: "SELECT state FROM identities WHERE mpin_id = ?"), arguments: [c.mpinId])
-            else { return nil }
+            else { return .identity(nil) }
             let state = IdentityState(rawValue: text) ?? .revoked
             if state == .active { try Self.insertChallenge(db, c) }
-            return state
+            return .identity(state)
         }
     }
 
-    public func takeAuthToken(hash: String, now: Int) async throws -> (token: AuthToken, identityState: IdentityState?)? {
+    public func takeAuthToken(hash: String, now: Int, loginAudit: (time: Int, address: String)?) async throws
+        -> (token: AuthToken, identityState: IdentityState?)?
+    {
         try await pool.write { db in
             guard
                 let token = try Row.fetchOne(
@@ -169,8 +176,13 @@ public final class SQLiteStore: Store {
                     arguments: [hash, now]
                 ).map(Self.authToken)
             else { return nil }
-            let state = try String.fetchOne(db.cachedStatement(sql: "SELECT state FROM identities WHERE mpin_id = ?"), arguments: [token.mpinId])
-            return (token, state.map { IdentityState(rawValue: $0) ?? .revoked })
+            let text = try String.fetchOne(db.cachedStatement(sql: "SELECT state FROM identities WHERE mpin_id = ?"), arguments: [token.mpinId])
+            let state = text.map { IdentityState(rawValue: $0) ?? .revoked }
+            if let loginAudit, token.outcome == .success, token.accessCode == nil, state == .active {
+                try Self.appendAudit(
+                    db, AuditEvent(time: loginAudit.time, kind: "login", userId: token.userId, mpinId: token.mpinId, address: loginAudit.address))
+            }
+            return (token, state)
         }
     }
 
@@ -455,18 +467,20 @@ public final class SQLiteStore: Store {
     // MARK: Rate limits
 
     public func countEvent(key: String, window: Int, now: Int) async throws -> Int {
-        try await pool.write { db in
-            // A window that has run out restarts at this event; both CASEs read the old row.
-            try Int.fetchOne(
-                db.cachedStatement(
-                    sql: """
-                        INSERT INTO rate_limits(key, count, expires) VALUES (?1, 1, ?2 + ?3)
-                        ON CONFLICT(key) DO UPDATE SET
-                            count = CASE WHEN expires <= ?2 THEN 1 ELSE count + 1 END,
-                            expires = CASE WHEN expires <= ?2 THEN excluded.expires ELSE expires END
-                        RETURNING count
-                        """), arguments: [key, now, window]) ?? 1
-        }
+        try await pool.write { db in try Self.countEvent(db, key: key, window: window, now: now) }
+    }
+
+    static func countEvent(_ db: Database, key: String, window: Int, now: Int) throws -> Int {
+        // A window that has run out restarts at this event; both CASEs read the old row.
+        try Int.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    INSERT INTO rate_limits(key, count, expires) VALUES (?1, 1, ?2 + ?3)
+                    ON CONFLICT(key) DO UPDATE SET
+                        count = CASE WHEN expires <= ?2 THEN 1 ELSE count + 1 END,
+                        expires = CASE WHEN expires <= ?2 THEN excluded.expires ELSE expires END
+                    RETURNING count
+                    """), arguments: [key, now, window]) ?? 1
     }
 
     public func eventCount(key: String, now: Int) async throws -> Int {

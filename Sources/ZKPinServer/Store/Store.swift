@@ -43,12 +43,18 @@ public protocol Store: OIDCStore {
     /// identity. Nil (and no token) when the identity is gone.
     /// `audit`, when given, is appended in the same transaction.
     func finishLogin(_ settlement: AttemptSettlement, token: AuthToken, maxAttempts: Int, audit: AuditEvent?) async throws -> AttemptResult?
-    /// Inserts the challenge only while its identity is active, atomically; answers the
-    /// identity's state (`active`: inserted), nil (nothing inserted) when there is no such identity.
-    func insertChallengeIfActive(_ challenge: Challenge) async throws -> IdentityState?
+    /// Pass 1 in one transaction: counts `events` as `countEvent` does; when every count is
+    /// within its limit, inserts the challenge only while its identity is active. Answers
+    /// `.limited` (only the counts changed) or the identity's state (`active`: inserted; nil:
+    /// no such identity, nothing inserted).
+    func admitPass1(_ challenge: Challenge, counting events: [CountedEvent], now: Int) async throws -> Pass1Admission
     /// Consumes an auth token as `consumeAuthToken` does and answers it with its identity's
-    /// state now (nil when the identity is gone), in one statement.
-    func takeAuthToken(hash: String, now: Int) async throws -> (token: AuthToken, identityState: IdentityState?)?
+    /// state now (nil when the identity is gone), in one transaction. With `loginAudit`, a
+    /// `login` audit row (the token's user and identity, that time and address) goes in too
+    /// when the token is a success without an access code and the identity is active: the
+    /// login is then complete.
+    func takeAuthToken(hash: String, now: Int, loginAudit: (time: Int, address: String)?) async throws
+        -> (token: AuthToken, identityState: IdentityState?)?
 
     // MARK: Pass-1 challenges
     func insertChallenge(_ challenge: Challenge) async throws

@@ -195,6 +195,24 @@ public struct AttemptResult: Sendable, Equatable {
     public init(failedAttempts: Int, state: IdentityState) { self.failedAttempts = failedAttempts; self.state = state }
 }
 
+/// One rate-limit event to count in the same transaction as the step it guards.
+public struct CountedEvent: Sendable, Equatable {
+    public var key: String
+    public var limit: Int
+    /// Seconds; a window that has run out restarts at this event.
+    public var window: Int
+    public init(key: String, limit: Int, window: Int) { self.key = key; self.limit = limit; self.window = window }
+}
+
+/// What `Store.admitPass1` did.
+public enum Pass1Admission: Sendable, Equatable {
+    /// An event went over its limit: the events are counted, nothing else changed.
+    case limited
+    /// Within the limits; the identity's state (`active`: the challenge is stored) or nil
+    /// (no such identity, nothing stored).
+    case identity(IdentityState?)
+}
+
 /// What `Store.startLogin` found.
 public enum LoginStart: Sendable, Equatable {
     /// The challenge was consumed and an attempt reserved; the identity as it was before.

@@ -15,3 +15,7 @@ struct StoreRateLimiter: Sendable {
         try await storage("read rate-limit count") { try await $0.eventCount(key: key, now: now) } >= rule.limit
     }
 }
+
+extension CountedEvent {
+    init(key: String, rule: RateLimiter.Rule) { self.init(key: key, limit: rule.limit, window: rule.window) }
+}

@@ -76,12 +76,14 @@ final class FailingStore: Store, @unchecked Sendable {  // `failing` is guarded 
         try check(); return try await inner.finishLogin(settlement, token: token, maxAttempts: maxAttempts, audit: audit)
     }
 
-    func insertChallengeIfActive(_ challenge: Challenge) async throws -> IdentityState? {
-        try check(); return try await inner.insertChallengeIfActive(challenge)
+    func admitPass1(_ challenge: Challenge, counting events: [CountedEvent], now: Int) async throws -> Pass1Admission {
+        try check(); return try await inner.admitPass1(challenge, counting: events, now: now)
     }
 
-    func takeAuthToken(hash: String, now: Int) async throws -> (token: AuthToken, identityState: IdentityState?)? {
-        try check(); return try await inner.takeAuthToken(hash: hash, now: now)
+    func takeAuthToken(hash: String, now: Int, loginAudit: (time: Int, address: String)?) async throws
+        -> (token: AuthToken, identityState: IdentityState?)?
+    {
+        try check(); return try await inner.takeAuthToken(hash: hash, now: now, loginAudit: loginAudit)
     }
 
     func insertChallenge(_ challenge: Challenge) async throws {
