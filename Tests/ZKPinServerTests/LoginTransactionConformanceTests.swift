@@ -154,7 +154,9 @@ import Testing
         #expect(try await store.eventCount(key: "identity", now: 1000) == 3)
         // Either event over its limit refuses; an unknown identity is counted too.
         #expect(try await store.admitPass1(challenge("l-d", "ghost"), counting: [limits[0]], now: 1000) == .limited)
-        #expect(try await store.admitPass1(challenge("l-e", "ghost"), counting: [CountedEvent(key: "other", limit: 1, window: 60)], now: 1000) == .identity(nil))
+        #expect(
+            try await store.admitPass1(challenge("l-e", "ghost"), counting: [CountedEvent(key: "other", limit: 1, window: 60)], now: 1000)
+                == .identity(nil))
         // A window that has run out starts again.
         #expect(try await store.admitPass1(challenge("l-f", "l1", created: 1060), counting: limits, now: 1060) == .identity(.active))
         #expect(try await store.consumeChallenge(id: "l-f", mpinId: "l1", now: 1061) != nil)

@@ -41,7 +41,7 @@ struct LoginService: Sendable {
         // challenge. U and UT are validated before it: a refused point changes nothing.
         let limits = [
             CountedEvent(key: "pass1-addr:\(address)", rule: config.limits.pass1PerAddress),
-            CountedEvent(key: "pass1:\(request.mpinId):\(address)", rule: config.limits.pass1PerIdentityAndAddress),
+            CountedEvent(key: "pass1:\(request.mpinId):\(address)", rule: config.limits.pass1PerIdentityAndAddress)
         ]
         let admission = try await storage("insert challenge") { try await $0.admitPass1(challenge, counting: limits, now: created) }
         guard case .identity(let state) = admission else {
