@@ -76,9 +76,11 @@ public struct LoadDriver: Sendable {
                 let service = services[index % services.count]
                 group.addTask {
                     var mine: [LoadSample] = []
+                    // The identity's own work (its hash to G1, PIN, x·A) once, not per login.
+                    let repeated = Self.repeatablePass1(identity, service: service)
                     while clock.now < deadline {
                         let began = clock.now
-                        let outcome = await Self.login(identity, service: service, connection: connection)
+                        let outcome = await Self.login(identity, service: service, connection: connection, repeating: repeated)
                         mine.append(LoadSample(seconds: Self.seconds(clock.now - began), outcome: outcome))
                     }
                     return mine
@@ -106,9 +108,20 @@ public struct LoadDriver: Sendable {
         Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
 
+    /// One pass 1 that every login of `identity` repeats (same x, same U), so that the driver's
+    /// per-login crypto is pass 2's multiplication only and one driver core can keep a server
+    /// core busy. Only without time permits (U then does not change with the day). It gives
+    /// SEC away to whoever sees two of these logins: a load test's throwaway identities only.
+    static func repeatablePass1(_ identity: LoadIdentity, service: Service) -> ClientPass1State? {
+        guard !service.settings.usePermits else { return nil }
+        return try? service.curve.suite.clientPass1(id: identity.id, token: identity.token, pin: identity.pin, timePermit: nil, date: 0)
+    }
+
     /// One login; nil on success, else the kind of failure (status and error code, or the
-    /// network trouble).
-    static func login(_ identity: LoadIdentity, service: Service, connection: RPSConnection) async -> String? {
+    /// network trouble). With `repeating`, pass 1 is that one's (see `repeatablePass1`).
+    static func login(_ identity: LoadIdentity, service: Service, connection: RPSConnection, repeating: ClientPass1State? = nil) async
+        -> String?
+    {
         do {
             let suite = service.curve.suite
             var permit: (date: Int, point: [UInt8])? = nil
@@ -125,9 +138,10 @@ public struct LoadDriver: Sendable {
                 permit = (p1.date, point)
             }
             guard
-                let state = try? suite.clientPass1(
-                    id: identity.id, token: identity.token, pin: identity.pin,
-                    timePermit: permit?.point, date: permit?.date ?? 0)
+                let state = repeating?.copyReusingX()
+                    ?? (try? suite.clientPass1(
+                        id: identity.id, token: identity.token, pin: identity.pin,
+                        timePermit: permit?.point, date: permit?.date ?? 0))
             else { return "client pass 1 failed" }
             defer { state.wipe() }
             let pass1 = try await connection.send(

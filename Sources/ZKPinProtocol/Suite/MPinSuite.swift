@@ -51,6 +51,11 @@ public final class ClientPass1State: @unchecked Sendable {
         self.u = u; self.ut = ut; self.x = x; self.sec = sec
     }
 
+    /// A copy with the same x, for a load driver that repeats one identity's pass 1 so that
+    /// only pass 2's multiplication is per login. Never for a real client: two logins with the
+    /// same x give SEC away to anyone who sees them (V1 - V2 = (y2 - y1)·SEC). Package-only.
+    package func copyReusingX() -> ClientPass1State { ClientPass1State(u: u, ut: ut, x: x, sec: sec) }
+
     /// Zeroes x and SEC.
     public func wipe() {
         for i in x.indices { x[i] = 0 }
