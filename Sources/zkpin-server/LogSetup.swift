@@ -7,9 +7,7 @@ enum LogSetup {
         LoggingSystem.bootstrap { label in
             switch format {
             case .text:
-                var handler = StreamLogHandler.standardError(label: label)
-                handler.logLevel = level
-                return handler
+                return TextLogHandler(label: label, level: level)
             case .json:
                 return JSONLogHandler(label: label, level: level)
             }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ZKPinTestSupport
 import ZKPinWire
 
 @testable import ZKPinServer
@@ -7,7 +8,7 @@ import ZKPinWire
 /// `zkpin-server admin users|revoke|unblock|audit`, run as the real executable against a data
 /// folder (or a PostgreSQL database) that an in-process relying party filled.
 @Suite struct AdminCommandTests {
-    struct Run { var status: Int32; var out: String; var err: String }
+    typealias Run = ProcessRun
 
     /// The JSON document of a `--json` run (stdout must be exactly one).
     static func json(_ run: Run) throws -> [[String: Any]] {
@@ -16,19 +17,7 @@ import ZKPinWire
     }
 
     static func admin(_ arguments: [String]) throws -> Run {
-        let process = Process()
-        process.executableURL = ServerProcess.binary
-        process.arguments = ["admin"] + arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus, out: String(decoding: outData, as: UTF8.self),
-            err: String(decoding: errData, as: UTF8.self))
+        try ProcessRun.run(ServerProcess.binary, ["admin"] + arguments)
     }
 
     @Test func usersRevokeAndAudit() async throws {

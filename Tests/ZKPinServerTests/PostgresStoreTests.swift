@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import Testing
+import ZKPinTestSupport
 
 @testable import ZKPinServer
 
@@ -28,15 +29,9 @@ struct PostgresStoreTests {
     @Test func unreachableDatabaseIsAClearError() async throws {
         // A port bound but not listening: connections are refused, and no other test's server
         // can take it meanwhile (a merely free port could be).
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
-        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
-        let port = Int(UInt16(bigEndian: addr.sin_port))
+        let refusing = try #require(LoopbackSocket())
+        defer { refusing.close() }
+        let port = refusing.port
         let error = await #expect(throws: SetupError.self) {
             try await PostgresStore.open(try PostgresLocation(url: "postgres://zkpin@127.0.0.1:\(port)/x", environment: [:]))
         }

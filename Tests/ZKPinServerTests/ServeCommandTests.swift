@@ -1,31 +1,17 @@
 import Foundation
 import Testing
 import ZKPinServer
+import ZKPinTestSupport
 import ZKPinWire
 
 /// `zkpin-server serve` and `config check` as the real executable: exit statuses, the port
 /// checked before the data folder is touched, file modes (issue 15).
 @Suite(.serialized) struct ServeCommandTests {
-    struct Run { var status: Int32; var out: String; var err: String }
+    typealias Run = ProcessRun
 
     /// Runs `zkpin-server ARGS` to its end (these runs all stop by themselves).
     static func server(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
-        let process = Process()
-        process.executableURL = ServerProcess.binary
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ZKPIN_") }
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus, out: String(decoding: outData, as: UTF8.self),
-            err: String(decoding: errData, as: UTF8.self))
+        try ProcessRun.run(ServerProcess.binary, arguments, environment: environment)
     }
 
     @Test func exitStatusesTellUsageConfigurationDataFolderAndBindApart() throws {
@@ -48,19 +34,10 @@ import ZKPinWire
     }
 
     @Test func aPortInUseIsReportedBeforeAnythingIsWritten() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let listening = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                bind(fd, raw, length) == 0 && listen(fd, 1) == 0 && getsockname(fd, raw, &length) == 0
-            }
-        }
-        #expect(listening)
-        let port = Int(UInt16(bigEndian: address.sin_port))
+        // Held open and listening for the whole test, so the port stays in use.
+        let occupied = try #require(LoopbackSocket(listeningWithBacklog: 1))
+        defer { occupied.close() }
+        let port = occupied.port
         let data = try TempDir.make() + "/data"
         let run = try Self.server(["serve", "--host", "127.0.0.1", "--port", String(port), "--data", data])
         #expect(run.status == 69, "\(run.err)")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import ZKPinClient
+import ZKPinTestSupport
 import ZKPinWire
 
 /// What scripts rely on (issue 15): one JSON document on standard output under `--json`, a
@@ -184,19 +185,9 @@ import ZKPinWire
 
     /// A server that accepts the connection and never answers: `--timeout` ends the wait.
     @Test func aSilentServerTimesOutWithOneLine() async throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let listening = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                bind(fd, raw, length) == 0 && listen(fd, 8) == 0 && getsockname(fd, raw, &length) == 0
-            }
-        }
-        #expect(listening)
-        let port = Int(UInt16(bigEndian: address.sin_port))
+        let silent = try #require(LoopbackSocket(listeningWithBacklog: 8))
+        defer { silent.close() }
+        let port = silent.port
         let home = ClientHome()
         defer { home.folder.remove() }
         let result = try await home.run(["scan", "http://127.0.0.1:\(port)#1234560", "--timeout", "1", "--json"])

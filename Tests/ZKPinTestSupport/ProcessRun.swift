@@ -1,0 +1,30 @@
+import Foundation
+
+/// A command run to its end with its output collected: what the CLI tests check.
+public struct ProcessRun: Sendable {
+    public var status: Int32
+    public var out: String
+    public var err: String
+
+    /// Runs `executable` with `arguments` and the test's environment without any `ZKPIN_`
+    /// variable (so the developer's own settings do not leak in), plus `environment`.
+    public static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws -> ProcessRun {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("ZKPIN_") }
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Read both pipes to the end before waiting: a full pipe would block the child.
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return ProcessRun(
+            status: process.terminationStatus, out: String(decoding: outData, as: UTF8.self),
+            err: String(decoding: errData, as: UTF8.self))
+    }
+}
