@@ -29,6 +29,32 @@ import ZKPinWire
         }
     }
 
+    /// A path that exists with another method is a 405 naming the methods it has (RFC 9110),
+    /// not a 404 that says the endpoint is not there; path parameters match any segment.
+    @Test func aWrongMethodIsA405WithAllow() async throws {
+        let h = try await Harness.make()
+        try await h.run { t in
+            let cases: [(method: String, path: String, allow: String)] = [
+                ("DELETE", "/rps/pass1", "POST"),
+                ("GET", "/rps/pass2", "POST"),
+                ("POST", "/status", "GET"),
+                ("DELETE", "/rps/signature/0a1b2c", "GET"),
+                ("POST", "/dta2/status", "GET")
+            ]
+            for c in cases {
+                let reply = try await t.send(c.method, c.path, headers: [], body: nil)
+                #expect(reply.status == 405, "\(c.method) \(c.path): \(reply.status)")
+                #expect(reply.header("Allow") == c.allow, "\(c.method) \(c.path): \(reply.headers)")
+                #expect(reply.error?.error == "bad_request" && reply.error?.message.contains(c.allow) == true, "\(reply.text)")
+            }
+            // No such path with any method: still 404, without Allow.
+            for path in ["/rps/pass3", "/rps/signature", "/rps/signature/a/b"] {
+                let reply = try await t.send("DELETE", path, headers: [], body: nil)
+                #expect(reply.status == 404 && reply.header("Allow") == nil, "\(path): \(reply.status)")
+            }
+        }
+    }
+
     @Test func badInputIsA4xxWithAnErrorBody() async throws {
         let h = try await Harness.make()
         try await h.run { t in

@@ -126,7 +126,8 @@ public enum ZKPinServerApp {
     public static func router(rp: RelyingParty, dta2: DTA2Service?, logger: Logger) throws -> Router<AppContext> {
         let router = Router(context: AppContext.self)
         router.add(middleware: RedactingLogMiddleware(logger: logger, metrics: rp.metrics))
-        router.add(middleware: ErrorShapeMiddleware(logger: logger))
+        let allowed = AllowedMethods()
+        router.add(middleware: ErrorShapeMiddleware(logger: logger, allowed: allowed))
         router.add(middleware: BodyLimitMiddleware(bodyTimeout: rp.config.bodyTimeout))
         let address = ClientAddress(trustedProxy: rp.config.trustedProxy)
         router.addRoutes(DiscoveryRoutes.collection(rp: rp))
@@ -137,6 +138,7 @@ public enum ZKPinServerApp {
         router.addRoutes(PageRoutes.collection(rp: rp, pages: pages, address: address))
         if let dir = rp.config.dataDirectory { try OIDCRoutes.add(to: router, rp: rp, pages: pages, dataDirectory: dir) }
         if let dta2 { DTA2Routes.add(to: router, dta2: dta2, prefix: "/dta2", withStatus: true) }
+        allowed.record(router)
         return router
     }
 
@@ -144,8 +146,10 @@ public enum ZKPinServerApp {
     public static func dtaRouter(_ dta2: DTA2Service, logger: Logger) -> Router<AppContext> {
         let router = Router(context: AppContext.self)
         router.add(middleware: RedactingLogMiddleware(logger: logger, metrics: nil))
-        router.add(middleware: ErrorShapeMiddleware(logger: logger))
+        let allowed = AllowedMethods()
+        router.add(middleware: ErrorShapeMiddleware(logger: logger, allowed: allowed))
         DTA2Routes.add(to: router, dta2: dta2, prefix: "", withStatus: true)
+        allowed.record(router)
         return router
     }
 

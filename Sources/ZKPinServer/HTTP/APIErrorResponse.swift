@@ -15,6 +15,7 @@ extension APIError: HTTPResponseError {
             response.status = status
         }
         if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
+        if !allow.isEmpty { response.headers[.allow] = allow.map(\.rawValue).joined(separator: ", ") }
         return response
     }
 
@@ -28,6 +29,7 @@ extension APIError: HTTPResponseError {
 
 extension HTTPField.Name {
     static let retryAfter = HTTPField.Name("Retry-After")!
+    static let allow = HTTPField.Name("Allow")!
     static let xForwardedFor = HTTPField.Name("X-Forwarded-For")!
     static let xContentTypeOptions = HTTPField.Name("X-Content-Type-Options")!
 }

@@ -8,6 +8,8 @@ import ZKPinWire
 struct ErrorShapeMiddleware: RouterMiddleware {
     typealias Context = AppContext
     let logger: Logger
+    /// A 404 for a path that exists with other methods becomes a 405 naming them.
+    let allowed: AllowedMethods
 
     func handle(_ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response) async throws -> Response {
         do {
@@ -15,6 +17,11 @@ struct ErrorShapeMiddleware: RouterMiddleware {
         } catch let error as APIError {
             throw error
         } catch let error as HTTPError {
+            if error.status == .notFound, case let methods = allowed.methods(for: request.uri.path), !methods.isEmpty,
+                !methods.contains(request.method)
+            {
+                throw APIError.methodNotAllowed(request.method, allowed: methods)
+            }
             throw Self.shaped(error)
         } catch let error as any HTTPResponseError {
             throw APIError(status: error.status, code: Self.code(for: error.status.code), error.status.reasonPhrase)

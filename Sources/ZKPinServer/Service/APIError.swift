@@ -9,6 +9,8 @@ public struct APIError: Error, Sendable, Equatable {
     public var body: ErrorBody
     /// Seconds for `Retry-After` (503 only).
     public var retryAfter: Int?
+    /// The `Allow` header's methods (405 only).
+    public var allow: [HTTPRequest.Method] = []
 
     public init(_ code: ErrorCode, _ message: String, attemptsLeft: Int? = nil) {
         status = HTTPResponse.Status(code: code.httpStatus)
@@ -21,6 +23,14 @@ public struct APIError: Error, Sendable, Equatable {
     }
 
     static func bad(_ message: String) -> APIError { APIError(.badRequest, message) }
+
+    /// The path exists, but not for `method`.
+    static func methodNotAllowed(_ method: HTTPRequest.Method, allowed: [HTTPRequest.Method]) -> APIError {
+        let names = allowed.map(\.rawValue).joined(separator: ", ")
+        var error = APIError(status: .methodNotAllowed, code: .badRequest, "\(method.rawValue) is not allowed here; use \(names)")
+        error.allow = allowed
+        return error
+    }
 
     /// The one answer to every storage failure: the person did nothing wrong, so never a 4xx
     /// (which would tell them their code expired or their identity is unknown).
