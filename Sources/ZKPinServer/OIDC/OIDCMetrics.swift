@@ -8,9 +8,10 @@ struct OIDCMetrics: Sendable {
     let logouts: Counter
 
     init(_ metrics: ServerMetrics) {
-        authorizations = metrics.registry.makeCounter(name: "zkpin_oidc_authorizations_total")
-        tokens = metrics.registry.makeCounter(name: "zkpin_oidc_tokens_total")
-        refusals = metrics.registry.makeCounter(name: "zkpin_oidc_refusals_total")
-        logouts = metrics.registry.makeCounter(name: "zkpin_oidc_logouts_total")
+        let registry = metrics.registry
+        authorizations = ServerMetrics.counter(registry, "oidc_authorizations", "OpenID Connect authorization codes issued.")
+        tokens = ServerMetrics.counter(registry, "oidc_tokens", "OpenID Connect token responses (codes and refresh tokens redeemed).")
+        refusals = ServerMetrics.counter(registry, "oidc_refusals", "OpenID Connect requests refused (bad client, redirect, code or token).")
+        logouts = ServerMetrics.counter(registry, "oidc_logouts", "OpenID Connect logouts.")
     }
 }

@@ -22,20 +22,27 @@ public final class ServerMetrics: Sendable {
     let expiringRows: [String: Gauge]
 
     public init() {
-        registrations = registry.makeCounter(name: "zkpin_registrations_total")
-        activations = registry.makeCounter(name: "zkpin_activations_total")
-        logins = registry.makeCounter(name: "zkpin_logins_total")
-        wrongPINs = registry.makeCounter(name: "zkpin_wrong_pins_total")
-        invalidTokens = registry.makeCounter(name: "zkpin_invalid_tokens_total")
-        verifications = registry.makeCounter(name: "zkpin_verifications_total")
-        verificationBatches = registry.makeCounter(name: "zkpin_verification_batches_total")
-        batchedVerifications = registry.makeCounter(name: "zkpin_batched_verifications_total")
-        requests = registry.makeCounter(name: "zkpin_http_requests_total")
-        purges = registry.makeCounter(name: "zkpin_expiry_purges_total")
-        purgeFailures = registry.makeCounter(name: "zkpin_expiry_purge_failures_total")
+        registrations = Self.counter(registry, "registrations", "Registrations started (PUT /rps/user).")
+        activations = Self.counter(registry, "activations", "Identities activated by their e-mailed link and code.")
+        logins = Self.counter(registry, "logins", "Logins completed (POST /rps/authenticate answered 200).")
+        wrongPINs = Self.counter(registry, "wrong_pins", "Pass-2 verdicts of a wrong PIN.")
+        invalidTokens = Self.counter(registry, "invalid_tokens", "Pass-2 verdicts of a proof that no PIN makes valid.")
+        verifications = Self.counter(registry, "verifications", "Pass-2 pairing verifications.")
+        verificationBatches = Self.counter(registry, "verification_batches", "Batches of pass-2 verifications checked together.")
+        batchedVerifications = Self.counter(registry, "batched_verifications", "Verifications in those batches.")
+        requests = Self.counter(registry, "http_requests", "HTTP requests answered.")
+        purges = Self.counter(registry, "expiry_purges", "Runs of the purge of expired rows.")
+        purgeFailures = Self.counter(registry, "expiry_purge_failures", "Runs of the purge that failed.")
+        let rows = MetricNameDescriptor(
+            namespace: "zkpin", metricName: "rows", unitName: "", helpText: "Rows of each expiring table after the last purge.")
         var gauges: [String: Gauge] = [:]
-        for table in ExpiringTables.names { gauges[table] = registry.makeGauge(name: "zkpin_rows", labels: [("table", table)]) }
+        for table in ExpiringTables.names { gauges[table] = registry.makeGauge(descriptor: rows, labels: [("table", table)]) }
         expiringRows = gauges
+    }
+
+    /// zkpin_NAME_total, with its `# HELP` line.
+    static func counter(_ registry: PrometheusCollectorRegistry, _ name: String, _ help: String) -> Counter {
+        registry.makeCounter(descriptor: MetricNameDescriptor(namespace: "zkpin", metricName: name, unitName: "total", helpText: help))
     }
 
     /// The Prometheus text format.
