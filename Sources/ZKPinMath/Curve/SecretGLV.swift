@@ -2,7 +2,7 @@
 /// fixed-width limbs (GMP's integers trim and branch on their sizes) with Babai rounding by
 /// precomputed constants, and the two half-length scalars drive fixed 4-bit windows with masked
 /// table reads, as `Point.multiplied(bySecret:)` does over the full width of r.
-public struct SecretGLV<C: PairingCurve>: Sendable {
+package struct SecretGLV<C: PairingCurve>: Sendable {
     /// c_i = round(s_i·k / r) = (k·g_i + 2^(shift-1)) >> shift with g_i = round(|s_i|·2^shift / r),
     /// s_1 = b2 and s_2 = -b1 (public signs).
     let g1, g2: [UInt64]

@@ -20,7 +20,7 @@ public struct SecretScalar<C: PairingCurve>: Sendable {
     /// The big-endian bytes (of any public length) reduced mod r with one step per bit: shift
     /// in the bit (x + x + bit), then subtract r unless that borrows (selected by mask).
     /// 2x + 1 < 2r, so one subtraction per step keeps the value below r.
-    public init(reducing bytes: some Collection<UInt8>) {
+    package init(reducing bytes: some Collection<UInt8>) {
         let modulus = C.orderLimbs + [0]  // one limb of headroom for 2x + 1
         var value = [UInt64](repeating: 0, count: modulus.count)
         for byte in bytes {

@@ -123,7 +123,7 @@ public struct Fp<P: PrimeFieldParameters>: FieldElement, Hashable, CustomStringC
     /// than `inverse`. Kept as the reference the tests compare against.
     @_specialize(where P == BN254CXField)
     @_specialize(where P == BLS12_381Field)
-    public func fermatInverse() -> Fp { power(limbs: P.inverseExponent) }
+    package func fermatInverse() -> Fp { power(limbs: P.inverseExponent) }
 
     /// A square root when one exists (p = 3 mod 4 on both curves: a^((p+1)/4)).
     public var squareRoot: Fp? { root() }
