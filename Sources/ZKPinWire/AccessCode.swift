@@ -9,7 +9,7 @@ public enum AccessCode {
 
     /// The check digit of six digits (0...9), or nil when it would be 10 (redraw) or the input
     /// is not six digits.
-    public static func checkDigit(_ digits: [Int]) -> Int? {
+    package static func checkDigit(_ digits: [Int]) -> Int? {
         guard digits.count == weights.count, digits.allSatisfy({ (0...9).contains($0) }) else { return nil }
         let sum = zip(digits, weights).reduce(0) { $0 + $1.0 * $1.1 }
         let c = (11 - sum % 11) % 11

@@ -33,10 +33,10 @@ public enum ConfirmationCode {
 }
 
 /// RFC 4648 base32, upper case, no padding.
-public enum Base32 {
+package enum Base32 {
     static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
 
-    public static func encode(_ bytes: [UInt8]) -> String {
+    package static func encode(_ bytes: [UInt8]) -> String {
         var out = ""
         var buffer = 0
         var bits = 0

@@ -19,7 +19,7 @@ public struct MPinIdentity: Codable, Sendable, Equatable {
     }
 
     /// The JSON text's bytes (keys sorted so the text is stable).
-    public func jsonBytes() -> [UInt8] {
+    package func jsonBytes() -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding four strings/ints cannot fail.

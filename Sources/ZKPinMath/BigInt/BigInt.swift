@@ -58,7 +58,7 @@ public struct BigInt: Sendable, Hashable, Comparable, CustomStringConvertible {
     }
 
     /// Little-endian 64-bit limbs.
-    public init(limbs: [UInt64]) {
+    package init(limbs: [UInt64]) {
         storage = MPZ()
         if !limbs.isEmpty {
             limbs.withUnsafeBytes { raw in
@@ -179,7 +179,7 @@ public struct BigInt: Sendable, Hashable, Comparable, CustomStringConvertible {
     }
 
     /// The inverse modulo `m`, or nil when gcd(self, m) != 1.
-    public func inverse(modulus m: BigInt) -> BigInt? {
+    package func inverse(modulus m: BigInt) -> BigInt? {
         let result = MPZ()
         guard __gmpz_invert(result.pointer, storage.pointer, m.storage.pointer) != 0 else { return nil }
         return BigInt(storage: result)
@@ -190,11 +190,11 @@ public struct BigInt: Sendable, Hashable, Comparable, CustomStringConvertible {
         __gmpz_jacobi(storage.pointer, p.storage.pointer) >= 0
     }
 
-    public func shiftedRight(_ bits: Int) -> BigInt {
+    package func shiftedRight(_ bits: Int) -> BigInt {
         BigInt.make { __gmpz_fdiv_q_2exp($0, storage.pointer, mp_bitcnt_t(bits)) }
     }
 
-    public func shiftedLeft(_ bits: Int) -> BigInt {
+    package func shiftedLeft(_ bits: Int) -> BigInt {
         BigInt.make { __gmpz_mul_2exp($0, storage.pointer, mp_bitcnt_t(bits)) }
     }
 

@@ -5,7 +5,7 @@
 public struct G1Endomorphism<C: PairingCurve>: Sendable {
     /// φ(x, y) = (β·x, y) equals λ·(x, y) on G1.
     public let beta: Fp<C.Field>
-    public let lambda: BigInt
+    package let lambda: BigInt
     /// Two short vectors (a, b) of the lattice {a + b·λ ≡ 0 mod r}.
     let a1, b1, a2, b2: BigInt
     /// The same decomposition on fixed-width limbs, for secret scalars.
@@ -50,7 +50,7 @@ public struct G1Endomorphism<C: PairingCurve>: Sendable {
 
     /// φ(P) = (β·X, Y, Z).
     @inlinable
-    public func apply(_ p: G1Point<C>) -> G1Point<C> { Point(projectiveX: beta * p.x, y: p.y, z: p.z) }
+    package func apply(_ p: G1Point<C>) -> G1Point<C> { Point(projectiveX: beta * p.x, y: p.y, z: p.z) }
 
     /// k·P for P in G1 and a public k: k1·P + k2·φ(P) by interleaved width-5 NAF.
     @_specialize(where C == BN254CX)

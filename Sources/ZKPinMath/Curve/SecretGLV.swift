@@ -2,7 +2,7 @@
 /// fixed-width limbs (GMP's integers trim and branch on their sizes) with Babai rounding by
 /// precomputed constants, and the two half-length scalars drive fixed 4-bit windows with masked
 /// table reads, as `Point.multiplied(bySecret:)` does over the full width of r.
-public struct SecretGLV<C: PairingCurve>: Sendable {
+package struct SecretGLV<C: PairingCurve>: Sendable {
     /// c_i = round(s_i·k / r) = (k·g_i + 2^(shift-1)) >> shift with g_i = round(|s_i|·2^shift / r),
     /// s_1 = b2 and s_2 = -b1 (public signs).
     let g1, g2: [UInt64]
@@ -46,17 +46,17 @@ public struct SecretGLV<C: PairingCurve>: Sendable {
     /// (|k1|, mask1, |k2|, mask2) with k1 + k2·λ ≡ k (mod r); a mask is all ones when its k_i
     /// is negative. k must be reduced mod r.
     func decompose(_ k: [UInt64]) -> ([UInt64], UInt64, [UInt64], UInt64) {
-        typealias W = FixedWidth
+        typealias W = LimbArithmetic
         let half = W.powerOfTwo(shift - 1, count: Self.width)
-        let c1 = W.shiftedRight(W.sum(W.product(k, g1), half), by: shift)
-        let c2 = W.shiftedRight(W.sum(W.product(k, g2), half), by: shift)
+        let c1 = W.shiftedRight(W.add(W.lowProduct(k, g1), half).0, by: shift)
+        let c2 = W.shiftedRight(W.add(W.lowProduct(k, g2), half).0, by: shift)
         // k1 = k - c1·a1 - c2·a2 and k2 = -c1·b1 - c2·b2 with c_i = ±|c_i| (public signs).
         func accumulate(
             _ total: [UInt64], _ c: [UInt64], _ cNegative: Bool,
             _ v: (magnitude: [UInt64], negative: Bool)
         ) -> [UInt64] {
-            let term = W.product(c, v.magnitude)
-            return cNegative != v.negative ? W.sum(total, term) : W.difference(total, term)
+            let term = W.lowProduct(c, v.magnitude)
+            return cNegative != v.negative ? W.add(total, term).0 : W.subtract(total, term).0
         }
         var k1 = accumulate(k, c1, s1Negative, a1)
         k1 = accumulate(k1, c2, s2Negative, a2)

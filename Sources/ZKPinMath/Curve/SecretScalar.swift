@@ -1,5 +1,5 @@
 /// A secret scalar mod r (a master-secret share, the client's x, a PIN) on fixed-width limbs:
-/// parsed, reduced, added, negated and serialised by `FixedWidth` code with a fixed number of
+/// parsed, reduced, added, negated and serialised by `LimbArithmetic` code with a fixed number of
 /// steps, never by GMP, whose integers trim to their size and branch on it (DESIGN.md, security
 /// rules). The constant-time multiplications (`Point.multiplied(bySecret:)`,
 /// `multipliedInG1(bySecret:)`) take it as it is.
@@ -13,20 +13,20 @@ public struct SecretScalar<C: PairingCurve>: Sendable {
     public init(_ small: UInt64) {
         var limbs = [UInt64](repeating: 0, count: C.orderLimbs.count)
         limbs[0] = small
-        precondition(FixedWidth.lessThanMask(limbs, C.orderLimbs) != 0, "not below r")
+        precondition(LimbArithmetic.lessThan(limbs, C.orderLimbs), "not below r")
         self.init(limbs: limbs)
     }
 
     /// The big-endian bytes (of any public length) reduced mod r with one step per bit: shift
-    /// in the bit, then subtract r unless that borrows (selected by mask). 2x + 1 < 2r, so one
-    /// subtraction per step keeps the value below r.
-    public init(reducing bytes: some Collection<UInt8>) {
+    /// in the bit (x + x + bit), then subtract r unless that borrows (selected by mask).
+    /// 2x + 1 < 2r, so one subtraction per step keeps the value below r.
+    package init(reducing bytes: some Collection<UInt8>) {
         let modulus = C.orderLimbs + [0]  // one limb of headroom for 2x + 1
         var value = [UInt64](repeating: 0, count: modulus.count)
         for byte in bytes {
             for shift in stride(from: 7, through: 0, by: -1) {
-                value = FixedWidth.doubled(value, plus: UInt64(byte >> UInt8(shift)) & 1)
-                value = FixedWidth.select(FixedWidth.lessThanMask(value, modulus), value, FixedWidth.difference(value, modulus))
+                let bit = UInt64(byte >> UInt8(shift)) & 1
+                value = LimbArithmetic.reducedOnce(LimbArithmetic.add(value, value, carry: bit).0, modulus: modulus)
             }
         }
         self.init(limbs: Array(value[0..<(modulus.count - 1)]))
@@ -41,8 +41,8 @@ public struct SecretScalar<C: PairingCurve>: Sendable {
         let extra = max(0, bytes.count - 8 * limbs.count)
         var high: UInt8 = 0
         for byte in bytes.prefix(extra) { high |= byte }
-        limbs = FixedWidth.limbs(bigEndian: bytes.dropFirst(extra), count: limbs.count)
-        let below = FixedWidth.lessThanMask(limbs, C.orderLimbs) != 0
+        limbs = LimbArithmetic.limbs(bigEndian: bytes.dropFirst(extra), count: limbs.count)
+        let below = LimbArithmetic.lessThan(limbs, C.orderLimbs)
         guard high == 0 && below else {
             for i in limbs.indices { limbs[i] = 0 }
             return nil
@@ -70,7 +70,7 @@ public struct SecretScalar<C: PairingCurve>: Sendable {
         while true {
             var limbs = (0..<order.count).map { _ in generator.next() }
             limbs[order.count - 1] &= topMask
-            if FixedWidth.lessThanMask(limbs, order) != 0 && FixedWidth.zeroMask(limbs) == 0 {
+            if LimbArithmetic.lessThan(limbs, order) && LimbArithmetic.zeroMask(limbs) == 0 {
                 return SecretScalar(limbs: limbs)
             }
             for i in limbs.indices { limbs[i] = 0 }
@@ -78,21 +78,20 @@ public struct SecretScalar<C: PairingCurve>: Sendable {
     }
 
     /// The value as `C.scalarByteCount` big-endian bytes.
-    public var bytes: [UInt8] { FixedWidth.bigEndianBytes(limbs, count: C.scalarByteCount) }
+    public var bytes: [UInt8] { LimbArithmetic.bigEndianBytes(limbs, count: C.scalarByteCount) }
 
     /// Whether the value is 0 (every limb read).
-    public var isZero: Bool { FixedWidth.zeroMask(limbs) != 0 }
+    public var isZero: Bool { LimbArithmetic.zeroMask(limbs) != 0 }
 
     /// (a + b) mod r.
     public static func + (a: SecretScalar, b: SecretScalar) -> SecretScalar {
-        SecretScalar(limbs: FixedWidth.modularSum(a.limbs, b.limbs, modulus: C.orderLimbs))
+        SecretScalar(limbs: LimbArithmetic.modularSum(a.limbs, b.limbs, modulus: C.orderLimbs))
     }
 
-    /// (r - a) mod r: r - a, or 0 for 0 (selected by mask).
+    /// (0 - a) mod r: r - a, or 0 for 0 (r added back by mask).
     public static prefix func - (a: SecretScalar) -> SecretScalar {
-        let negated = FixedWidth.difference(C.orderLimbs, a.limbs)
-        let zero = [UInt64](repeating: 0, count: a.limbs.count)
-        return SecretScalar(limbs: FixedWidth.select(FixedWidth.zeroMask(a.limbs), zero, negated))
+        let zero = LimbArithmetic.zero(like: a.limbs)
+        return SecretScalar(limbs: LimbArithmetic.modularDifference(zero, a.limbs, modulus: C.orderLimbs))
     }
 
     /// Overwrites the limbs with zeros (for values that must not outlive their use).

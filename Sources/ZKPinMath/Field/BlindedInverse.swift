@@ -12,7 +12,7 @@ import CGMP
 extension Fp {
     @_specialize(where P == BN254CXField)
     @_specialize(where P == BLS12_381Field)
-    public func blindedInverse() -> Fp {
+    package func blindedInverse() -> Fp {
         let blind = Fp.randomNonZeroMontgomery()
         let masked = self * blind
         guard let euclid = Fp.euclidInverse(ofRepresentation: masked.montgomery) else {

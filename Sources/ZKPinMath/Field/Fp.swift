@@ -13,7 +13,7 @@ public struct Fp<P: PrimeFieldParameters>: FieldElement, Hashable, CustomStringC
     /// The element with canonical limbs `value` (must be < p).
     @inlinable
     public init(canonical value: P.Limbs) {
-        montgomery = LimbArithmetic.montgomeryMultiply(value, P.rSquared, P.self)
+        montgomery = P.montgomeryProduct(value, P.rSquared)
     }
 
     /// The residue of any integer modulo p.
@@ -52,7 +52,7 @@ public struct Fp<P: PrimeFieldParameters>: FieldElement, Hashable, CustomStringC
     public var canonical: P.Limbs {
         var one = P.Limbs()
         one[0] = 1
-        return LimbArithmetic.montgomeryMultiply(montgomery, one, P.self)
+        return P.montgomeryProduct(montgomery, one)
     }
 
     var bigInt: BigInt { BigInt(limbs: canonical.words) }
@@ -73,22 +73,22 @@ public struct Fp<P: PrimeFieldParameters>: FieldElement, Hashable, CustomStringC
 
     @inlinable @inline(__always)
     public static func + (a: Fp, b: Fp) -> Fp {
-        Fp(montgomery: LimbArithmetic.modAdd(a.montgomery, b.montgomery, P.self))
+        Fp(montgomery: P.modularSum(a.montgomery, b.montgomery))
     }
 
     @inlinable @inline(__always)
     public static func - (a: Fp, b: Fp) -> Fp {
-        Fp(montgomery: LimbArithmetic.modSubtract(a.montgomery, b.montgomery, P.self))
+        Fp(montgomery: P.modularDifference(a.montgomery, b.montgomery))
     }
 
     @inlinable @inline(__always)
     public static func * (a: Fp, b: Fp) -> Fp {
-        Fp(montgomery: LimbArithmetic.montgomeryMultiply(a.montgomery, b.montgomery, P.self))
+        Fp(montgomery: P.montgomeryProduct(a.montgomery, b.montgomery))
     }
 
     @inlinable @inline(__always)
     public static prefix func - (a: Fp) -> Fp {
-        Fp(montgomery: LimbArithmetic.modSubtract(P.Limbs(), a.montgomery, P.self))
+        Fp(montgomery: P.modularDifference(P.Limbs(), a.montgomery))
     }
 
     @inlinable public var squared: Fp { self * self }
@@ -100,7 +100,7 @@ public struct Fp<P: PrimeFieldParameters>: FieldElement, Hashable, CustomStringC
 
     @inlinable
     public static func select(_ mask: UInt64, _ a: Fp, _ b: Fp) -> Fp {
-        Fp(montgomery: P.Limbs.select(mask, a.montgomery, b.montgomery))
+        Fp(montgomery: LimbArithmetic.select(mask, a.montgomery, b.montgomery))
     }
 
     @inlinable
@@ -123,7 +123,7 @@ public struct Fp<P: PrimeFieldParameters>: FieldElement, Hashable, CustomStringC
     /// than `inverse`. Kept as the reference the tests compare against.
     @_specialize(where P == BN254CXField)
     @_specialize(where P == BLS12_381Field)
-    public func fermatInverse() -> Fp { power(limbs: P.inverseExponent) }
+    package func fermatInverse() -> Fp { power(limbs: P.inverseExponent) }
 
     /// A square root when one exists (p = 3 mod 4 on both curves: a^((p+1)/4)).
     public var squareRoot: Fp? { root() }

@@ -46,7 +46,7 @@ public struct Fp12<P: TowerParameters>: Sendable, Hashable, CustomStringConverti
 
     /// The Karatsuba product in Swift (the reference, and the product of other fields).
     @inlinable
-    public static func karatsubaProduct(_ a: Fp12, _ b: Fp12) -> Fp12 {
+    package static func karatsubaProduct(_ a: Fp12, _ b: Fp12) -> Fp12 {
         let v0 = a.c0 * b.c0
         let v1 = a.c1 * b.c1
         let v2 = a.c2 * b.c2
@@ -67,7 +67,7 @@ public struct Fp12<P: TowerParameters>: Sendable, Hashable, CustomStringConverti
 
     /// SQR2 in Swift (the reference, and the squaring of other fields).
     @inlinable
-    public var chungHasanSquared: Fp12 {
+    package var chungHasanSquared: Fp12 {
         let s0 = c0.squared
         let s1 = (c0 * c1).doubled
         let s2 = (c0 - c1 + c2).squared

@@ -3,7 +3,7 @@ extension Fp12 {
     /// coefficients: the product by a Miller-loop line on a D-type or M-type twist, in Swift
     /// (the reference, and the product of fields without C kernels).
     @inlinable
-    public func sparseProduct(a: Fp4<P>, b: Fp2<P>, bAtKSquared: Bool) -> Fp12 {
+    package func sparseProduct(a: Fp4<P>, b: Fp2<P>, bAtKSquared: Bool) -> Fp12 {
         let aPlusB = Fp4(a.c0 + b, a.c1)
         if !bAtKSquared {
             // (f0 + f1 k + f2 k^2)(a + b k), k^3 = j

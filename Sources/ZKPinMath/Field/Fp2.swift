@@ -63,7 +63,7 @@ public struct Fp2<P: PrimeFieldParameters>: FieldElement, Hashable, CustomString
 
     /// Multiplication by the tower's non-residue ξ = 1 + i.
     @inlinable @inline(__always)
-    public var timesXi: Fp2 { Fp2(c0 - c1, c0 + c1) }
+    package var timesXi: Fp2 { Fp2(c0 - c1, c0 + c1) }
 
     /// Multiplication by a base-field element.
     @inlinable @inline(__always)

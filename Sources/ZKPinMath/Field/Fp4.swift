@@ -28,7 +28,7 @@ public struct Fp4<P: PrimeFieldParameters>: Sendable, Hashable {
 
     /// Karatsuba over Fp2: three Fp2 products (the reference, and the product of other fields).
     @inlinable
-    public static func karatsubaProduct(_ a: Fp4, _ b: Fp4) -> Fp4 {
+    package static func karatsubaProduct(_ a: Fp4, _ b: Fp4) -> Fp4 {
         let t0 = a.c0 * b.c0
         let t1 = a.c1 * b.c1
         let cross = (a.c0 + a.c1) * (b.c0 + b.c1)
@@ -43,7 +43,7 @@ public struct Fp4<P: PrimeFieldParameters>: Sendable, Hashable {
 
     /// (c0 + c1)(c0 + ξc1) - (1 + ξ)c0c1 + 2c0c1·j: two Fp2 products (the reference).
     @inlinable
-    public var karatsubaSquared: Fp4 {
+    package var karatsubaSquared: Fp4 {
         let product = c0 * c1
         let sum = (c0 + c1) * (c0 + c1.timesXi)
         return Fp4(sum - product - product.timesXi, product.doubled)

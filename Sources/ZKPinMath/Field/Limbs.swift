@@ -2,12 +2,14 @@
 ///
 /// Field elements are built on these so that no arithmetic operation touches the heap; the
 /// limb count is a static constant, so loops over it unroll once the generic code is
-/// specialised for a curve.
-public protocol LimbArray: Sendable, Hashable {
+/// specialised for a curve. `storage` is a tuple of `count` `UInt64`s: the limbs are read and
+/// written through its bytes, so the 4- and 6-limb types share every member but the tuple.
+public protocol LimbArray: LimbContainer, Sendable, Hashable {
+    associatedtype Storage
     static var count: Int { get }
+    var storage: Storage { get set }
     /// All limbs zero.
     init()
-    subscript(index: Int) -> UInt64 { get set }
     /// a·b·R^-1 mod p; the 4- and 6-limb types have straight-line versions.
     static func montgomeryProduct(_ a: Self, _ b: Self, modulus p: Self, negativeInverse: UInt64) -> Self
     /// (a + b) mod p and (a - b) mod p for a, b < p.
@@ -16,6 +18,18 @@ public protocol LimbArray: Sendable, Hashable {
 }
 
 extension LimbArray {
+    @inlinable public var count: Int { Self.count }
+
+    @inlinable
+    public subscript(index: Int) -> UInt64 {
+        @inline(__always) get {
+            withUnsafeBytes(of: storage) { $0.load(fromByteOffset: index &* 8, as: UInt64.self) }
+        }
+        @inline(__always) set {
+            withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: newValue, toByteOffset: index &* 8, as: UInt64.self) }
+        }
+    }
+
     @inlinable
     public init(_ words: [UInt64]) {
         precondition(words.count <= Self.count)
@@ -36,19 +50,10 @@ extension LimbArray {
 
     /// Whether all limbs are zero, without an early exit.
     @inlinable
-    public var isZero: Bool {
-        var bits: UInt64 = 0
-        for i in 0..<Self.count { bits |= self[i] }
-        return bits == 0
-    }
+    public var isZero: Bool { LimbArithmetic.orOfLimbs(self) == 0 }
 
-    /// `mask` all ones selects `a`, all zeros selects `b`; no branch on the mask.
-    @inlinable
-    public static func select(_ mask: UInt64, _ a: Self, _ b: Self) -> Self {
-        var out = Self()
-        for i in 0..<count { out[i] = (a[i] & mask) | (b[i] & ~mask) }
-        return out
-    }
+    @inlinable public static func == (a: Self, b: Self) -> Bool { a.constantTimeEquals(b) }
+    @inlinable public func hash(into hasher: inout Hasher) { for i in 0..<Self.count { hasher.combine(self[i]) } }
 }
 
 /// Four limbs: fields up to 256 bits (BN254CX).
@@ -60,19 +65,6 @@ public struct Limbs4: LimbArray {
 
     @inlinable public init() { storage = (0, 0, 0, 0) }
     @inlinable public init(storage: (UInt64, UInt64, UInt64, UInt64)) { self.storage = storage }
-
-    @inlinable
-    public subscript(index: Int) -> UInt64 {
-        @inline(__always) get {
-            withUnsafeBytes(of: storage) { $0.load(fromByteOffset: index &* 8, as: UInt64.self) }
-        }
-        @inline(__always) set {
-            withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: newValue, toByteOffset: index &* 8, as: UInt64.self) }
-        }
-    }
-
-    @inlinable public static func == (a: Limbs4, b: Limbs4) -> Bool { a.constantTimeEquals(b) }
-    public func hash(into hasher: inout Hasher) { for i in 0..<4 { hasher.combine(self[i]) } }
 }
 
 /// Six limbs: fields up to 384 bits (BLS12-381).
@@ -84,17 +76,4 @@ public struct Limbs6: LimbArray {
 
     @inlinable public init() { storage = (0, 0, 0, 0, 0, 0) }
     @inlinable public init(storage: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)) { self.storage = storage }
-
-    @inlinable
-    public subscript(index: Int) -> UInt64 {
-        @inline(__always) get {
-            withUnsafeBytes(of: storage) { $0.load(fromByteOffset: index &* 8, as: UInt64.self) }
-        }
-        @inline(__always) set {
-            withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: newValue, toByteOffset: index &* 8, as: UInt64.self) }
-        }
-    }
-
-    @inlinable public static func == (a: Limbs6, b: Limbs6) -> Bool { a.constantTimeEquals(b) }
-    public func hash(into hasher: inout Hasher) { for i in 0..<6 { hasher.combine(self[i]) } }
 }

@@ -60,74 +60,9 @@ extension PrimeFieldParameters {
     }
 }
 
-/// Multi-precision primitives on fixed limb arrays. Every function here runs in time that
-/// depends only on the limb count, never on the values.
-public enum LimbArithmetic {
-    /// a + b, returning the carry out of the top limb.
-    @inlinable @inline(__always)
-    public static func add<L: LimbArray>(_ a: L, _ b: L) -> (L, UInt64) {
-        var out = L()
-        var carry: UInt64 = 0
-        for i in 0..<L.count {
-            let (s1, c1) = a[i].addingReportingOverflow(b[i])
-            let (s2, c2) = s1.addingReportingOverflow(carry)
-            out[i] = s2
-            carry = (c1 ? 1 : 0) &+ (c2 ? 1 : 0)
-        }
-        return (out, carry)
-    }
-
-    /// a - b, returning the borrow out of the top limb.
-    @inlinable @inline(__always)
-    public static func subtract<L: LimbArray>(_ a: L, _ b: L) -> (L, UInt64) {
-        var out = L()
-        var borrow: UInt64 = 0
-        for i in 0..<L.count {
-            let (d1, b1) = a[i].subtractingReportingOverflow(b[i])
-            let (d2, b2) = d1.subtractingReportingOverflow(borrow)
-            out[i] = d2
-            borrow = (b1 ? 1 : 0) &+ (b2 ? 1 : 0)
-        }
-        return (out, borrow)
-    }
-
-    /// (a + b) mod p for a, b < p.
-    @inlinable @inline(__always)
-    public static func modAdd<P: PrimeFieldParameters>(_ a: P.Limbs, _ b: P.Limbs, _: P.Type) -> P.Limbs {
-        P.modularSum(a, b)
-    }
-
-    /// (a - b) mod p for a, b < p.
-    @inlinable @inline(__always)
-    public static func modSubtract<P: PrimeFieldParameters>(_ a: P.Limbs, _ b: P.Limbs, _: P.Type) -> P.Limbs {
-        P.modularDifference(a, b)
-    }
-
-    /// Montgomery product a·b·R^-1 mod p.
-    @inlinable @inline(__always)
-    public static func montgomeryMultiply<P: PrimeFieldParameters>(_ a: P.Limbs, _ b: P.Limbs, _: P.Type) -> P.Limbs {
-        P.montgomeryProduct(a, b)
-    }
-
-    /// (a + b) mod p for a, b < p, for any limb count (the reference for the unrolled code).
-    @inlinable @inline(__always)
-    static func modAddLoop<L: LimbArray>(_ a: L, _ b: L, modulus: L) -> L {
-        let (sum, carry) = add(a, b)
-        let (reduced, borrow) = subtract(sum, modulus)
-        // Keep the reduced value when the sum overflowed or when no borrow occurred.
-        let keepReduced = carry | (borrow ^ 1)
-        return L.select(0 &- keepReduced, reduced, sum)
-    }
-
-    /// (a - b) mod p for a, b < p, for any limb count.
-    @inlinable @inline(__always)
-    static func modSubtractLoop<L: LimbArray>(_ a: L, _ b: L, modulus: L) -> L {
-        let (difference, borrow) = subtract(a, b)
-        let correction = L.select(0 &- borrow, modulus, L())
-        return add(difference, correction).0
-    }
-
-    /// Montgomery product a·b·R^-1 mod p (CIOS) for any limb count, branchless final subtraction.
+extension LimbArithmetic {
+    /// Montgomery product a·b·R^-1 mod p (CIOS) for any limb count, branchless final subtraction
+    /// (the reference the straight-line 4- and 6-limb products are tested against).
     @inlinable @inline(__always)
     static func montgomeryMultiplyLoop<L: LimbArray>(_ a: L, _ b: L, modulus p: L, negativeInverse: UInt64) -> L {
         let n = L.count
@@ -161,14 +96,6 @@ public enum LimbArithmetic {
             t[n - 1] = last
             top = (topCarry ? 1 : 0) &+ (lastCarry ? 1 : 0)
         }
-        let (reduced, borrow) = subtract(t, p)
-        let keepReduced = top | (borrow ^ 1)
-        return L.select(0 &- keepReduced, reduced, t)
-    }
-
-    /// Compares a < b in constant time.
-    @inlinable
-    public static func lessThan<L: LimbArray>(_ a: L, _ b: L) -> Bool {
-        subtract(a, b).1 == 1
+        return reducedOnce(t, modulus: p, overflow: top)
     }
 }

@@ -60,7 +60,8 @@ extension Fp12 where P: CyclotomicSquaring {
     /// (probability about 1/p) or the exponent has over 16 non-zero digits. No heap.
     @_specialize(where P == BN254CXField)
     @_specialize(where P == BLS12_381Field)
-    public func compressedCyclotomicPower(word exponent: UInt64) -> Fp12 {
+    @usableFromInline
+    package func compressedCyclotomicPower(word exponent: UInt64) -> Fp12 {
         let digits = SignedDigits(exponent)
         guard digits.count <= SignedDigits.capacity else { return cyclotomicPower(word: exponent) }
         // Digit 0 multiplies x itself; the others need x^(2^i), squared in compressed form.

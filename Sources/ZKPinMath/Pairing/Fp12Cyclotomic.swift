@@ -12,7 +12,7 @@ extension Fp12 where P: CyclotomicSquaring {
 
     /// The Granger–Scott squaring in Swift (the reference, and the squaring of other fields).
     @inlinable
-    public var grangerScottSquared: Fp12 {
+    package var grangerScottSquared: Fp12 {
         let a2 = c0.squared
         let b2 = c1.squared
         let c2j = c2.squared.timesJ
@@ -26,7 +26,7 @@ extension Fp12 where P: CyclotomicSquaring {
     /// x^e for a public 64-bit exponent, by cyclotomic squarings (the exponent by u of the
     /// final exponentiation).
     @inlinable
-    public func cyclotomicPower(word exponent: UInt64) -> Fp12 {
+    package func cyclotomicPower(word exponent: UInt64) -> Fp12 {
         guard exponent != 0 else { return .one }
         var result = self
         var bit = 63 - exponent.leadingZeroBitCount - 1
@@ -39,7 +39,7 @@ extension Fp12 where P: CyclotomicSquaring {
     }
 
     /// x^e for a public exponent (little-endian limbs); see `cyclotomicPower(naf:)`.
-    public func cyclotomicPower(limbs exponent: [UInt64]) -> Fp12 {
+    package func cyclotomicPower(limbs exponent: [UInt64]) -> Fp12 {
         cyclotomicPower(naf: WindowedNAF.digits(of: exponent, width: 5))
     }
 
@@ -49,7 +49,7 @@ extension Fp12 where P: CyclotomicSquaring {
     /// are precomputed.
     @_specialize(where P == BN254CXField)
     @_specialize(where P == BLS12_381Field)
-    public func cyclotomicPower(naf digits: [Int8]) -> Fp12 {
+    package func cyclotomicPower(naf digits: [Int8]) -> Fp12 {
         guard let top = digits.lastIndex(where: { $0 != 0 }) else { return .one }
         let square = cyclotomicSquared
         // odd.k = x^(2k+1), k = 0...7, in a tuple so the table stays off the heap.
@@ -76,8 +76,8 @@ extension Fp12 where P: CyclotomicSquaring {
 
 /// Width-w non-adjacent form: digits in (-2^(w-1), 2^(w-1)), odd when non-zero, at least w-1
 /// zeros between non-zero digits; little-endian. For public exponents only (it branches).
-public enum WindowedNAF {
-    public static func digits(of limbs: [UInt64], width: Int) -> [Int8] {
+package enum WindowedNAF {
+    package static func digits(of limbs: [UInt64], width: Int) -> [Int8] {
         precondition(width >= 2 && width <= 7)
         // A mutable copy with one spare limb for the carries of negative digits.
         var value = limbs + [0]

@@ -10,7 +10,7 @@ public struct G2Prepared<C: PairingCurve>: Sendable {
     /// True when every line has ly = 1: each was divided by its ly (an Fp2 factor, which the
     /// final exponentiation removes like the others), so evaluating it at P costs one product
     /// fewer. One inversion for all of them (Montgomery's trick).
-    public let isNormalized: Bool
+    @usableFromInline package let isNormalized: Bool
 
     @_specialize(where C == BN254CX)
     @_specialize(where C == BLS12_381)

@@ -45,7 +45,7 @@ public struct EvaluatedLine<C: PairingCurve>: Sendable {
 
     /// The dense Fp12 value (tests compare the sparse product against it).
     @inlinable
-    public var dense: Fp12<C.Field> {
+    package var dense: Fp12<C.Field> {
         switch C.twist {
         case .divisive: return Fp12(a, Fp4(b, .zero), .zero)
         case .multiplicative: return Fp12(a, .zero, Fp4(b, .zero))

@@ -23,7 +23,7 @@ public enum MillerStep: UInt8, Sendable, Equatable {
     /// The schedule of a curve: a doubling per NAF digit below the leading one (from the
     /// top), an addition after each non-zero digit, the conjugation when u < 0, and the
     /// Frobenius step for BN curves.
-    public static func schedule(ateLoopNAF digits: [Int8], family: PairingFamily, uIsNegative: Bool) -> [MillerStep] {
+    package static func schedule(ateLoopNAF digits: [Int8], family: PairingFamily, uIsNegative: Bool) -> [MillerStep] {
         var steps: [MillerStep] = []
         for index in stride(from: digits.count - 2, through: 0, by: -1) {
             steps.append(.doubling)

@@ -36,7 +36,7 @@ extension MPin {
 
     /// The same with the coefficients from `generator` (tests pass a seeded one; a server
     /// must use a CSPRNG, as the overload above does).
-    public static func batchHolds<R: RandomNumberGenerator>(
+    package static func batchHolds<R: RandomNumberGenerator>(
         _ checks: ArraySlice<LoginCheck>, serverSecret: G2Prepared<C>,
         using generator: inout R
     ) -> Bool {

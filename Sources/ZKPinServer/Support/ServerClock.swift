@@ -9,16 +9,6 @@ public struct ServerClock: Sendable {
     public var now: Int { read() }
 }
 
-/// A clock that moves only when told to (tests).
-public final class ManualClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Int
-    public init(_ start: Int = Int(Date().timeIntervalSince1970)) { value = start }
-    public var now: Int { lock.withLock { value } }
-    public func advance(_ seconds: Int) { lock.withLock { value += seconds } }
-    public var clock: ServerClock { ServerClock { [self] in self.now } }
-}
-
 enum ISOTime {
     static func string(_ unix: Int) -> String {
         let f = ISO8601DateFormatter()

@@ -86,8 +86,9 @@ struct ScalarMultiplicationTests {
         }
     }
 
-    /// FixedWidth against BigInt on random operands (two's complement, wrapping).
-    @Test func fixedWidthArithmetic() {
+    /// The limb arithmetic on the secret scalars' `[UInt64]` against BigInt on random operands
+    /// (two's complement, wrapping).
+    @Test func limbArithmeticOnArrays() {
         var generator = FieldPropertyTests.Generator(state: 5)
         let width = SecretGLV<BN254CX>.width
         let modulus = BigInt.one.shiftedLeft(64 * width)
@@ -95,15 +96,21 @@ struct ScalarMultiplicationTests {
             let a = BigInt.random(in: .zero, BigInt.one.shiftedLeft(300), using: &generator)
             let b = BigInt.random(in: .zero, BigInt.one.shiftedLeft(300), using: &generator)
             let la = a.limbs(count: width), lb = b.limbs(count: width)
-            #expect(BigInt(limbs: FixedWidth.product(la, lb)) == (a * b).mod(modulus))
-            #expect(BigInt(limbs: FixedWidth.sum(la, lb)) == (a + b).mod(modulus))
-            let difference = FixedWidth.difference(la, lb)
+            #expect(BigInt(limbs: LimbArithmetic.lowProduct(la, lb)) == (a * b).mod(modulus))
+            #expect(BigInt(limbs: LimbArithmetic.add(la, lb).0) == (a + b).mod(modulus))
+            #expect(BigInt(limbs: LimbArithmetic.add(la, la, carry: 1).0) == (a + a + .one).mod(modulus))
+            let (difference, borrow) = LimbArithmetic.subtract(la, lb)
             #expect(BigInt(limbs: difference) == (a - b).mod(modulus))
-            let mask = FixedWidth.negativeMask(difference)
+            #expect((borrow == 1) == (a < b))
+            #expect((LimbArithmetic.lessThanMask(la, lb) == .max) == (a < b))
+            let mask = LimbArithmetic.negativeMask(difference)
             #expect((mask != 0) == (a < b))
-            #expect(BigInt(limbs: FixedWidth.conditionallyNegated(difference, mask)) == (a < b ? b - a : a - b))
-            #expect(BigInt(limbs: FixedWidth.shiftedRight(la, by: 131)) == a.shiftedRight(131))
+            #expect(BigInt(limbs: LimbArithmetic.conditionallyNegated(difference, mask)) == (a < b ? b - a : a - b))
+            #expect(LimbArithmetic.select(mask, la, lb) == (a < b ? la : lb))
+            #expect(BigInt(limbs: LimbArithmetic.shiftedRight(la, by: 131)) == a.shiftedRight(131))
+            #expect(LimbArithmetic.zeroMask(la) == 0)
         }
+        #expect(LimbArithmetic.zeroMask([UInt64](repeating: 0, count: width)) == .max)
     }
 
     @Test func bn254cx() { checkCurve(BN254CX.self) }
