@@ -40,7 +40,8 @@ public enum VectorChecker {
         }
     }
 
-    /// CURVE when present, else the size of the first sized field.
+    /// CURVE when present, else the size of the first sized field (among the curves whose
+    /// upstream files have no CURVE key).
     enum CurveDetection {
         case found(CurveID)
         case unknown(String)
@@ -58,7 +59,8 @@ public enum VectorChecker {
         ]
         for (key, size) in sizes {
             if let value = vector[key] {
-                if let curve = CurveID.allCases.first(where: { size($0.suite) == value.count / 2 }) { return .found(curve) }
+                let curve = CurveID.unlabelledVectorCurves.first { size($0.suite) == value.count / 2 }
+                if let curve { return .found(curve) }
             }
         }
         return .unknown("cannot tell the curve (no CURVE key and no field of a known size)")

@@ -15,6 +15,10 @@ public enum CurveID: String, Sendable, CaseIterable, Codable {
         }
     }
 
+    /// The curves whose vector files may lack a CURVE key (Milagro's): such a file is the one
+    /// of these whose sizes it has ("unlabelled_vectors" in the descriptions; one per size).
+    public static let unlabelledVectorCurves: [CurveID] = [.bn254cx, .bls12_381]
+
     /// `operation` run on this curve's type: the concrete type is named here, so the caller's
     /// generic code is specialised for each curve.
     @inlinable

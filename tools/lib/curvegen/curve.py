@@ -85,6 +85,8 @@ class Curve:
             self.xi = tuple(integer(v, f"{where}: fp4_non_residue") for v in d["fp4_non_residue"])
             self.scalar_bytes = d["scalar_bytes"]
             self.aliases = [a.lower() for a in d.get("aliases", [])]
+            # Vector files without a CURVE key (Milagro's) are this curve's when their sizes match.
+            self.unlabelled_vectors = d.get("unlabelled_vectors", False) is True
             self.b = integer(d["g1"]["b"], f"{where}: g1.b")
             self.cofactor = integer(d["g1"]["cofactor"], f"{where}: g1.cofactor")
             self.g1 = tuple(integer(d["g1"]["generator"][k], f"{where}: g1.generator.{k}") % self.p for k in "xy")
