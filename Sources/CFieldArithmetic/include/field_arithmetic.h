@@ -291,51 +291,45 @@ static void F##_compressed_square(uint64_t *x, int times) {                     
     }                                                                                                                                                                 \
 }
 
-#define ZK_LINE_PRODUCT_D(F, N) \
-/* f times an evaluated line (a + b k, D-type), a in Fp4, b in Fp2 at line + 4 * N: 13 Fp2 products \
- * instead of 18. r may be f. */                                                                    \
-static void F##_fp12_mul_by_line(uint64_t *r, const uint64_t *f, const uint64_t *line) {            \
-    uint64_t t0[4 * N], t1[4 * N], s[4 * N], a_plus_b[4 * N], out[12 * N];                          \
-    const uint64_t *a = line, *b = line + 4 * N;                                                    \
-    F##_fp2_sum(a_plus_b, a, b);                                                                    \
-    for (int k = 0; k < 2 * N; k++) a_plus_b[2 * N + k] = a[2 * N + k];                             \
-    F##_fp4_mul(t0, f, a);                                                                          \
-    /* (f0 + f1 k + f2 k^2)(a + b k), k^3 = j */                                                    \
-    F##_fp4_times_fp2(t1, f + 4 * N, b);                                                            \
-    F##_fp4_times_fp2(s, f + 8 * N, b);                                                             \
-    F##_fp4_times_j(s, s);                                                                          \
-    F##_fp4_sum(out, t0, s);                                                                        \
-    F##_fp4_sum(s, f, f + 4 * N);                                                                   \
-    F##_fp4_mul(s, s, a_plus_b);                                                                    \
-    F##_fp4_difference(s, s, t0);                                                                   \
-    F##_fp4_difference(out + 4 * N, s, t1);                                                         \
-    F##_fp4_mul(s, f + 8 * N, a);                                                                   \
-    F##_fp4_sum(out + 8 * N, t1, s);                                                                \
-    for (int k = 0; k < 12 * N; k++) r[k] = out[k];                                                 \
-}
+#define ZK_LINE_TERMS_D(F, N) \
+    /* (f0 + f1 k + f2 k^2)(a + b k), k^3 = j */ \
+    F##_fp4_times_fp2(t1, f + 4 * N, b);         \
+    F##_fp4_times_fp2(s, f + 8 * N, b);          \
+    F##_fp4_times_j(s, s);                       \
+    F##_fp4_sum(out, t0, s);                     \
+    F##_fp4_sum(s, f, f + 4 * N);                \
+    F##_fp4_mul(s, s, a_plus_b);                 \
+    F##_fp4_difference(s, s, t0);                \
+    F##_fp4_difference(out + 4 * N, s, t1);      \
+    F##_fp4_mul(s, f + 8 * N, a);                \
+    F##_fp4_sum(out + 8 * N, t1, s);
 
-#define ZK_LINE_PRODUCT_M(F, N) \
-/* f times an evaluated line (a + b k^2, M-type), a in Fp4, b in Fp2 at line + 4 * N: 13 Fp2 products \
- * instead of 18. r may be f. */                                                                      \
-static void F##_fp12_mul_by_line(uint64_t *r, const uint64_t *f, const uint64_t *line) {              \
-    uint64_t t0[4 * N], t1[4 * N], s[4 * N], a_plus_b[4 * N], out[12 * N];                            \
-    const uint64_t *a = line, *b = line + 4 * N;                                                      \
-    F##_fp2_sum(a_plus_b, a, b);                                                                      \
-    for (int k = 0; k < 2 * N; k++) a_plus_b[2 * N + k] = a[2 * N + k];                               \
-    F##_fp4_mul(t0, f, a);                                                                            \
-    /* (f0 + f1 k + f2 k^2)(a + b k^2), k^3 = j */                                                    \
-    F##_fp4_times_fp2(t1, f + 8 * N, b);                                                              \
-    F##_fp4_times_fp2(s, f + 4 * N, b);                                                               \
-    F##_fp4_times_j(s, s);                                                                            \
-    F##_fp4_sum(out, t0, s);                                                                          \
-    F##_fp4_mul(s, f + 4 * N, a);                                                                     \
-    F##_fp4_times_j(out + 8 * N, t1);                                                                 \
-    F##_fp4_sum(out + 4 * N, s, out + 8 * N);                                                         \
-    F##_fp4_sum(s, f, f + 8 * N);                                                                     \
-    F##_fp4_mul(s, s, a_plus_b);                                                                      \
-    F##_fp4_difference(s, s, t0);                                                                     \
-    F##_fp4_difference(out + 8 * N, s, t1);                                                           \
-    for (int k = 0; k < 12 * N; k++) r[k] = out[k];                                                   \
+#define ZK_LINE_TERMS_M(F, N) \
+    /* (f0 + f1 k + f2 k^2)(a + b k^2), k^3 = j */ \
+    F##_fp4_times_fp2(t1, f + 8 * N, b);           \
+    F##_fp4_times_fp2(s, f + 4 * N, b);            \
+    F##_fp4_times_j(s, s);                         \
+    F##_fp4_sum(out, t0, s);                       \
+    F##_fp4_mul(s, f + 4 * N, a);                  \
+    F##_fp4_times_j(out + 8 * N, t1);              \
+    F##_fp4_sum(out + 4 * N, s, out + 8 * N);      \
+    F##_fp4_sum(s, f, f + 8 * N);                  \
+    F##_fp4_mul(s, s, a_plus_b);                   \
+    F##_fp4_difference(s, s, t0);                  \
+    F##_fp4_difference(out + 8 * N, s, t1);
+
+#define ZK_LINE_PRODUCT(F, N, TERMS) \
+/* f times an evaluated line, a + b k (D-type twist; TERMS = ZK_LINE_TERMS_D) or a + b k^2       \
+ * (M-type; ZK_LINE_TERMS_M), a in Fp4, b in Fp2 at line + 4 * N: 13 Fp2 products instead of 18. \
+ * r may be f. */                                                                                \
+static void F##_fp12_mul_by_line(uint64_t *r, const uint64_t *f, const uint64_t *line) {         \
+    uint64_t t0[4 * N], t1[4 * N], s[4 * N], a_plus_b[4 * N], out[12 * N];                       \
+    const uint64_t *a = line, *b = line + 4 * N;                                                 \
+    F##_fp2_sum(a_plus_b, a, b);                                                                 \
+    for (int k = 0; k < 2 * N; k++) a_plus_b[2 * N + k] = a[2 * N + k];                          \
+    F##_fp4_mul(t0, f, a);                                                                       \
+    TERMS(F, N)                                                                                  \
+    for (int k = 0; k < 12 * N; k++) r[k] = out[k];                                              \
 }
 
 #define ZK_KERNEL_TABLE(F, N, LINE_AT_K_SQUARED) \
@@ -359,7 +353,7 @@ static inline __attribute__((always_inline)) void F##_fp2_product_at(uint64_t *r
     F##_store(r, c0); F##_store(r + N, c1);                                                                                      \
 }                                                                                                                                \
                                                                                                                                  \
-static const zk_field_kernels F##_kernels = {                                                                                    \
+static const zk_field_kernels F##_kernels __attribute__((unused)) = { /* unused where Swift does not bind it */                  \
     F##_montgomery_product_at, F##_modular_sum_at, F##_modular_difference_at, F##_fp2_product_at,                                \
     F##_fp4_mul, F##_fp4_square, F##_fp12_mul, F##_fp12_square, F##_fp12_cyclotomic_square,                                      \
     F##_compressed_square, F##_fp12_mul_by_line, LINE_AT_K_SQUARED,                                                              \
@@ -980,7 +974,7 @@ static inline __attribute__((always_inline)) void zk_wide_subtract4(uint64_t *r,
 }
 
 ZK_TOWER(zk_bn254cx, 4)
-ZK_LINE_PRODUCT_D(zk_bn254cx, 4)
+ZK_LINE_PRODUCT(zk_bn254cx, 4, ZK_LINE_TERMS_D)
 ZK_KERNEL_TABLE(zk_bn254cx, 4, 0)
 
 
@@ -1978,7 +1972,7 @@ static inline __attribute__((always_inline)) void zk_wide_subtract6(uint64_t *r,
 }
 
 ZK_TOWER(zk_bls12_381, 6)
-ZK_LINE_PRODUCT_M(zk_bls12_381, 6)
+ZK_LINE_PRODUCT(zk_bls12_381, 6, ZK_LINE_TERMS_M)
 ZK_KERNEL_TABLE(zk_bls12_381, 6, 1)
 
 

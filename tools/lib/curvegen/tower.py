@@ -268,23 +268,24 @@ static void F##_compressed_square(uint64_t *x, int times) {
     }
 }"""
 
-# f times an evaluated line, written for the curve's twist: `a + b k` (D-type) or `a + b k^2`
-# (M-type), a in Fp4, b in Fp2 at line + 4N: 13 Fp2 products instead of 18. r may be f.
+# f times an evaluated line, written for the curve's twist: TERMS is the macro of its line's shape,
+# `a + b k` (D-type) or `a + b k^2` (M-type), a in Fp4, b in Fp2 at line + 4N. r may be f.
 LINE_PRODUCT = r"""
-/* f times an evaluated line (LINE_SHAPE), a in Fp4, b in Fp2 at line + 4 * N: 13 Fp2 products
- * instead of 18. r may be f. */
+/* f times an evaluated line, a + b k (D-type twist; TERMS = ZK_LINE_TERMS_D) or a + b k^2
+ * (M-type; ZK_LINE_TERMS_M), a in Fp4, b in Fp2 at line + 4 * N: 13 Fp2 products instead of 18.
+ * r may be f. */
 static void F##_fp12_mul_by_line(uint64_t *r, const uint64_t *f, const uint64_t *line) {
     uint64_t t0[4 * N], t1[4 * N], s[4 * N], a_plus_b[4 * N], out[12 * N];
     const uint64_t *a = line, *b = line + 4 * N;
     F##_fp2_sum(a_plus_b, a, b);
     for (int k = 0; k < 2 * N; k++) a_plus_b[2 * N + k] = a[2 * N + k];
     F##_fp4_mul(t0, f, a);
-LINE_BODY
+    TERMS(F, N)
     for (int k = 0; k < 12 * N; k++) r[k] = out[k];
 }"""
 
-LINE_BODIES = {
-    "D": ("a + b k, D-type", r"""    /* (f0 + f1 k + f2 k^2)(a + b k), k^3 = j */
+LINE_TERMS = {
+    "D": r"""    /* (f0 + f1 k + f2 k^2)(a + b k), k^3 = j */
     F##_fp4_times_fp2(t1, f + 4 * N, b);
     F##_fp4_times_fp2(s, f + 8 * N, b);
     F##_fp4_times_j(s, s);
@@ -294,8 +295,8 @@ LINE_BODIES = {
     F##_fp4_difference(s, s, t0);
     F##_fp4_difference(out + 4 * N, s, t1);
     F##_fp4_mul(s, f + 8 * N, a);
-    F##_fp4_sum(out + 8 * N, t1, s);"""),
-    "M": ("a + b k^2, M-type", r"""    /* (f0 + f1 k + f2 k^2)(a + b k^2), k^3 = j */
+    F##_fp4_sum(out + 8 * N, t1, s);""",
+    "M": r"""    /* (f0 + f1 k + f2 k^2)(a + b k^2), k^3 = j */
     F##_fp4_times_fp2(t1, f + 8 * N, b);
     F##_fp4_times_fp2(s, f + 4 * N, b);
     F##_fp4_times_j(s, s);
@@ -306,7 +307,7 @@ LINE_BODIES = {
     F##_fp4_sum(s, f, f + 8 * N);
     F##_fp4_mul(s, s, a_plus_b);
     F##_fp4_difference(s, s, t0);
-    F##_fp4_difference(out + 8 * N, s, t1);"""),
+    F##_fp4_difference(out + 8 * N, s, t1);""",
 }
 
 KERNEL_TABLE = r"""
@@ -330,7 +331,7 @@ static inline __attribute__((always_inline)) void F##_fp2_product_at(uint64_t *r
     F##_store(r, c0); F##_store(r + N, c1);
 }
 
-static const zk_field_kernels F##_kernels = {
+static const zk_field_kernels F##_kernels __attribute__((unused)) = { /* unused where Swift does not bind it */
     F##_montgomery_product_at, F##_modular_sum_at, F##_modular_difference_at, F##_fp2_product_at,
     F##_fp4_mul, F##_fp4_square, F##_fp12_mul, F##_fp12_square, F##_fp12_cyclotomic_square,
     F##_compressed_square, F##_fp12_mul_by_line, LINE_AT_K_SQUARED,
@@ -372,9 +373,9 @@ def macros():
     """The table type and the macros, written once in the header."""
     out = TABLE_TYPE.split("\n") + [""]
     out += define("ZK_TOWER", "F, N", TOWER) + [""]
-    for twist, (shape, body) in LINE_BODIES.items():
-        text = LINE_PRODUCT.replace("LINE_SHAPE", shape).replace("LINE_BODY", body)
-        out += define(f"ZK_LINE_PRODUCT_{twist}", "F, N", text) + [""]
+    for twist, terms in LINE_TERMS.items():
+        out += define(f"ZK_LINE_TERMS_{twist}", "F, N", terms) + [""]
+    out += define("ZK_LINE_PRODUCT", "F, N, TERMS", LINE_PRODUCT) + [""]
     out += define("ZK_KERNEL_TABLE", "F, N, LINE_AT_K_SQUARED", KERNEL_TABLE)
     return out
 
@@ -383,5 +384,5 @@ def instance(name, n, divisive):
     """One curve's tower, line product and table (after its primitives)."""
     F = f"zk_{name}"
     return [f"ZK_TOWER({F}, {n})",
-            f"ZK_LINE_PRODUCT_{'D' if divisive else 'M'}({F}, {n})",
+            f"ZK_LINE_PRODUCT({F}, {n}, ZK_LINE_TERMS_{'D' if divisive else 'M'})",
             f"ZK_KERNEL_TABLE({F}, {n}, {0 if divisive else 1})"]
