@@ -1,26 +1,32 @@
 import ZKPinMath
 
-/// The curves a deployment can choose (spec: `bn254cx`, `bls12-381`; `BN254CX`, `BLS381` also
-/// accepted as input, in any case).
-public enum CurveID: String, Sendable, CaseIterable, Codable, CustomStringConvertible {
-    case bn254cx = "bn254cx"
-    case bls12_381 = "bls12-381"
+/// Generic code to run on one curve: `CurveID.run(_:)` calls `run(on:)` with the curve's
+/// concrete type (the list of curves is generated, Generated/DescribedCurves.swift).
+public protocol CurveOperation {
+    associatedtype Result
+    func run<C: PairingCurve>(on curve: C.Type) -> Result
+}
 
+extension CurveID: CustomStringConvertible {
+    /// Parses the name or any of its aliases, in any case; nil for an unknown curve.
     public init?(name: String) {
-        switch name.lowercased() {
-        case "bn254cx", "bn254_cx", "bn254-cx": self = .bn254cx
-        case "bls12-381", "bls381", "bls12_381", "bls12381": self = .bls12_381
-        default: return nil
-        }
+        let text = name.lowercased()
+        guard let curve = CurveID.allCases.first(where: { $0.rawValue == text || $0.aliases.contains(text) }) else { return nil }
+        self = curve
     }
 
     public var description: String { rawValue }
 
+    /// The names for messages and help texts: "bn254cx or bls12-381" (with `extra`, e.g. "all", last).
+    public static func names(and extra: String? = nil) -> String {
+        let names = allCases.map(\.rawValue) + (extra.map { [$0] } ?? [])
+        return names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names.last!
+    }
+
     /// The byte-level M-Pin operations on this curve.
-    public var suite: any MPinSuite {
-        switch self {
-        case .bn254cx: return MPinCurveSuite<BN254CX>()
-        case .bls12_381: return MPinCurveSuite<BLS12_381>()
-        }
+    public var suite: any MPinSuite { run(SuiteOperation()) }
+
+    struct SuiteOperation: CurveOperation {
+        func run<C: PairingCurve>(on curve: C.Type) -> any MPinSuite { MPinCurveSuite<C>() }
     }
 }

@@ -29,17 +29,19 @@ public enum VectorChecker {
         case .found(let found): curve = found
         case .unknown(let message): return .invalid(message)
         }
-        switch curve {
-        case .bn254cx:
-            var check = CurveVectorCheck<BN254CX>(vector: vector)
-            return check.run()
-        case .bls12_381:
-            var check = CurveVectorCheck<BLS12_381>(vector: vector)
+        return curve.run(Check(vector: vector))
+    }
+
+    struct Check: CurveOperation {
+        let vector: TestVector
+        func run<C: PairingCurve>(on curve: C.Type) -> VectorOutcome {
+            var check = CurveVectorCheck<C>(vector: vector)
             return check.run()
         }
     }
 
-    /// CURVE when present, else the size of the first sized field.
+    /// CURVE when present, else the size of the first sized field (among the curves whose
+    /// upstream files have no CURVE key).
     enum CurveDetection {
         case found(CurveID)
         case unknown(String)
@@ -50,14 +52,15 @@ public enum VectorChecker {
             guard let curve = CurveID(name: name) else { return .unknown("unknown CURVE \(name)") }
             return .found(curve)
         }
-        let sizes: [(String, [Int: CurveID])] = [
-            ("MS1", [32: .bn254cx, 48: .bls12_381]), ("SERVER_SECRET", [128: .bn254cx, 192: .bls12_381]),
-            ("SS", [128: .bn254cx, 192: .bls12_381]), ("SS1", [128: .bn254cx, 192: .bls12_381]),
-            ("U", [65: .bn254cx, 97: .bls12_381]), ("CLIENT_SECRET", [65: .bn254cx, 97: .bls12_381])
+        // Each field's size on each curve: a scalar, a G2 point, a G1 point (uncompressed).
+        let sizes: [(String, (any MPinSuite) -> Int)] = [
+            ("MS1", \.scalarByteCount), ("SERVER_SECRET", \.g2ByteCount), ("SS", \.g2ByteCount),
+            ("SS1", \.g2ByteCount), ("U", \.g1ByteCount), ("CLIENT_SECRET", \.g1ByteCount)
         ]
-        for (key, table) in sizes {
+        for (key, size) in sizes {
             if let value = vector[key] {
-                if let curve = table[value.count / 2] { return .found(curve) }
+                let curve = CurveID.unlabelledVectorCurves.first { size($0.suite) == value.count / 2 }
+                if let curve { return .found(curve) }
             }
         }
         return .unknown("cannot tell the curve (no CURVE key and no field of a known size)")

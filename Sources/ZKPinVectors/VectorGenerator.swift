@@ -40,10 +40,12 @@ public struct VectorGenerator {
     }
 
     public func generate() -> String {
-        switch curve {
-        case .bn254cx: return CurveVectorGenerator<BN254CX>(options: self).generate()
-        case .bls12_381: return CurveVectorGenerator<BLS12_381>(options: self).generate()
-        }
+        curve.run(Generate(options: self))
+    }
+
+    struct Generate: CurveOperation {
+        let options: VectorGenerator
+        func run<C: PairingCurve>(on curve: C.Type) -> String { CurveVectorGenerator<C>(options: options).generate() }
     }
 }
 

@@ -32,7 +32,7 @@ struct ZKPinServerCommand: AsyncParsableCommand {
 }
 
 func parseCurve(_ text: String) throws -> CurveID {
-    guard let curve = CurveID(name: text) else { throw ValidationError("unknown curve \(text); use bls12-381 or bn254cx") }
+    guard let curve = CurveID(name: text) else { throw ValidationError("unknown curve \(text); use \(CurveID.names())") }
     return curve
 }
 

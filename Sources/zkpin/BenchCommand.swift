@@ -22,7 +22,7 @@ struct BenchCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "bn254cx, bls12-381 or all.")
+    @Option(help: "\(CurveID.names(and: "all")).")
     var curve: String = "all"
 
     @Option(help: "Comma-separated operations to run (default: all).")
@@ -40,7 +40,7 @@ struct BenchCommand: ParsableCommand {
     func validate() throws {
         guard (1...1001).contains(samples) else { throw ValidationError("--samples must be between 1 and 1001") }
         guard curve == "all" || CurveID(name: curve) != nil else {
-            throw ValidationError("unknown curve '\(curve)': use bn254cx, bls12-381 or all")
+            throw ValidationError("unknown curve '\(curve)': use \(CurveID.names(and: "all"))")
         }
         if let ops {
             let known = Set(CurveBenchmarks<BN254CX>.operations)
@@ -69,10 +69,7 @@ struct BenchCommand: ParsableCommand {
             results.append(own)
         }
         for id in curves {
-            switch id {
-            case .bn254cx: results += CurveBenchmarks<BN254CX>(stopwatch: stopwatch, reference: reference).run(only: only, progress: progress)
-            case .bls12_381: results += CurveBenchmarks<BLS12_381>(stopwatch: stopwatch, reference: reference).run(only: only, progress: progress)
-            }
+            results += id.run(Benchmark(stopwatch: stopwatch, reference: reference, only: only, progress: progress))
         }
         if json {
             let encoder = JSONEncoder()
@@ -80,6 +77,16 @@ struct BenchCommand: ParsableCommand {
             print(String(decoding: try encoder.encode(results), as: UTF8.self))
         } else {
             printTable(results)
+        }
+    }
+
+    struct Benchmark: CurveOperation {
+        let stopwatch: Stopwatch
+        let reference: ECDSABaseline?
+        let only: Set<String>?
+        let progress: (String) -> Void
+        func run<C: PairingCurve>(on curve: C.Type) -> [BenchmarkResult] {
+            CurveBenchmarks<C>(stopwatch: stopwatch, reference: reference).run(only: only, progress: progress)
         }
     }
 

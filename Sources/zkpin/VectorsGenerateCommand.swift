@@ -17,7 +17,7 @@ struct VectorsGenerateCommand: ParsableCommand {
             """
     )
 
-    @Option(help: "bn254cx or bls12-381.")
+    @Option(help: "\(CurveID.names()).")
     var curve: String = "bls12-381"
 
     @Option(help: "Number of vectors (with --negative: of case groups).")
@@ -39,7 +39,7 @@ struct VectorsGenerateCommand: ParsableCommand {
     var output: String?
 
     func validate() throws {
-        guard CurveID(name: curve) != nil else { throw ValidationError("unknown curve '\(curve)': use bn254cx or bls12-381") }
+        guard CurveID(name: curve) != nil else { throw ValidationError("unknown curve '\(curve)': use \(CurveID.names())") }
         guard (1...10_000).contains(count) else { throw ValidationError("--count must be between 1 and 10000") }
     }
 

@@ -1,6 +1,6 @@
 /// The squarings of the final exponentiation, on Fp12's cyclotomic subgroup (where every value
-/// lives after the easy part): Swift by default, C on the generated fields (their bindings in
-/// Curve/Generated/<curve>+Kernels.swift).
+/// lives after the easy part): Swift by default, C on the generated fields (bound once for all
+/// curves in Pairing/KernelField.swift).
 public protocol CyclotomicSquaring: TowerParameters {
     /// The cyclotomic squaring (`Fp12.grangerScottSquared`).
     static func fp12CyclotomicSquared(_ a: Fp12<Self>) -> Fp12<Self>

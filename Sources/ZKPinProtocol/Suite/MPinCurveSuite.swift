@@ -7,7 +7,8 @@ public struct MPinCurveSuite<C: PairingCurve>: MPinSuite {
 
     public init() {}
 
-    public var curve: CurveID { C.self == BN254CX.self ? .bn254cx : .bls12_381 }
+    /// Every described curve's `name` is its CurveID (both generated from curves/).
+    public var curve: CurveID { CurveID(rawValue: C.name)! }
     public var scalarByteCount: Int { C.scalarByteCount }
     public var g1ByteCount: Int { Encoding.g1ByteCount }
     public var g2ByteCount: Int { Encoding.g2ByteCount }

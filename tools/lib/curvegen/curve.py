@@ -84,6 +84,9 @@ class Curve:
             self.fp2_non_residue = integer(d["fp2_non_residue"], f"{where}: fp2_non_residue")
             self.xi = tuple(integer(v, f"{where}: fp4_non_residue") for v in d["fp4_non_residue"])
             self.scalar_bytes = d["scalar_bytes"]
+            self.aliases = [a.lower() for a in d.get("aliases", [])]
+            # Vector files without a CURVE key (Milagro's) are this curve's when their sizes match.
+            self.unlabelled_vectors = d.get("unlabelled_vectors", False) is True
             self.b = integer(d["g1"]["b"], f"{where}: g1.b")
             self.cofactor = integer(d["g1"]["cofactor"], f"{where}: g1.cofactor")
             self.g1 = tuple(integer(d["g1"]["generator"][k], f"{where}: g1.generator.{k}") % self.p for k in "xy")
@@ -102,6 +105,10 @@ class Curve:
             if not condition:
                 raise DescriptionError(f"{where}: {message}")
         p, r, u = self.p, self.r, self.u
+        # First, as the reason a curve like BLS12-377 (non-residue -5) is out of reach: the tower
+        # kernels are written for Fp2 = Fp[i]/(i^2 + 1) and Fp4 = Fp2[j]/(j^2 - (1 + i)).
+        require(self.fp2_non_residue == -1, f"fp2_non_residue {self.fp2_non_residue}: the kernels and the tower are "
+                "written for i^2 = -1 (Fp2 = Fp[i]/(i^2 + 1)); this curve needs kernels of its own")
         require(self.family in ("bn", "bls12"), f"family {self.family!r} is not bn or bls12")
         require(self.twist in ("D", "M"), f"twist {self.twist!r} is not D or M")
         if self.family == "bn":
@@ -111,8 +118,7 @@ class Curve:
             require(r == u**4 - u**2 + 1, "r is not u^4 - u^2 + 1")
             require(p == (u - 1)**2 * r // 3 + u and (u - 1)**2 % 3 == 0, "p is not (u - 1)^2 r / 3 + u")
         require(u < 0 and -u < 2**64, "the kernels and the Miller schedule expect a negative u of one word")
-        # The tower kernels are written for Fp2 = Fp[i]/(i^2 + 1) and Fp4 = Fp2[j]/(j^2 - (1 + i)).
-        require(self.fp2_non_residue == -1 and p % 4 == 3, "the kernels need i^2 = -1 (p = 3 mod 4)")
+        require(p % 4 == 3, "the kernels need i^2 = -1 (p = 3 mod 4)")
         require(self.xi == (1, 1), "the kernels need the Fp4 non-residue 1 + i")
         n = self.limb_count
         require(self.modulus_limbs[-1] < 2**63 - 1, "the no-carry Montgomery product needs a top limb below 2^63 - 1")

@@ -7,7 +7,9 @@ MontgomeryUnrolled.swift compiles to about twice the instructions: one carry cha
 tuple limbs shuttled through memory. The functions are `static inline`, so the Swift compiler
 inlines them like its own code. The algorithm is the CIOS product with the "no-carry"
 shortcut (top limb of p below 2^63 - 1, true for both fields), exactly as the Swift version,
-and is checked against GMP by the same property tests."""
+and is checked against GMP by the same property tests. The tower above these primitives and
+the bindings' table are C macros written once (tower.py), instantiated per curve."""
+from curvegen import tower
 
 def multiply_row(n, i, limb):
     """Limbs i..i+n of the running value += a * b[i]; limb(k) names the register of limb i + k
@@ -87,9 +89,10 @@ def wide_product(n):
     return out
 
 
-def lazy_fp2_product(name, n, shared=True):
-    """Fp2 product with one Montgomery reduction per coefficient instead of three products. The
-    limb-count helpers (zk_wide_product4, ...) are written only when `shared` (their first curve)."""
+def lazy_reduction(name, n, shared=True):
+    """What the lazily reduced Fp2 and Fp4 products (tower.py) need: the curve's Montgomery
+    reduction of a double-width value, and the limb-count helpers (zk_wide_product4, ...), written
+    only when `shared` (their first curve)."""
     L = f"zk_limbs{n}"
     out = []
     w = out.append
@@ -166,20 +169,6 @@ def lazy_fp2_product(name, n, shared=True):
     ws('        : "cc", "memory");')
     ws("}")
     ws("")
-    w("/* (a0 + a1*i)(b0 + b1*i) in Fp[i]/(i^2 + 1), Karatsuba on unreduced double-width products:")
-    w(" * c0 = a0*b0 - a1*b1 (plus p*R when negative), c1 = (a0 + a1)(b0 + b1) - a0*b0 - a1*b1, both")
-    w(" * below p*R (p < R/4), then one Montgomery reduction each. */")
-    w(f"static inline __attribute__((always_inline)) void zk_{name}_fp2_product({L} a0, {L} a1, {L} b0, {L} b1, {L} *c0, {L} *c1) {{")
-    w(f"    uint64_t t0[{2 * n}], t1[{2 * n}], t2[{2 * n}];")
-    w("    zk_wide_product%d(t0, a0.limb, b0.limb);" % n)
-    w("    zk_wide_product%d(t1, a1.limb, b1.limb);" % n)
-    w(f"    {L} sa = zk_plain_sum{n}(a0, a1), sb = zk_plain_sum{n}(b0, b1); /* < 2p: no carry out */")
-    w("    zk_wide_product%d(t2, sa.limb, sb.limb);" % n)
-    w(f"    zk_fp2_combine{n}(t0, t1, t2, zk_{name}_modulus);")
-    w(f"    *c0 = zk_{name}_montgomery_reduction(t0);")
-    w(f"    *c1 = zk_{name}_montgomery_reduction(t2);")
-    w("}")
-    w("")
     for op, first, rest in [("add", "addq", "adcq"), ("subtract", "subq", "sbbq")]:
         ws(f"/* r {'+' if op == 'add' else '-'}= x on {2 * n}-limb two's-complement values (the carry out is dropped). */")
         ws(f"static inline __attribute__((always_inline)) void zk_wide_{op}{n}(uint64_t *r, const uint64_t *x) {{")
@@ -193,308 +182,7 @@ def lazy_fp2_product(name, n, shared=True):
         ws('        : "cc", "memory");')
         ws("}")
         ws("")
-    w(f"/* An Fp2 product left double-width for the lazily reduced Fp4 product (a, b: 2 elements at")
-    w(f" * x, x + {n}): w0 = a0 b0 - a1 b1 as a two's-complement value in (-p^2, p^2), w1 = a0 b1 + a1 b0")
-    w(" * in [0, 2p^2). r may not overlap a or b. */")
-    w(f"static __attribute__((noinline)) void zk_{name}_fp2_wide_product(uint64_t *w0, uint64_t *w1, const uint64_t *a, const uint64_t *b) {{")
-    w(f"    uint64_t t[{2 * n}];")
-    w(f"    {L} a0, a1, b0, b1;")
-    w(f"    for (int j = 0; j < {n}; j++) {{ a0.limb[j] = a[j]; a1.limb[j] = a[{n} + j]; b0.limb[j] = b[j]; b1.limb[j] = b[{n} + j]; }}")
-    w(f"    zk_wide_product{n}(w0, a, b);")
-    w(f"    zk_wide_product{n}(t, a + {n}, b + {n});")
-    w(f"    {L} sa = zk_plain_sum{n}(a0, a1), sb = zk_plain_sum{n}(b0, b1); /* < 2p: no carry out */")
-    w(f"    zk_wide_product{n}(w1, sa.limb, sb.limb);")
-    w(f"    zk_wide_subtract{n}(w1, w0);")
-    w(f"    zk_wide_subtract{n}(w1, t);")
-    w(f"    zk_wide_subtract{n}(w0, t);")
-    w("}")
     return out
-
-
-def tower(name, n):
-    """Fp2, Fp4 and cyclotomic Fp12 operations on contiguous limbs (Fp2: 2 elements, Fp4: 4,
-    Fp12: 12), built from the primitives above. In C they keep the limbs in place: the same
-    code in Swift moves each 12- or 24-word value through the stack several times."""
-    L = f"zk_limbs{n}"
-    F = f"zk_{name}"
-    N = n
-    code = f"""
-static inline __attribute__((always_inline)) {L} {F}_load(const uint64_t *x) {{
-    {L} r;
-    for (int j = 0; j < {N}; j++) r.limb[j] = x[j];
-    return r;
-}}
-
-static inline __attribute__((always_inline)) void {F}_store(uint64_t *x, {L} v) {{
-    for (int j = 0; j < {N}; j++) x[j] = v.limb[j];
-}}
-
-/* Fp2 elements: c0 at x, c1 at x + {N}. r may be a or b. */
-static inline __attribute__((always_inline)) void {F}_fp2_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {{
-    {F}_sum_in_memory(r, a, b); {F}_sum_in_memory(r + {N}, a + {N}, b + {N});
-}}
-
-static inline __attribute__((always_inline)) void {F}_fp2_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {{
-    {F}_difference_in_memory(r, a, b); {F}_difference_in_memory(r + {N}, a + {N}, b + {N});
-}}
-
-/* a * xi, xi = 1 + i: (a0 - a1) + (a0 + a1) i (the difference goes through t: r may be a). */
-static inline __attribute__((always_inline)) void {F}_fp2_times_xi(uint64_t *r, const uint64_t *a) {{
-    uint64_t t[{N}];
-    {F}_difference_in_memory(t, a, a + {N});
-    {F}_sum_in_memory(r + {N}, a, a + {N});
-    for (int k = 0; k < {N}; k++) r[k] = t[k];
-}}
-
-/* Out of line on purpose, like the Fp4 product and square: inlined into every tower kernel they
- * made each Fp12 product or square 80-120 KB of straight-line code, several times the
- * instruction cache; shared copies cost a call each (about 2% more instructions) and keep the
- * hot loops in cache (and their timings steadier). */
-static __attribute__((noinline)) void {F}_fp2_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {{
-    {L} c0, c1;
-    {F}_fp2_product({F}_load(a), {F}_load(a + {N}), {F}_load(b), {F}_load(b + {N}), &c0, &c1);
-    {F}_store(r, c0); {F}_store(r + {N}, c1);
-}}
-
-/* Fp4 elements (Fp2[j]/(j^2 - xi)): c0 at x, c1 at x + {2 * N}. r may be a or b. */
-static __attribute__((noinline)) void {F}_fp4_square(uint64_t *r, const uint64_t *a) {{
-    /* (a0 + a1 j)^2 = (a0 + a1)(a0 + xi a1) - a0 a1 - xi a0 a1 + 2 a0 a1 j */
-    uint64_t product[{2 * N}], s1[{2 * N}], s2[{2 * N}], t[{2 * N}];
-    {F}_fp2_mul(product, a, a + {2 * N});
-    {F}_fp2_sum(s1, a, a + {2 * N});
-    {F}_fp2_times_xi(t, a + {2 * N});
-    {F}_fp2_sum(s2, a, t);
-    {F}_fp2_mul(s1, s1, s2);
-    {F}_fp2_difference(s1, s1, product);
-    {F}_fp2_times_xi(t, product);
-    {F}_fp2_difference(r, s1, t);
-    {F}_fp2_sum(r + {2 * N}, product, product);
-}}
-
-/* Karatsuba over Fp2 with every Fp2 product left double-width and one Montgomery reduction per
- * output coefficient (four instead of six): with X = a0 b0, Y = a1 b1, Z = (a0 + a1)(b0 + b1) as
- * two's-complement double-width pairs, c0 = X + xi Y = (X0 + Y0 - Y1, X1 + Y0 + Y1) and
- * c1 = Z - X - Y, each lifted into (0, 6p^2) by adding a multiple of p^2 (6p^2 < p R: 6p < R on
- * both curves), which the reduction accepts. */
-static __attribute__((noinline)) void {F}_fp4_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {{
-    uint64_t x0[{2 * N}], x1[{2 * N}], y0[{2 * N}], y1[{2 * N}], z0[{2 * N}], z1[{2 * N}], sa[{2 * N}], sb[{2 * N}];
-    {F}_fp2_wide_product(x0, x1, a, b);
-    {F}_fp2_wide_product(y0, y1, a + {2 * N}, b + {2 * N});
-    {F}_fp2_sum(sa, a, a + {2 * N});
-    {F}_fp2_sum(sb, b, b + {2 * N});
-    {F}_fp2_wide_product(z0, z1, sa, sb);
-    /* Z0 - X0 - Y0 in (-3p^2, 3p^2); Z1 - X1 - Y1 in (-4p^2, 2p^2) (sa, sb reduced mod p) */
-    zk_wide_subtract{N}(z0, x0); zk_wide_subtract{N}(z0, y0); zk_wide_add{N}(z0, {F}_p_squared_times[2]);
-    zk_wide_subtract{N}(z1, x1); zk_wide_subtract{N}(z1, y1); zk_wide_add{N}(z1, {F}_p_squared_times[3]);
-    /* X0 + Y0 - Y1 in (-4p^2, 2p^2); X1 + Y0 + Y1 in (-p^2, 5p^2) */
-    zk_wide_add{N}(x0, y0); zk_wide_subtract{N}(x0, y1); zk_wide_add{N}(x0, {F}_p_squared_times[3]);
-    zk_wide_add{N}(x1, y0); zk_wide_add{N}(x1, y1); zk_wide_add{N}(x1, {F}_p_squared_times[0]);
-    {F}_store(r, {F}_montgomery_reduction(x0));
-    {F}_store(r + {N}, {F}_montgomery_reduction(x1));
-    {F}_store(r + {2 * N}, {F}_montgomery_reduction(z0));
-    {F}_store(r + {3 * N}, {F}_montgomery_reduction(z1));
-}}
-
-/* 3x - 2y as x + 2(x - y) (minus = 1) or x + 2(x + y) (minus = 0), on one Fp2 coefficient. */
-static inline __attribute__((always_inline)) void {F}_fp2_granger_scott(uint64_t *r, const uint64_t *x, const uint64_t *y, int minus) {{
-    uint64_t t[{2 * N}];
-    if (minus) {F}_fp2_difference(t, x, y); else {F}_fp2_sum(t, x, y);
-    {F}_fp2_sum(t, t, t);
-    {F}_fp2_sum(r, t, x);
-}}
-
-/* Granger-Scott squaring in the cyclotomic subgroup of Fp12 = Fp4[k]/(k^3 - j), x = a + b k + c k^2:
- * x^2 = (3a^2 - 2 conj(a)) + (3 j c^2 + 2 conj(b)) k + (3 b^2 - 2 conj(c)) k^2, conj(u + v j) = u - v j.
- * r must not overlap a. */
-static inline __attribute__((always_inline)) void {F}_fp12_cyclotomic_square(uint64_t *r, const uint64_t *x) {{
-    uint64_t a2[{4 * N}], b2[{4 * N}], c2[{4 * N}], c2j[{4 * N}];
-    const uint64_t *a = x, *b = x + {4 * N}, *c = x + {8 * N};
-    {F}_fp4_square(a2, a);
-    {F}_fp4_square(b2, b);
-    {F}_fp4_square(c2, c);
-    {F}_fp2_times_xi(c2j, c2 + {2 * N});             /* j * (u + v j) = xi v + u j */
-    for (int k = 0; k < {2 * N}; k++) c2j[{2 * N} + k] = c2[k];
-    {F}_fp2_granger_scott(r, a2, a, 1);
-    {F}_fp2_granger_scott(r + {2 * N}, a2 + {2 * N}, a + {2 * N}, 0);
-    {F}_fp2_granger_scott(r + {4 * N}, c2j, b, 0);
-    {F}_fp2_granger_scott(r + {6 * N}, c2j + {2 * N}, b + {2 * N}, 1);
-    {F}_fp2_granger_scott(r + {8 * N}, b2, c, 1);
-    {F}_fp2_granger_scott(r + {10 * N}, b2 + {2 * N}, c + {2 * N}, 0);
-}}"""
-    return code.split("\n")
-
-
-def tower12(name, n, divisive):
-    """Fp12 products, squares and products by Miller-loop lines, on the Fp4 kernels; the same
-    formulas as Fp12.swift and Line.swift (their Swift versions are the tests' reference)."""
-    F = f"zk_{name}"
-    N = n
-    if divisive:
-        line = f"""    /* D-type: (f0 + f1 k + f2 k^2)(a + b k), k^3 = j */
-    {F}_fp4_mul(t0, f, a);
-    {F}_fp4_times_fp2(t1, f + {4 * N}, b);
-    {F}_fp4_times_fp2(s, f + {8 * N}, b);
-    {F}_fp4_times_j(s, s);
-    {F}_fp4_sum(out, t0, s);
-    {F}_fp4_sum(s, f, f + {4 * N});
-    {F}_fp4_mul(s, s, a_plus_b);
-    {F}_fp4_difference(s, s, t0);
-    {F}_fp4_difference(out + {4 * N}, s, t1);
-    {F}_fp4_mul(s, f + {8 * N}, a);
-    {F}_fp4_sum(out + {8 * N}, t1, s);"""
-    else:
-        line = f"""    /* M-type: (f0 + f1 k + f2 k^2)(a + b k^2), k^3 = j */
-    {F}_fp4_mul(t0, f, a);
-    {F}_fp4_times_fp2(t1, f + {8 * N}, b);
-    {F}_fp4_times_fp2(s, f + {4 * N}, b);
-    {F}_fp4_times_j(s, s);
-    {F}_fp4_sum(out, t0, s);
-    {F}_fp4_mul(s, f + {4 * N}, a);
-    {F}_fp4_times_j(out + {8 * N}, t1);
-    {F}_fp4_sum(out + {4 * N}, s, out + {8 * N});
-    {F}_fp4_sum(s, f, f + {8 * N});
-    {F}_fp4_mul(s, s, a_plus_b);
-    {F}_fp4_difference(s, s, t0);
-    {F}_fp4_difference(out + {8 * N}, s, t1);"""
-    code = f"""
-/* Fp4 sums and differences, coefficient-wise; r may be a or b. */
-static inline __attribute__((always_inline)) void {F}_fp4_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {{
-    {F}_fp2_sum(r, a, b); {F}_fp2_sum(r + {2 * N}, a + {2 * N}, b + {2 * N});
-}}
-
-static inline __attribute__((always_inline)) void {F}_fp4_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {{
-    {F}_fp2_difference(r, a, b); {F}_fp2_difference(r + {2 * N}, a + {2 * N}, b + {2 * N});
-}}
-
-/* (a0 + a1 j) j = xi a1 + a0 j; r may be a. */
-static inline __attribute__((always_inline)) void {F}_fp4_times_j(uint64_t *r, const uint64_t *a) {{
-    uint64_t t[{2 * N}];
-    {F}_fp2_times_xi(t, a + {2 * N});
-    for (int k = 0; k < {2 * N}; k++) r[{2 * N} + k] = a[k];
-    for (int k = 0; k < {2 * N}; k++) r[k] = t[k];
-}}
-
-/* (a0 + a1 j) b for b in Fp2; r may be a. */
-static inline __attribute__((always_inline)) void {F}_fp4_times_fp2(uint64_t *r, const uint64_t *a, const uint64_t *b) {{
-    {F}_fp2_mul(r, a, b); {F}_fp2_mul(r + {2 * N}, a + {2 * N}, b);
-}}
-
-/* Fp12 = Fp4[k]/(k^3 - j): c0 at x, c1 at x + {4 * N}, c2 at x + {8 * N}. Karatsuba: six Fp4 products.
- * r may overlap a or b (the result is assembled apart). */
-static void {F}_fp12_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {{
-    uint64_t v0[{4 * N}], v1[{4 * N}], v2[{4 * N}], s[{4 * N}], t[{4 * N}], out[{12 * N}];
-    {F}_fp4_mul(v0, a, b);
-    {F}_fp4_mul(v1, a + {4 * N}, b + {4 * N});
-    {F}_fp4_mul(v2, a + {8 * N}, b + {8 * N});
-    /* c0 = v0 + ((a1 + a2)(b1 + b2) - v1 - v2) j */
-    {F}_fp4_sum(s, a + {4 * N}, a + {8 * N});
-    {F}_fp4_sum(t, b + {4 * N}, b + {8 * N});
-    {F}_fp4_mul(s, s, t);
-    {F}_fp4_difference(s, s, v1);
-    {F}_fp4_difference(s, s, v2);
-    {F}_fp4_times_j(s, s);
-    {F}_fp4_sum(out, v0, s);
-    /* c1 = (a0 + a1)(b0 + b1) - v0 - v1 + v2 j */
-    {F}_fp4_sum(s, a, a + {4 * N});
-    {F}_fp4_sum(t, b, b + {4 * N});
-    {F}_fp4_mul(s, s, t);
-    {F}_fp4_difference(s, s, v0);
-    {F}_fp4_difference(s, s, v1);
-    {F}_fp4_times_j(t, v2);
-    {F}_fp4_sum(out + {4 * N}, s, t);
-    /* c2 = (a0 + a2)(b0 + b2) - v0 - v2 + v1 */
-    {F}_fp4_sum(s, a, a + {8 * N});
-    {F}_fp4_sum(t, b, b + {8 * N});
-    {F}_fp4_mul(s, s, t);
-    {F}_fp4_difference(s, s, v0);
-    {F}_fp4_difference(s, s, v2);
-    {F}_fp4_sum(out + {8 * N}, s, v1);
-    for (int k = 0; k < {12 * N}; k++) r[k] = out[k];
-}}
-
-/* Chung-Hasan SQR2: s0 = c0^2, s1 = 2 c0 c1, s2 = (c0 - c1 + c2)^2, s3 = 2 c1 c2, s4 = c2^2;
- * x^2 = (s0 + s3 j) + (s1 + s4 j) k + (s1 + s2 + s3 - s0 - s4) k^2. r may be x. */
-static void {F}_fp12_square(uint64_t *r, const uint64_t *x) {{
-    uint64_t s0[{4 * N}], s1[{4 * N}], s2[{4 * N}], s3[{4 * N}], s4[{4 * N}], t[{4 * N}], out[{12 * N}];
-    const uint64_t *c0 = x, *c1 = x + {4 * N}, *c2 = x + {8 * N};
-    {F}_fp4_square(s0, c0);
-    {F}_fp4_mul(s1, c0, c1);
-    {F}_fp4_sum(s1, s1, s1);
-    {F}_fp4_difference(s2, c0, c1);
-    {F}_fp4_sum(s2, s2, c2);
-    {F}_fp4_square(s2, s2);
-    {F}_fp4_mul(s3, c1, c2);
-    {F}_fp4_sum(s3, s3, s3);
-    {F}_fp4_square(s4, c2);
-    {F}_fp4_times_j(t, s3);
-    {F}_fp4_sum(out, s0, t);
-    {F}_fp4_times_j(t, s4);
-    {F}_fp4_sum(out + {4 * N}, s1, t);
-    {F}_fp4_sum(t, s1, s2);
-    {F}_fp4_sum(t, t, s3);
-    {F}_fp4_difference(t, t, s0);
-    {F}_fp4_difference(out + {8 * N}, t, s4);
-    for (int k = 0; k < {12 * N}; k++) r[k] = out[k];
-}}
-
-/* Karabina's compressed squaring (CompressedCyclotomic.swift), `times` times in place on
- * (g2, g3, g4, g5) at x, x + {2 * N}, x + {4 * N}, x + {6 * N}: with A(i,j) = (gi + gj)(gi + xi gj),
- * B(i,j) = gi gj: h2 = 2(g2 + 3 xi B45), h3 = 3(A45 - (xi + 1) B45) - 2 g3,
- * h4 = 3(A23 - (xi + 1) B23) - 2 g4, h5 = 2(g5 + 3 B23). */
-static inline __attribute__((always_inline)) void {F}_karabina_a(uint64_t *r, const uint64_t *gi, const uint64_t *gj) {{
-    uint64_t s[{2 * N}], t[{2 * N}];  /* r = (gi + gj)(gi + xi gj) */
-    {F}_fp2_sum(s, gi, gj);
-    {F}_fp2_times_xi(t, gj);
-    {F}_fp2_sum(t, gi, t);
-    {F}_fp2_mul(r, s, t);
-}}
-
-static inline __attribute__((always_inline)) void {F}_karabina_odd(uint64_t *g, const uint64_t *a, const uint64_t *xi_b, const uint64_t *b) {{
-    uint64_t s[{2 * N}], t[{2 * N}];  /* g = 3(a - xi b - b) - 2g */
-    {F}_fp2_difference(s, a, xi_b);
-    {F}_fp2_difference(s, s, b);
-    {F}_fp2_sum(t, s, s);
-    {F}_fp2_sum(t, t, s);
-    {F}_fp2_sum(s, g, g);
-    {F}_fp2_difference(g, t, s);
-}}
-
-static inline __attribute__((always_inline)) void {F}_karabina_even(uint64_t *g, const uint64_t *c) {{
-    uint64_t s[{2 * N}];  /* g = 2(g + 3c) */
-    {F}_fp2_sum(s, c, c);
-    {F}_fp2_sum(s, s, c);
-    {F}_fp2_sum(s, s, g);
-    {F}_fp2_sum(g, s, s);
-}}
-
-static void {F}_compressed_square(uint64_t *x, int times) {{
-    uint64_t b45[{2 * N}], b23[{2 * N}], a45[{2 * N}], a23[{2 * N}], u[{2 * N}];
-    uint64_t *g2 = x, *g3 = x + {2 * N}, *g4 = x + {4 * N}, *g5 = x + {6 * N};
-    for (int round = 0; round < times; round++) {{
-        {F}_fp2_mul(b45, g4, g5);
-        {F}_fp2_mul(b23, g2, g3);
-        {F}_karabina_a(a45, g4, g5);
-        {F}_karabina_a(a23, g2, g3);
-        {F}_fp2_times_xi(u, b45);
-        {F}_karabina_odd(g3, a45, u, b45);
-        {F}_karabina_even(g2, u);
-        {F}_fp2_times_xi(u, b23);
-        {F}_karabina_odd(g4, a23, u, b23);
-        {F}_karabina_even(g5, b23);
-    }}
-}}
-
-/* f times an evaluated line a + b k (D-type) or a + b k^2 (M-type), a in Fp4, b in Fp2 at
- * line + {4 * N}: 13 Fp2 products instead of 18. r may be f. */
-static void {F}_fp12_mul_by_line(uint64_t *r, const uint64_t *f, const uint64_t *line) {{
-    uint64_t t0[{4 * N}], t1[{4 * N}], s[{4 * N}], a_plus_b[{4 * N}], out[{12 * N}];
-    const uint64_t *a = line, *b = line + {4 * N};
-    {F}_fp2_sum(a_plus_b, a, b);
-    for (int k = 0; k < {2 * N}; k++) a_plus_b[{2 * N} + k] = a[{2 * N} + k];
-{line}
-    for (int k = 0; k < {12 * N}; k++) r[k] = out[k];
-}}"""
-    return code.split("\n")
 
 
 def function(name, modulus, inv):
@@ -656,7 +344,7 @@ def in_memory_sum_and_difference(name, n):
 def header_text(fields):
     """fields: (C name, modulus limbs little-endian, -p^-1 mod 2^64, D-type twist) per curve."""
     lines = [
-        "/* Generated by tools/gen-curves from curves/*.json; edit those, not this file. */",
+        "/* Generated by tools/gen-curves from the descriptions in curves/; edit those, not this file. */",
         "/* Montgomery products for x86-64 CPUs with BMI2 and ADX (Broadwell, 2014, and later). */",
         "#ifndef ZKPIN_FIELD_ARITHMETIC_H",
         "#define ZKPIN_FIELD_ARITHMETIC_H",
@@ -665,7 +353,10 @@ def header_text(fields):
     ]
     for n in sorted({len(modulus) for _, modulus, _, _ in fields}):
         lines.append(f"typedef struct {{ uint64_t limb[{n}]; }} zk_limbs{n};")
-    lines += ["", "#if defined(__x86_64__)", ""]
+    # Every pointer here is non-null (the bindings' table says so with _Nonnull; the pragma keeps
+    # clang's nullability-completeness warning quiet about the rest).
+    lines += ["", "#if defined(__x86_64__)", "#pragma clang assume_nonnull begin", ""]
+    lines += tower.macros() + ["", ""]
     written = set()
     for name, modulus, inv, divisive in fields:
         lines += function(name, modulus, inv)
@@ -674,11 +365,10 @@ def header_text(fields):
         lines.append("")
         lines += in_memory_sum_and_difference(name, len(modulus))
         lines.append("")
-        lines += lazy_fp2_product(name, len(modulus), shared=len(modulus) not in written)
+        lines += lazy_reduction(name, len(modulus), shared=len(modulus) not in written)
         written.add(len(modulus))
-        lines += tower(name, len(modulus))
-        lines += tower12(name, len(modulus), divisive)
+        lines += tower.instance(name, len(modulus), divisive)
         lines.append("")
         lines.append("")
-    lines += ["#endif /* __x86_64__ */", "#endif", ""]
+    lines += ["#pragma clang assume_nonnull end", "#endif /* __x86_64__ */", "#endif", ""]
     return "\n".join(lines)

@@ -95,7 +95,7 @@ public struct ServeConfiguration: Sendable {
         o.port = try integer("port", in: 0...65535)
         o.dataDirectory = text("data") ?? o.dataDirectory
         if let curve = text("curve") {
-            guard let id = CurveID(name: curve) else { throw invalid("curve", "is not a known curve; use bls12-381 or bn254cx") }
+            guard let id = CurveID(name: curve) else { throw invalid("curve", "is not a known curve; use \(CurveID.names())") }
             o.curve = id
         }
         o.publicURL = text("public-url")

@@ -1,3 +1,5 @@
+import ZKPinProtocol
+
 /// One setting of `zkpin-server serve`. Its command-line flag is `--<name>`, its environment
 /// variable `ZKPIN_<NAME>` (dashes as underscores) and its key in the `--config` JSON file
 /// `<name>`; `ServeConfiguration` resolves them in that order, then the default.
@@ -36,7 +38,7 @@ public struct ServeSetting: Sendable {
         ServeSetting("host", default: "127.0.0.1", help: "Address to listen on"),
         ServeSetting("port", .integer, default: "8080", help: "Port; 0 picks a free one (printed; needs --public-url)"),
         ServeSetting("data", default: "./zkpin-data", help: "Data folder (database, keys, outbox)"),
-        ServeSetting("curve", help: "bls12-381 or bn254cx; fixed at first start (unset: the data folder's, else bls12-381)"),
+        ServeSetting("curve", help: "\(CurveID.names()); fixed at first start (unset: the data folder's, else bls12-381)"),
         ServeSetting("public-url", help: "The URL people use (unset: http://host:port)"),
         ServeSetting("service-name", default: "ZKPin", help: "The service's name on pages, in mails and in /service"),
         ServeSetting(

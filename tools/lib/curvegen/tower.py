@@ -1,0 +1,388 @@
+"""The C kernels every curve shares, as macros of the curve's prefix F (zk_<curve>) and limb
+count N, instantiated once per curve in field_arithmetic.h: the Fp2, Fp4 and Fp12 operations on
+contiguous limbs (Fp2: 2 elements, Fp4: 4, Fp12: 12) built from the curve's own primitives (its
+Montgomery product, reduction, sums and differences, written out per curve because their
+assembly is unrolled for p), and the constant table of the Swift bindings
+(Pairing/KernelField.swift). In C they keep the limbs in place: the same code in Swift moves each
+12- or 24-word value through the stack several times. The formulas are those of Fp2.swift,
+Fp4.swift, Fp12.swift and Line.swift (their Swift versions are the tests' reference)."""
+
+TOWER = r"""
+/* (a0 + a1*i)(b0 + b1*i) in Fp[i]/(i^2 + 1), Karatsuba on unreduced double-width products:
+ * c0 = a0*b0 - a1*b1 (plus p*R when negative), c1 = (a0 + a1)(b0 + b1) - a0*b0 - a1*b1, both
+ * below p*R (p < R/4), then one Montgomery reduction each. */
+static inline __attribute__((always_inline)) void F##_fp2_product(zk_limbs##N a0, zk_limbs##N a1, zk_limbs##N b0, zk_limbs##N b1, zk_limbs##N *c0, zk_limbs##N *c1) {
+    uint64_t t0[2 * N], t1[2 * N], t2[2 * N];
+    zk_wide_product##N(t0, a0.limb, b0.limb);
+    zk_wide_product##N(t1, a1.limb, b1.limb);
+    zk_limbs##N sa = zk_plain_sum##N(a0, a1), sb = zk_plain_sum##N(b0, b1); /* < 2p: no carry out */
+    zk_wide_product##N(t2, sa.limb, sb.limb);
+    zk_fp2_combine##N(t0, t1, t2, F##_modulus);
+    *c0 = F##_montgomery_reduction(t0);
+    *c1 = F##_montgomery_reduction(t2);
+}
+
+/* An Fp2 product left double-width for the lazily reduced Fp4 product (a, b: 2 elements at
+ * x, x + N): w0 = a0 b0 - a1 b1 as a two's-complement value in (-p^2, p^2), w1 = a0 b1 + a1 b0
+ * in [0, 2p^2). r may not overlap a or b. */
+static __attribute__((noinline)) void F##_fp2_wide_product(uint64_t *w0, uint64_t *w1, const uint64_t *a, const uint64_t *b) {
+    uint64_t t[2 * N];
+    zk_limbs##N a0, a1, b0, b1;
+    for (int j = 0; j < N; j++) { a0.limb[j] = a[j]; a1.limb[j] = a[N + j]; b0.limb[j] = b[j]; b1.limb[j] = b[N + j]; }
+    zk_wide_product##N(w0, a, b);
+    zk_wide_product##N(t, a + N, b + N);
+    zk_limbs##N sa = zk_plain_sum##N(a0, a1), sb = zk_plain_sum##N(b0, b1); /* < 2p: no carry out */
+    zk_wide_product##N(w1, sa.limb, sb.limb);
+    zk_wide_subtract##N(w1, w0);
+    zk_wide_subtract##N(w1, t);
+    zk_wide_subtract##N(w0, t);
+}
+
+static inline __attribute__((always_inline)) zk_limbs##N F##_load(const uint64_t *x) {
+    zk_limbs##N r;
+    for (int j = 0; j < N; j++) r.limb[j] = x[j];
+    return r;
+}
+
+static inline __attribute__((always_inline)) void F##_store(uint64_t *x, zk_limbs##N v) {
+    for (int j = 0; j < N; j++) x[j] = v.limb[j];
+}
+
+/* Fp2 elements: c0 at x, c1 at x + N. r may be a or b. */
+static inline __attribute__((always_inline)) void F##_fp2_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    F##_sum_in_memory(r, a, b); F##_sum_in_memory(r + N, a + N, b + N);
+}
+
+static inline __attribute__((always_inline)) void F##_fp2_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    F##_difference_in_memory(r, a, b); F##_difference_in_memory(r + N, a + N, b + N);
+}
+
+/* a * xi, xi = 1 + i: (a0 - a1) + (a0 + a1) i (the difference goes through t: r may be a). */
+static inline __attribute__((always_inline)) void F##_fp2_times_xi(uint64_t *r, const uint64_t *a) {
+    uint64_t t[N];
+    F##_difference_in_memory(t, a, a + N);
+    F##_sum_in_memory(r + N, a, a + N);
+    for (int k = 0; k < N; k++) r[k] = t[k];
+}
+
+/* Out of line on purpose, like the Fp4 product and square: inlined into every tower kernel they
+ * made each Fp12 product or square 80-120 KB of straight-line code, several times the
+ * instruction cache; shared copies cost a call each (about 2% more instructions) and keep the
+ * hot loops in cache (and their timings steadier). */
+static __attribute__((noinline)) void F##_fp2_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    zk_limbs##N c0, c1;
+    F##_fp2_product(F##_load(a), F##_load(a + N), F##_load(b), F##_load(b + N), &c0, &c1);
+    F##_store(r, c0); F##_store(r + N, c1);
+}
+
+/* Fp4 elements (Fp2[j]/(j^2 - xi)): c0 at x, c1 at x + 2 * N. r may be a or b. */
+static __attribute__((noinline)) void F##_fp4_square(uint64_t *r, const uint64_t *a) {
+    /* (a0 + a1 j)^2 = (a0 + a1)(a0 + xi a1) - a0 a1 - xi a0 a1 + 2 a0 a1 j */
+    uint64_t product[2 * N], s1[2 * N], s2[2 * N], t[2 * N];
+    F##_fp2_mul(product, a, a + 2 * N);
+    F##_fp2_sum(s1, a, a + 2 * N);
+    F##_fp2_times_xi(t, a + 2 * N);
+    F##_fp2_sum(s2, a, t);
+    F##_fp2_mul(s1, s1, s2);
+    F##_fp2_difference(s1, s1, product);
+    F##_fp2_times_xi(t, product);
+    F##_fp2_difference(r, s1, t);
+    F##_fp2_sum(r + 2 * N, product, product);
+}
+
+/* Karatsuba over Fp2 with every Fp2 product left double-width and one Montgomery reduction per
+ * output coefficient (four instead of six): with X = a0 b0, Y = a1 b1, Z = (a0 + a1)(b0 + b1) as
+ * two's-complement double-width pairs, c0 = X + xi Y = (X0 + Y0 - Y1, X1 + Y0 + Y1) and
+ * c1 = Z - X - Y, each lifted into (0, 6p^2) by adding a multiple of p^2 (6p^2 < p R: 6p < R on
+ * both curves), which the reduction accepts. */
+static __attribute__((noinline)) void F##_fp4_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    uint64_t x0[2 * N], x1[2 * N], y0[2 * N], y1[2 * N], z0[2 * N], z1[2 * N], sa[2 * N], sb[2 * N];
+    F##_fp2_wide_product(x0, x1, a, b);
+    F##_fp2_wide_product(y0, y1, a + 2 * N, b + 2 * N);
+    F##_fp2_sum(sa, a, a + 2 * N);
+    F##_fp2_sum(sb, b, b + 2 * N);
+    F##_fp2_wide_product(z0, z1, sa, sb);
+    /* Z0 - X0 - Y0 in (-3p^2, 3p^2); Z1 - X1 - Y1 in (-4p^2, 2p^2) (sa, sb reduced mod p) */
+    zk_wide_subtract##N(z0, x0); zk_wide_subtract##N(z0, y0); zk_wide_add##N(z0, F##_p_squared_times[2]);
+    zk_wide_subtract##N(z1, x1); zk_wide_subtract##N(z1, y1); zk_wide_add##N(z1, F##_p_squared_times[3]);
+    /* X0 + Y0 - Y1 in (-4p^2, 2p^2); X1 + Y0 + Y1 in (-p^2, 5p^2) */
+    zk_wide_add##N(x0, y0); zk_wide_subtract##N(x0, y1); zk_wide_add##N(x0, F##_p_squared_times[3]);
+    zk_wide_add##N(x1, y0); zk_wide_add##N(x1, y1); zk_wide_add##N(x1, F##_p_squared_times[0]);
+    F##_store(r, F##_montgomery_reduction(x0));
+    F##_store(r + N, F##_montgomery_reduction(x1));
+    F##_store(r + 2 * N, F##_montgomery_reduction(z0));
+    F##_store(r + 3 * N, F##_montgomery_reduction(z1));
+}
+
+/* 3x - 2y as x + 2(x - y) (minus = 1) or x + 2(x + y) (minus = 0), on one Fp2 coefficient. */
+static inline __attribute__((always_inline)) void F##_fp2_granger_scott(uint64_t *r, const uint64_t *x, const uint64_t *y, int minus) {
+    uint64_t t[2 * N];
+    if (minus) F##_fp2_difference(t, x, y); else F##_fp2_sum(t, x, y);
+    F##_fp2_sum(t, t, t);
+    F##_fp2_sum(r, t, x);
+}
+
+/* Granger-Scott squaring in the cyclotomic subgroup of Fp12 = Fp4[k]/(k^3 - j), x = a + b k + c k^2:
+ * x^2 = (3a^2 - 2 conj(a)) + (3 j c^2 + 2 conj(b)) k + (3 b^2 - 2 conj(c)) k^2, conj(u + v j) = u - v j.
+ * r must not overlap a. */
+static inline __attribute__((always_inline)) void F##_fp12_cyclotomic_square(uint64_t *r, const uint64_t *x) {
+    uint64_t a2[4 * N], b2[4 * N], c2[4 * N], c2j[4 * N];
+    const uint64_t *a = x, *b = x + 4 * N, *c = x + 8 * N;
+    F##_fp4_square(a2, a);
+    F##_fp4_square(b2, b);
+    F##_fp4_square(c2, c);
+    F##_fp2_times_xi(c2j, c2 + 2 * N);             /* j * (u + v j) = xi v + u j */
+    for (int k = 0; k < 2 * N; k++) c2j[2 * N + k] = c2[k];
+    F##_fp2_granger_scott(r, a2, a, 1);
+    F##_fp2_granger_scott(r + 2 * N, a2 + 2 * N, a + 2 * N, 0);
+    F##_fp2_granger_scott(r + 4 * N, c2j, b, 0);
+    F##_fp2_granger_scott(r + 6 * N, c2j + 2 * N, b + 2 * N, 1);
+    F##_fp2_granger_scott(r + 8 * N, b2, c, 1);
+    F##_fp2_granger_scott(r + 10 * N, b2 + 2 * N, c + 2 * N, 0);
+}
+
+/* Fp4 sums and differences, coefficient-wise; r may be a or b. */
+static inline __attribute__((always_inline)) void F##_fp4_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    F##_fp2_sum(r, a, b); F##_fp2_sum(r + 2 * N, a + 2 * N, b + 2 * N);
+}
+
+static inline __attribute__((always_inline)) void F##_fp4_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    F##_fp2_difference(r, a, b); F##_fp2_difference(r + 2 * N, a + 2 * N, b + 2 * N);
+}
+
+/* (a0 + a1 j) j = xi a1 + a0 j; r may be a. */
+static inline __attribute__((always_inline)) void F##_fp4_times_j(uint64_t *r, const uint64_t *a) {
+    uint64_t t[2 * N];
+    F##_fp2_times_xi(t, a + 2 * N);
+    for (int k = 0; k < 2 * N; k++) r[2 * N + k] = a[k];
+    for (int k = 0; k < 2 * N; k++) r[k] = t[k];
+}
+
+/* (a0 + a1 j) b for b in Fp2; r may be a. */
+static inline __attribute__((always_inline)) void F##_fp4_times_fp2(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    F##_fp2_mul(r, a, b); F##_fp2_mul(r + 2 * N, a + 2 * N, b);
+}
+
+/* Fp12 = Fp4[k]/(k^3 - j): c0 at x, c1 at x + 4 * N, c2 at x + 8 * N. Karatsuba: six Fp4 products.
+ * r may overlap a or b (the result is assembled apart). */
+static void F##_fp12_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    uint64_t v0[4 * N], v1[4 * N], v2[4 * N], s[4 * N], t[4 * N], out[12 * N];
+    F##_fp4_mul(v0, a, b);
+    F##_fp4_mul(v1, a + 4 * N, b + 4 * N);
+    F##_fp4_mul(v2, a + 8 * N, b + 8 * N);
+    /* c0 = v0 + ((a1 + a2)(b1 + b2) - v1 - v2) j */
+    F##_fp4_sum(s, a + 4 * N, a + 8 * N);
+    F##_fp4_sum(t, b + 4 * N, b + 8 * N);
+    F##_fp4_mul(s, s, t);
+    F##_fp4_difference(s, s, v1);
+    F##_fp4_difference(s, s, v2);
+    F##_fp4_times_j(s, s);
+    F##_fp4_sum(out, v0, s);
+    /* c1 = (a0 + a1)(b0 + b1) - v0 - v1 + v2 j */
+    F##_fp4_sum(s, a, a + 4 * N);
+    F##_fp4_sum(t, b, b + 4 * N);
+    F##_fp4_mul(s, s, t);
+    F##_fp4_difference(s, s, v0);
+    F##_fp4_difference(s, s, v1);
+    F##_fp4_times_j(t, v2);
+    F##_fp4_sum(out + 4 * N, s, t);
+    /* c2 = (a0 + a2)(b0 + b2) - v0 - v2 + v1 */
+    F##_fp4_sum(s, a, a + 8 * N);
+    F##_fp4_sum(t, b, b + 8 * N);
+    F##_fp4_mul(s, s, t);
+    F##_fp4_difference(s, s, v0);
+    F##_fp4_difference(s, s, v2);
+    F##_fp4_sum(out + 8 * N, s, v1);
+    for (int k = 0; k < 12 * N; k++) r[k] = out[k];
+}
+
+/* Chung-Hasan SQR2: s0 = c0^2, s1 = 2 c0 c1, s2 = (c0 - c1 + c2)^2, s3 = 2 c1 c2, s4 = c2^2;
+ * x^2 = (s0 + s3 j) + (s1 + s4 j) k + (s1 + s2 + s3 - s0 - s4) k^2. r may be x. */
+static void F##_fp12_square(uint64_t *r, const uint64_t *x) {
+    uint64_t s0[4 * N], s1[4 * N], s2[4 * N], s3[4 * N], s4[4 * N], t[4 * N], out[12 * N];
+    const uint64_t *c0 = x, *c1 = x + 4 * N, *c2 = x + 8 * N;
+    F##_fp4_square(s0, c0);
+    F##_fp4_mul(s1, c0, c1);
+    F##_fp4_sum(s1, s1, s1);
+    F##_fp4_difference(s2, c0, c1);
+    F##_fp4_sum(s2, s2, c2);
+    F##_fp4_square(s2, s2);
+    F##_fp4_mul(s3, c1, c2);
+    F##_fp4_sum(s3, s3, s3);
+    F##_fp4_square(s4, c2);
+    F##_fp4_times_j(t, s3);
+    F##_fp4_sum(out, s0, t);
+    F##_fp4_times_j(t, s4);
+    F##_fp4_sum(out + 4 * N, s1, t);
+    F##_fp4_sum(t, s1, s2);
+    F##_fp4_sum(t, t, s3);
+    F##_fp4_difference(t, t, s0);
+    F##_fp4_difference(out + 8 * N, t, s4);
+    for (int k = 0; k < 12 * N; k++) r[k] = out[k];
+}
+
+/* Karabina's compressed squaring (CompressedCyclotomic.swift), `times` times in place on
+ * (g2, g3, g4, g5) at x, x + 2 * N, x + 4 * N, x + 6 * N: with A(i,j) = (gi + gj)(gi + xi gj),
+ * B(i,j) = gi gj: h2 = 2(g2 + 3 xi B45), h3 = 3(A45 - (xi + 1) B45) - 2 g3,
+ * h4 = 3(A23 - (xi + 1) B23) - 2 g4, h5 = 2(g5 + 3 B23). */
+static inline __attribute__((always_inline)) void F##_karabina_a(uint64_t *r, const uint64_t *gi, const uint64_t *gj) {
+    uint64_t s[2 * N], t[2 * N];  /* r = (gi + gj)(gi + xi gj) */
+    F##_fp2_sum(s, gi, gj);
+    F##_fp2_times_xi(t, gj);
+    F##_fp2_sum(t, gi, t);
+    F##_fp2_mul(r, s, t);
+}
+
+static inline __attribute__((always_inline)) void F##_karabina_odd(uint64_t *g, const uint64_t *a, const uint64_t *xi_b, const uint64_t *b) {
+    uint64_t s[2 * N], t[2 * N];  /* g = 3(a - xi b - b) - 2g */
+    F##_fp2_difference(s, a, xi_b);
+    F##_fp2_difference(s, s, b);
+    F##_fp2_sum(t, s, s);
+    F##_fp2_sum(t, t, s);
+    F##_fp2_sum(s, g, g);
+    F##_fp2_difference(g, t, s);
+}
+
+static inline __attribute__((always_inline)) void F##_karabina_even(uint64_t *g, const uint64_t *c) {
+    uint64_t s[2 * N];  /* g = 2(g + 3c) */
+    F##_fp2_sum(s, c, c);
+    F##_fp2_sum(s, s, c);
+    F##_fp2_sum(s, s, g);
+    F##_fp2_sum(g, s, s);
+}
+
+static void F##_compressed_square(uint64_t *x, int times) {
+    uint64_t b45[2 * N], b23[2 * N], a45[2 * N], a23[2 * N], u[2 * N];
+    uint64_t *g2 = x, *g3 = x + 2 * N, *g4 = x + 4 * N, *g5 = x + 6 * N;
+    for (int round = 0; round < times; round++) {
+        F##_fp2_mul(b45, g4, g5);
+        F##_fp2_mul(b23, g2, g3);
+        F##_karabina_a(a45, g4, g5);
+        F##_karabina_a(a23, g2, g3);
+        F##_fp2_times_xi(u, b45);
+        F##_karabina_odd(g3, a45, u, b45);
+        F##_karabina_even(g2, u);
+        F##_fp2_times_xi(u, b23);
+        F##_karabina_odd(g4, a23, u, b23);
+        F##_karabina_even(g5, b23);
+    }
+}"""
+
+# f times an evaluated line, written for the curve's twist: TERMS is the macro of its line's shape,
+# `a + b k` (D-type) or `a + b k^2` (M-type), a in Fp4, b in Fp2 at line + 4N. r may be f.
+LINE_PRODUCT = r"""
+/* f times an evaluated line, a + b k (D-type twist; TERMS = ZK_LINE_TERMS_D) or a + b k^2
+ * (M-type; ZK_LINE_TERMS_M), a in Fp4, b in Fp2 at line + 4 * N: 13 Fp2 products instead of 18.
+ * r may be f. */
+static void F##_fp12_mul_by_line(uint64_t *r, const uint64_t *f, const uint64_t *line) {
+    uint64_t t0[4 * N], t1[4 * N], s[4 * N], a_plus_b[4 * N], out[12 * N];
+    const uint64_t *a = line, *b = line + 4 * N;
+    F##_fp2_sum(a_plus_b, a, b);
+    for (int k = 0; k < 2 * N; k++) a_plus_b[2 * N + k] = a[2 * N + k];
+    F##_fp4_mul(t0, f, a);
+    TERMS(F, N)
+    for (int k = 0; k < 12 * N; k++) r[k] = out[k];
+}"""
+
+LINE_TERMS = {
+    "D": r"""    /* (f0 + f1 k + f2 k^2)(a + b k), k^3 = j */
+    F##_fp4_times_fp2(t1, f + 4 * N, b);
+    F##_fp4_times_fp2(s, f + 8 * N, b);
+    F##_fp4_times_j(s, s);
+    F##_fp4_sum(out, t0, s);
+    F##_fp4_sum(s, f, f + 4 * N);
+    F##_fp4_mul(s, s, a_plus_b);
+    F##_fp4_difference(s, s, t0);
+    F##_fp4_difference(out + 4 * N, s, t1);
+    F##_fp4_mul(s, f + 8 * N, a);
+    F##_fp4_sum(out + 8 * N, t1, s);""",
+    "M": r"""    /* (f0 + f1 k + f2 k^2)(a + b k^2), k^3 = j */
+    F##_fp4_times_fp2(t1, f + 8 * N, b);
+    F##_fp4_times_fp2(s, f + 4 * N, b);
+    F##_fp4_times_j(s, s);
+    F##_fp4_sum(out, t0, s);
+    F##_fp4_mul(s, f + 4 * N, a);
+    F##_fp4_times_j(out + 8 * N, t1);
+    F##_fp4_sum(out + 4 * N, s, out + 8 * N);
+    F##_fp4_sum(s, f, f + 8 * N);
+    F##_fp4_mul(s, s, a_plus_b);
+    F##_fp4_difference(s, s, t0);
+    F##_fp4_difference(out + 8 * N, s, t1);""",
+}
+
+KERNEL_TABLE = r"""
+/* The table's entries: every element by pointer (N limbs, an Fp2 as c0 then c1), one signature
+ * for any limb count. Inlined into the callers, the loads and stores fold away. */
+static inline __attribute__((always_inline)) void F##_montgomery_product_at(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    F##_store(r, F##_montgomery_product(F##_load(a), F##_load(b)));
+}
+
+static inline __attribute__((always_inline)) void F##_modular_sum_at(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    F##_store(r, F##_modular_sum(F##_load(a), F##_load(b)));
+}
+
+static inline __attribute__((always_inline)) void F##_modular_difference_at(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    F##_store(r, F##_modular_difference(F##_load(a), F##_load(b)));
+}
+
+static inline __attribute__((always_inline)) void F##_fp2_product_at(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    zk_limbs##N c0, c1;
+    F##_fp2_product(F##_load(a), F##_load(a + N), F##_load(b), F##_load(b + N), &c0, &c1);
+    F##_store(r, c0); F##_store(r + N, c1);
+}
+
+static const zk_field_kernels F##_kernels __attribute__((unused)) = { /* unused where Swift does not bind it */
+    F##_montgomery_product_at, F##_modular_sum_at, F##_modular_difference_at, F##_fp2_product_at,
+    F##_fp4_mul, F##_fp4_square, F##_fp12_mul, F##_fp12_square, F##_fp12_cyclotomic_square,
+    F##_compressed_square, F##_fp12_mul_by_line, LINE_AT_K_SQUARED,
+};"""
+
+# The table's type: one for every curve (pointers only), so that one Swift file binds them all.
+TABLE_TYPE = r"""/* The kernels of one curve's field, for the Swift bindings (Sources/ZKPinMath/Pairing/KernelField.swift):
+ * a constant table per curve, zk_<curve>_kernels, so that one generic Swift file binds every curve.
+ * Once the Swift code is specialised for a curve the table's loads fold to direct calls, which
+ * the compiler inlines as before. line_b_at_k_squared: 1 when fp12_mul_by_line takes the M-type
+ * line a + b k^2, 0 for the D-type a + b k. */
+typedef struct {
+    void (*_Nonnull montgomery_product)(uint64_t *r, const uint64_t *a, const uint64_t *b);
+    void (*_Nonnull modular_sum)(uint64_t *r, const uint64_t *a, const uint64_t *b);
+    void (*_Nonnull modular_difference)(uint64_t *r, const uint64_t *a, const uint64_t *b);
+    void (*_Nonnull fp2_product)(uint64_t *r, const uint64_t *a, const uint64_t *b);
+    void (*_Nonnull fp4_mul)(uint64_t *r, const uint64_t *a, const uint64_t *b);
+    void (*_Nonnull fp4_square)(uint64_t *r, const uint64_t *a);
+    void (*_Nonnull fp12_mul)(uint64_t *r, const uint64_t *a, const uint64_t *b);
+    void (*_Nonnull fp12_square)(uint64_t *r, const uint64_t *a);
+    void (*_Nonnull fp12_cyclotomic_square)(uint64_t *r, const uint64_t *a);
+    void (*_Nonnull compressed_square)(uint64_t *x, int times);
+    void (*_Nonnull fp12_mul_by_line)(uint64_t *r, const uint64_t *f, const uint64_t *line);
+    int line_b_at_k_squared;
+} zk_field_kernels;"""
+
+
+def define(name, parameters, body):
+    """A multi-line C macro: every line of body continued with a backslash."""
+    lines = body.strip("\n").split("\n")
+    width = max(len(line) for line in lines) + 1
+    out = [f"#define {name}({parameters}) \\"]
+    out += [line.ljust(width) + "\\" for line in lines[:-1]]
+    out.append(lines[-1])
+    return out
+
+
+def macros():
+    """The table type and the macros, written once in the header."""
+    out = TABLE_TYPE.split("\n") + [""]
+    out += define("ZK_TOWER", "F, N", TOWER) + [""]
+    for twist, terms in LINE_TERMS.items():
+        out += define(f"ZK_LINE_TERMS_{twist}", "F, N", terms) + [""]
+    out += define("ZK_LINE_PRODUCT", "F, N, TERMS", LINE_PRODUCT) + [""]
+    out += define("ZK_KERNEL_TABLE", "F, N, LINE_AT_K_SQUARED", KERNEL_TABLE)
+    return out
+
+
+def instance(name, n, divisive):
+    """One curve's tower, line product and table (after its primitives)."""
+    F = f"zk_{name}"
+    return [f"ZK_TOWER({F}, {n})",
+            f"ZK_LINE_PRODUCT({F}, {n}, ZK_LINE_TERMS_{'D' if divisive else 'M'})",
+            f"ZK_KERNEL_TABLE({F}, {n}, {0 if divisive else 1})"]
