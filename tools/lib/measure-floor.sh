@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# tools/measure-load --floor [SECONDS] [CURVES]: what the HTTP stack alone costs the server,
+# next to its pairing check. One instance pinned to CPU 0 answers `GET /status` (no store, no
+# crypto: routing, middleware, a small JSON answer, loopback TCP) to wrk on CPU 1 (64 keep-alive
+# connections); the server's CPU time per request (/proc) is the floor of any request. A login
+# is three requests (pass 1, pass 2, authenticate: rps-api.md), so with f the floor, v the same
+# binary's server_verify and b its per-login cost in a batch of 64 (`zkpin bench`, CPU 0, just
+# before), no login path on this stack can beat
+#   efficiency <= v / (v + 3f) with single verification,  v / (b + 3f) with batches of 64,
+# even if its store, JSON, hex and point decoding cost nothing.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source tools/lib/install.sh
+seconds=${1:-10}
+curves=${2:-"bn254cx bls12-381"}
+bin=${ZKPIN_BIN_DIR:-.build/release}
+[ "$(nproc)" -ge 2 ] || { echo "--floor needs two CPUs (server on 0, wrk on 1)" >&2; exit 2; }
+apt_ensure util-linux wrk
+[ -x "$bin/zkpin-server" ] && [ -x "$bin/zkpin" ] || swift build -c release
+work=$(mktemp -d /tmp/zkpin-floor.XXXXXX)
+server=""
+cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; wait 2>/dev/null || true; rm -rf "$work"; }
+trap cleanup EXIT
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+
+echo "==> GET /status for $seconds s per curve: server on CPU 0, wrk (64 connections) on CPU 1"
+echo "| curve | requests/s | server CPU us/request (f) | server_verify us (v) | batch-64 us/login (b) | 3f / v | ceiling single | ceiling batched |"
+echo "|---|---|---|---|---|---|---|---|"
+for curve in $curves; do
+    bench=$(taskset -c 0 "$bin/zkpin" bench --curve "$curve" --ops server_verify,server_verify_batch64 --json)
+    port=$(free_port)
+    taskset -c 0 "$bin/zkpin-server" serve --port "$port" --data "$work/$curve" --curve "$curve" >"$work/server.log" 2>&1 &
+    server=$!
+    for _ in $(seq 300); do grep -q "listening on" "$work/server.log" && break; sleep 0.1; done
+    grep -q "listening on" "$work/server.log" || { cat "$work/server.log" >&2; exit 1; }
+    before=$(cpu_ticks "$server")
+    taskset -c 1 wrk -t1 -c64 -d"${seconds}s" "http://127.0.0.1:$port/status" >"$work/wrk.txt"
+    after=$(cpu_ticks "$server")
+    kill "$server"; wait "$server" 2>/dev/null || true; server=""
+    python3 - "$curve" "$bench" "$((after - before))" "$(getconf CLK_TCK)" "$work/wrk.txt" <<'PY'
+import json, re, sys
+curve, bench, ticks, hz, wrk = sys.argv[1], json.loads(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), open(sys.argv[5]).read()
+requests = int(re.search(r"(\d+) requests in ([\d.]+)s", wrk).group(1))
+seconds = float(re.search(r"(\d+) requests in ([\d.]+)s", wrk).group(2))
+times = {row["op"]: row["median_ns"] / 1000 for row in bench}
+f = ticks / hz / requests * 1e6
+v, b = times["server_verify"], times["server_verify_batch64"]
+print(f"| {curve} | {requests / seconds:.0f} | {f:.1f} | {v:.1f} | {b:.1f} | {3 * f / v:.2f} | {v / (v + 3 * f):.2f} | {v / (b + 3 * f):.2f} |", flush=True)
+PY
+done
