@@ -54,7 +54,7 @@ final class ChildProcess: Sendable {
 
     /// Waits until standard output matches `pattern` (a regular expression) and returns the
     /// first capture group; nil when the child exits or `seconds` pass first.
-    func waitForOutput(_ pattern: String, seconds: Double = 60) async -> String? {
+    func waitForOutput(_ pattern: String, seconds: Double = 180) async -> String? {
         let regex = try! NSRegularExpression(pattern: pattern)
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {

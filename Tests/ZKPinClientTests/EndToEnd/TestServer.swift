@@ -33,7 +33,9 @@ final class TestServer: Sendable {
                     "serve", "--host", "127.0.0.1", "--port", String(port), "--data", data,
                     "--outbox", outbox
                 ] + extraArguments)
-            if let url = await child.waitForOutput(#"listening on (http://127\.0\.0\.1:[0-9]+)"#, seconds: 60) {
+            // A debug build starting while the whole suite runs on two cores has taken close to
+            // a minute (its first start makes the keys and prepares the server secret).
+            if let url = await child.waitForOutput(#"listening on (http://127\.0\.0\.1:[0-9]+)"#, seconds: 180) {
                 process = child
                 base = url
                 return
