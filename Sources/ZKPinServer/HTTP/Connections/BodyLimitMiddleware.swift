@@ -23,19 +23,21 @@ struct BodyLimitMiddleware: RouterMiddleware {
             throw HTTPError(.contentTooLarge)
         }
         var request = request
-        let body = request.body
-        let collector = Task { try await body.collect(upTo: limit) }
-        // Closing the connection ends the body's stream, so the collector stops too.
+        // The deadline is a timer on the connection's event loop, not a Swift task: each POST of
+        // a login used to start two tasks (a collector and a sleeping watchdog), a measurable
+        // part of its CPU. Closing the connection ends the body's stream, so the collection
+        // below stops with an error that the flag explains.
         let timedOut = TimeoutFlag()
-        let watchdog = Task { [channel = context.channel, seconds = bodyTimeout] in
-            try await Task.sleep(for: .seconds(seconds))
-            timedOut.isSet.store(true, ordering: .relaxed)
-            channel?.close(promise: nil)
+        let deadline = context.channel.map { channel in
+            channel.eventLoop.scheduleTask(in: .seconds(Int64(bodyTimeout))) {
+                timedOut.isSet.store(true, ordering: .relaxed)
+                channel.close(promise: nil)
+            }
         }
-        defer { watchdog.cancel() }
+        defer { deadline?.cancel() }
         do {
-            request.body = RequestBody(buffer: try await collector.value)
-        } catch  where timedOut.isSet.load(ordering: .relaxed) {
+            request.body = RequestBody(buffer: try await request.body.collect(upTo: limit))
+        } catch where timedOut.isSet.load(ordering: .relaxed) {
             throw APIError(status: .requestTimeout, code: .badRequest, "the request body did not arrive within \(bodyTimeout) seconds")
         }
         return try await next(request, context)
