@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # tools/measure-load --floor [SECONDS] [CURVES]: what the HTTP stack alone costs the server,
-# next to its pairing check. One instance pinned to CPU 0 answers `GET /status` (no store, no
-# crypto: routing, middleware, a small JSON answer, loopback TCP) to wrk on CPU 1 (64 keep-alive
-# connections); the server's CPU time per request (/proc) is the floor of any request. A login
-# is three requests (pass 1, pass 2, authenticate: rps-api.md), so with f the floor, v the same
+# next to its pairing check. One instance pinned to CPU 0 is driven by wrk on CPU 1 (64
+# keep-alive connections) twice: `GET /status` (routing, middleware, a small JSON answer,
+# loopback TCP) and a `POST /rps/pass1` whose mpinId is not hex (the JSON body read and decoded,
+# refused with 400 and an error body, logged: no store, no crypto). The server's CPU time per
+# request (/proc) is the floor of a request of each kind. A login is three POSTs with small
+# JSON bodies (pass 1, pass 2, authenticate: rps-api.md), so with p the POST floor, v the same
 # binary's server_verify and b its per-login cost in a batch of 64 (`zkpin bench`, CPU 0, just
 # before), no login path on this stack can beat
-#   efficiency <= v / (v + 3f) with single verification,  v / (b + 3f) with batches of 64,
-# even if its store, JSON, hex and point decoding cost nothing.
+#   efficiency <= v / (v + 3p) with single verification,  v / (b + 3p) with batches of 64,
+# even if its store, hex and point decoding cost nothing.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source tools/lib/install.sh
@@ -24,9 +26,28 @@ trap cleanup EXIT
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 
-echo "==> GET /status for $seconds s per curve: server on CPU 0, wrk (64 connections) on CPU 1"
-echo "| curve | requests/s | server CPU us/request (f) | server_verify us (v) | batch-64 us/login (b) | 3f / v | ceiling single | ceiling batched |"
+echo "==> $seconds s per request kind and curve: server on CPU 0, wrk (64 connections) on CPU 1"
+echo "| curve | GET /status us (g) | refused POST us (p) | server_verify us (v) | batch-64 us/login (b) | 3p / v | ceiling single | ceiling batched |"
 echo "|---|---|---|---|---|---|---|---|"
+cat >"$work/post.lua" <<'LUA'
+wrk.method = "POST"
+wrk.body = '{"pass":1,"mpinId":"not hex","U":"00"}'
+wrk.headers["Content-Type"] = "application/json"
+LUA
+# drive PATH [WRK-ARG...]: the server's CPU microseconds per request over one wrk run.
+drive() {
+    local path=$1; shift
+    local before after
+    before=$(cpu_ticks "$server")
+    taskset -c 1 wrk -t1 -c64 -d"${seconds}s" "$@" "http://127.0.0.1:$port$path" >"$work/wrk.txt"
+    after=$(cpu_ticks "$server")
+    python3 - "$((after - before))" "$(getconf CLK_TCK)" "$work/wrk.txt" <<'PY'
+import re, sys
+ticks, hz, wrk = int(sys.argv[1]), int(sys.argv[2]), open(sys.argv[3]).read()
+requests = int(re.search(r"(\d+) requests in", wrk).group(1))
+print(ticks / hz / requests * 1e6)
+PY
+}
 for curve in $curves; do
     bench=$(taskset -c 0 "$bin/zkpin" bench --curve "$curve" --ops server_verify,server_verify_batch64 --json)
     port=$(free_port)
@@ -34,18 +55,14 @@ for curve in $curves; do
     server=$!
     for _ in $(seq 300); do grep -q "listening on" "$work/server.log" && break; sleep 0.1; done
     grep -q "listening on" "$work/server.log" || { cat "$work/server.log" >&2; exit 1; }
-    before=$(cpu_ticks "$server")
-    taskset -c 1 wrk -t1 -c64 -d"${seconds}s" "http://127.0.0.1:$port/status" >"$work/wrk.txt"
-    after=$(cpu_ticks "$server")
+    get=$(drive /status)
+    post=$(drive /rps/pass1 -s "$work/post.lua")
     kill "$server"; wait "$server" 2>/dev/null || true; server=""
-    python3 - "$curve" "$bench" "$((after - before))" "$(getconf CLK_TCK)" "$work/wrk.txt" <<'PY'
-import json, re, sys
-curve, bench, ticks, hz, wrk = sys.argv[1], json.loads(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), open(sys.argv[5]).read()
-requests = int(re.search(r"(\d+) requests in ([\d.]+)s", wrk).group(1))
-seconds = float(re.search(r"(\d+) requests in ([\d.]+)s", wrk).group(2))
+    python3 - "$curve" "$bench" "$get" "$post" <<'PY'
+import json, sys
+curve, bench, g, p = sys.argv[1], json.loads(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
 times = {row["op"]: row["median_ns"] / 1000 for row in bench}
-f = ticks / hz / requests * 1e6
 v, b = times["server_verify"], times["server_verify_batch64"]
-print(f"| {curve} | {requests / seconds:.0f} | {f:.1f} | {v:.1f} | {b:.1f} | {3 * f / v:.2f} | {v / (v + 3 * f):.2f} | {v / (b + 3 * f):.2f} |", flush=True)
+print(f"| {curve} | {g:.1f} | {p:.1f} | {v:.1f} | {b:.1f} | {3 * p / v:.2f} | {v / (v + 3 * p):.2f} | {v / (b + 3 * p):.2f} |", flush=True)
 PY
 done
