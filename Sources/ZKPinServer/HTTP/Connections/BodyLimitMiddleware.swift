@@ -37,7 +37,7 @@ struct BodyLimitMiddleware: RouterMiddleware {
         defer { deadline?.cancel() }
         do {
             request.body = RequestBody(buffer: try await request.body.collect(upTo: limit))
-        } catch where timedOut.isSet.load(ordering: .relaxed) {
+        } catch  where timedOut.isSet.load(ordering: .relaxed) {
             throw APIError(status: .requestTimeout, code: .badRequest, "the request body did not arrive within \(bodyTimeout) seconds")
         }
         return try await next(request, context)
