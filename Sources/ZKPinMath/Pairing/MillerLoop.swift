@@ -62,26 +62,27 @@ public enum MillerLoop<C: PairingCurve> {
     @_specialize(where C == BN254CX)
     @_specialize(where C == BLS12_381)
     public static func evaluate(_ pairs: [(G1Point<C>, G2Point<C>)]) -> GT {
-        var live: [MillerPair<LiveLines<C>>] = []
-        live.reserveCapacity(pairs.count)
-        for (p, q) in pairs {
-            guard let pa = affine(p), let qa = q.affine else { continue }
-            live.append(MillerPair(pa, LiveLines<C>(qa)))
-        }
-        return run(&live)
+        evaluate(pairs) { q in q.affine.map { LiveLines<C>($0) } }
     }
 
     /// The same for prepared G2 points.
     @_specialize(where C == BN254CX)
     @_specialize(where C == BLS12_381)
     public static func evaluate(_ pairs: [(G1Point<C>, G2Prepared<C>)]) -> GT {
-        var prepared: [MillerPair<PreparedLines<C>>] = []
-        prepared.reserveCapacity(pairs.count)
+        evaluate(pairs) { q in q.isInfinity ? nil : PreparedLines(q) }
+    }
+
+    /// Runs the loop over the pairs whose G1 point is finite and whose lines `lines` gives
+    /// (nil for a G2 point at infinity).
+    @inline(__always)
+    static func evaluate<Q, Lines: LineSource>(_ pairs: [(G1Point<C>, Q)], lines: (Q) -> Lines?) -> GT where Lines.C == C {
+        var collected: [MillerPair<Lines>] = []
+        collected.reserveCapacity(pairs.count)
         for (p, q) in pairs {
-            guard let pa = affine(p), !q.isInfinity else { continue }
-            prepared.append(MillerPair(pa, PreparedLines(q)))
+            guard let pa = affine(p), let source = lines(q) else { continue }
+            collected.append(MillerPair(pa, source))
         }
-        return run(&prepared)
+        return run(&collected)
     }
 
     /// The loop itself: the curve's schedule, step by step, over every pair.
