@@ -14,7 +14,10 @@ struct LoadCommand: AsyncParsableCommand {
             outbox folder on this machine (its default) and allow that many registrations from one
             address: start it with --registrations-per-address N (and, for many logins a minute, --pass1-per-address and --pass1-per-identity). Reports logins per second,
             latency percentiles of the successful logins (p50, p99) and every error by kind; exits
-            with 1 when any login failed.
+            with 1 when any login failed. Without time permits each client repeats its identity's
+            pass 1 (the same random x every login) so that only pass 2 costs the driver; that gives
+            the identity's secret away to anyone who sees two logins, so these throwaway identities
+            are for load tests only.
             """)
 
     @Option(

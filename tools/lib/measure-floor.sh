@@ -13,6 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source tools/lib/install.sh
+source tools/lib/serve.sh
 seconds=${1:-10}
 curves=${2:-"bn254cx bls12-381"}
 bin=${ZKPIN_BIN_DIR:-.build/release}
@@ -23,7 +24,6 @@ work=$(mktemp -d /tmp/zkpin-floor.XXXXXX)
 server=""
 cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; wait 2>/dev/null || true; rm -rf "$work"; }
 trap cleanup EXIT
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 
 echo "==> $seconds s per request kind and curve: server on CPU 0, wrk (64 connections) on CPU 1"
@@ -53,8 +53,7 @@ for curve in $curves; do
     port=$(free_port)
     taskset -c 0 "$bin/zkpin-server" serve --port "$port" --data "$work/$curve" --curve "$curve" >"$work/server.log" 2>&1 &
     server=$!
-    for _ in $(seq 300); do grep -q "listening on" "$work/server.log" && break; sleep 0.1; done
-    grep -q "listening on" "$work/server.log" || { cat "$work/server.log" >&2; exit 1; }
+    wait_listening "$work/server.log" || exit 1
     get=$(drive /status)
     post=$(drive /rps/pass1 -s "$work/post.lua")
     kill "$server"; wait "$server" 2>/dev/null || true; server=""

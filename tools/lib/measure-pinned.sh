@@ -3,6 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source tools/lib/install.sh
+source tools/lib/serve.sh
 source tools/lib/postgres.sh
 clients=${1:-64}
 seconds=${2:-20}
@@ -25,7 +26,6 @@ server=""
 cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; wait 2>/dev/null || true; rm -rf "$work"; pg_stop; }
 trap cleanup EXIT
 
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
 # row CURVE STORE [SERVE-ARG...]: one measurement, printed as a table row.
 row() {
@@ -39,8 +39,7 @@ row() {
     taskset -c 0 "$server_bin/zkpin-server" serve --port "$port" --data "$data" --curve "$curve" \
         --registrations-per-address 100000 --pass1-per-address 100000000 --pass1-per-identity 100000000 "${serve_args[@]}" "$@" >"$work/server.log" 2>&1 &
     server=$!
-    for _ in $(seq 300); do grep -q "listening on" "$work/server.log" && break; sleep 0.1; done
-    grep -q "listening on" "$work/server.log" || { cat "$work/server.log" >&2; exit 1; }
+    wait_listening "$work/server.log" || exit 1
     taskset -c 1 "$bin/zkpin" load --server "http://127.0.0.1:$port" --outbox "$data/outbox" \
         --clients "$clients" --duration "$seconds" --server-pid "$server" --json >"$work/load.json" || true
     kill "$server"; wait "$server" 2>/dev/null || true; server=""

@@ -27,7 +27,7 @@ final class AllowedMethods: Sendable {
     static func matches(_ pattern: RouterPath, _ segments: [Substring]) -> Bool {
         var index = 0
         for element in pattern.components {
-            if element.description == "**" { return true }
+            if element == .recursiveWildcard { return true }
             guard index < segments.count, element ~= segments[index] else { return false }
             index += 1
         }

@@ -6,15 +6,17 @@ import Logging
 public struct JSONLogHandler: LogHandler {
     public var logLevel: Logger.Level
     public var metadata: Logger.Metadata = [:]
+    public var metadataProvider: Logger.MetadataProvider?
     let label: String
     let write: @Sendable (String) -> Void
 
     public init(
-        label: String, level: Logger.Level,
-        write: @escaping @Sendable (String) -> Void = { line in FileHandle.standardError.write(Data(line.utf8)) }
+        label: String, level: Logger.Level, metadataProvider: Logger.MetadataProvider? = LoggingSystem.metadataProvider,
+        write: @escaping @Sendable (String) -> Void = TextLogHandler.writeToStandardError
     ) {
         self.label = label
         self.logLevel = level
+        self.metadataProvider = metadataProvider
         self.write = write
     }
 
@@ -27,7 +29,7 @@ public struct JSONLogHandler: LogHandler {
         var object: [String: Any] = [
             "time": Self.timestamp(), "level": event.level.rawValue, "label": label, "message": event.message.description
         ]
-        let merged = metadata.merging(event.metadata ?? [:]) { _, new in new }
+        let merged = LogMetadata.merged(metadata, provider: metadataProvider, event: event)
         for (key, value) in merged where object[key] == nil { object[key] = Self.plain(value) }
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
         write(String(decoding: data, as: UTF8.self) + "\n")

@@ -29,10 +29,7 @@ public struct TextLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        var merged = metadata
-        if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
-        if let explicit = event.metadata { merged.merge(explicit) { _, new in new } }
-        if let error = event.error { merged["error.message"] = "\(error)" }
+        let merged = LogMetadata.merged(metadata, provider: metadataProvider, event: event)
         let pretty = merged.isEmpty ? "" : " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         write("\(Self.timestamp()) \(event.level) \(label):\(pretty) [\(event.source)] \(event.message)\n")
     }

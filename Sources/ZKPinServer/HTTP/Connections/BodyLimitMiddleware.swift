@@ -23,10 +23,9 @@ struct BodyLimitMiddleware: RouterMiddleware {
             throw HTTPError(.contentTooLarge)
         }
         var request = request
-        // The deadline is a timer on the connection's event loop, not a Swift task: each POST of
-        // a login used to start two tasks (a collector and a sleeping watchdog), a measurable
-        // part of its CPU. Closing the connection ends the body's stream, so the collection
-        // below stops with an error that the flag explains.
+        // The deadline is a timer on the connection's event loop rather than a Swift task per
+        // request (tasks were a measurable part of a small POST's CPU). Closing the connection
+        // ends the body's stream, so the collection below stops with an error the flag explains.
         let timedOut = TimeoutFlag()
         let deadline = context.channel.map { channel in
             channel.eventLoop.scheduleTask(in: .seconds(Int64(bodyTimeout))) {
