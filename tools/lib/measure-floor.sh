@@ -16,6 +16,7 @@ source tools/lib/install.sh
 source tools/lib/serve.sh
 seconds=${1:-10}
 curves=${2:-"bn254cx bls12-381"}
+[[ "$seconds" =~ ^[1-9][0-9]*$ ]] || { echo "usage: tools/measure-load --floor [SECONDS] [CURVES]: SECONDS is a whole number of seconds, not '$seconds'" >&2; exit 64; }
 bin=${ZKPIN_BIN_DIR:-.build/release}
 [ "$(nproc)" -ge 2 ] || { echo "--floor needs two CPUs (server on 0, wrk on 1)" >&2; exit 2; }
 apt_ensure util-linux wrk
