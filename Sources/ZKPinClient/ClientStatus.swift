@@ -1,4 +1,4 @@
-/// The client status codes of spec/rps-api.md ("Client states and status codes"), as a script
+/// The client status codes of the HTTP API ("Client states and status codes": openapi.yaml and docs/api.md), as a script
 /// sees them in `--json` output.
 public enum ClientStatus: String, Codable, Sendable, CaseIterable {
     case ok = "OK"

@@ -1,4 +1,4 @@
-// Browser login by access code (spec/rps-api.md, "Browser login by access code").
+// Browser login by access code (the HTTP API, "Browser login by access code": openapi.yaml and docs/api.md).
 
 /// `POST /rps/getAccessNumber`.
 public struct AccessNumberResponse: Codable, Sendable, Equatable {

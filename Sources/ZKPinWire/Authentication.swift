@@ -1,4 +1,4 @@
-// Authentication (spec/rps-api.md, "Authentication"). Field names follow M-Pin: `mpin_id`,
+// Authentication (the HTTP API, "Authentication": openapi.yaml and docs/api.md). Field names follow M-Pin: `mpin_id`,
 // `U`, `UT`, `V`, `WID`, `OTP`.
 
 /// `POST /rps/pass1`.

@@ -1,4 +1,4 @@
-// Discovery: `GET /service` and `GET /rps/clientSettings` (spec/rps-api.md, "Discovery").
+// Discovery: `GET /service` and `GET /rps/clientSettings` (the HTTP API, "Discovery": openapi.yaml and docs/api.md).
 
 /// `GET /service`: what a client reads after scanning a QR payload `<url>#<access-code>`.
 public struct ServiceInfo: Codable, Sendable, Equatable {

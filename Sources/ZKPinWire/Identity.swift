@@ -38,7 +38,7 @@ public struct MPinIdentity: Codable, Sendable, Equatable {
     }
 }
 
-/// The states a client shows for an identity (spec/rps-api.md, "Client states"), plus
+/// The states a client shows for an identity (the HTTP API, "Client states": openapi.yaml and docs/api.md), plus
 /// `REVOKED`: the server refused the identity (403, revoked or unknown there), which the
 /// client records so that it stops asking for a PIN that cannot help.
 public enum UserState: String, Codable, Sendable, CaseIterable {

@@ -1,4 +1,4 @@
-// Registration (spec/rps-api.md, "Registration").
+// Registration (the HTTP API, "Registration": openapi.yaml and docs/api.md).
 
 /// `PUT /rps/user`.
 public struct RegisterRequest: Codable, Sendable, Equatable {

@@ -17,7 +17,7 @@ struct AdminStorage: ParsableArguments {
     @OptionGroup var database: DatabaseOptions
 
     /// Opens the existing store; a missing one is an error (an admin command never creates one).
-    func open() async throws -> any Store {
+    func open() async throws -> Store {
         do {
             return try await ZKPinServerApp.openStore(
                 dataDirectory: data, database: database.database,

@@ -1,7 +1,7 @@
 import Foundation
 import ZKPinWire
 
-/// JSON requests to one M-Pin server, with the error body of spec/rps-api.md decoded.
+/// JSON requests to one M-Pin server, with the error body of the HTTP API (openapi.yaml) decoded.
 public struct RPSConnection: Sendable {
     public let transport: any HTTPTransport
 

@@ -2,7 +2,7 @@ import Foundation
 import ZKPinProtocol
 import ZKPinWire
 
-/// Signing a web page in with an access code (spec/rps-api.md, "Authentication"): time permit
+/// Signing a web page in with an access code (the HTTP API, "Authentication": openapi.yaml and docs/api.md): time permit
 /// when the server uses them, pass 1, pass 2 with the access code, authenticate.
 public struct Login: Sendable {
     public let connection: RPSConnection

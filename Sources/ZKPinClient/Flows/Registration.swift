@@ -2,7 +2,7 @@ import Foundation
 import ZKPinProtocol
 import ZKPinWire
 
-/// Registration by e-mail (spec/rps-api.md, "Registration"): ask for an identity, wait until
+/// Registration by e-mail (the HTTP API, "Registration": openapi.yaml and docs/api.md): ask for an identity, wait until
 /// the person confirms the mailed link with the printed code, fetch both client-secret shares,
 /// and store only TOKEN = CS - PIN·A.
 public struct Registration: Sendable {

@@ -1,7 +1,7 @@
 /// A secret scalar mod r (a master-secret share, the client's x, a PIN) on fixed-width limbs:
 /// parsed, reduced, added, negated and serialised by `LimbArithmetic` code with a fixed number of
-/// steps, never by GMP, whose integers trim to their size and branch on it (DESIGN.md, security
-/// rules). The constant-time multiplications (`Point.multiplied(bySecret:)`,
+/// steps, never by GMP, whose integers trim to their size and branch on it (docs/developer.md,
+/// "Security model"). The constant-time multiplications (`Point.multiplied(bySecret:)`,
 /// `multipliedInG1(bySecret:)`) take it as it is.
 public struct SecretScalar<C: PairingCurve>: Sendable {
     /// The value, below r, in `C.orderLimbs.count` little-endian limbs.

@@ -14,7 +14,7 @@ public enum ZKPinServerApp {
     /// real one.
     public static func makeRelyingParty(
         _ o: ServeOptions, clock: ServerClock = .system, logger: Logger = Logger(label: "zkpin"),
-        wrapStore: (any Store) -> any Store = { $0 }
+        wrapStore: (Store) -> Store = { $0 }
     ) async throws
         -> (RelyingParty, DTA2Service?)
     {

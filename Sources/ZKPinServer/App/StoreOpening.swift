@@ -8,12 +8,12 @@ extension ZKPinServerApp {
     public static func openStore(
         dataDirectory: String, database: String?, passwordFile: String?,
         mustExist: Bool = false, logger: Logger
-    ) async throws -> any Store {
+    ) async throws -> Store {
         guard let database else {
             if passwordFile != nil { throw SetupError("--database-password-file needs --database postgres://...") }
             let path = (dataDirectory as NSString).appendingPathComponent("zkpin.sqlite")
             if mustExist && !FileManager.default.fileExists(atPath: path) { throw SetupError("no database at \(path)", kind: .dataFolder) }
-            do { return try SQLiteStore(path: path) } catch {
+            do { return try Store.sqlite(path: path) } catch {
                 throw SetupError("the database \(path) cannot be opened: \(DataFolder.reason(error))", kind: .dataFolder)
             }
         }
@@ -21,7 +21,7 @@ extension ZKPinServerApp {
         do { location = try PostgresLocation(url: database, passwordFile: passwordFile) } catch let error as PostgresLocation.Invalid {
             throw SetupError(error.description)
         }
-        do { return try await PostgresStore.open(location, logger: logger) } catch let error as SetupError {
+        do { return try await Store.postgres(location, logger: logger) } catch let error as SetupError {
             throw SetupError(error.description, kind: .unavailable)
         } catch {
             throw SetupError(

@@ -3,7 +3,7 @@ import HTTPTypes
 import Hummingbird
 import ZKPinWire
 
-/// The `{"error","message"}` body of spec/rps-api.md, with `Retry-After` on a 503. A browser
+/// The `{"error","message"}` body of the HTTP API (openapi.yaml), with `Retry-After` on a 503. A browser
 /// that asked for a page gets the same message as a small HTML page.
 extension APIError: HTTPResponseError {
     public func response(from request: Request, context: some RequestContext) throws -> Response {

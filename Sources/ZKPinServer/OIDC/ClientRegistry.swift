@@ -8,7 +8,7 @@ public enum ClientRegistry {
 
     /// A new client: id and (for a confidential client) a secret, shown once; only its hash is stored.
     public static func add(
-        to store: any Store, name: String, redirectURIs: [String], postLogoutURIs: [String],
+        to store: Store, name: String, redirectURIs: [String], postLogoutURIs: [String],
         isPublic: Bool, idTokenAlg: String = "ES256", now: Int
     ) async throws -> (client: OIDCClient, secret: String?) {
         guard let algorithm = SigningKey.Algorithm(rawValue: idTokenAlg.uppercased()) else {

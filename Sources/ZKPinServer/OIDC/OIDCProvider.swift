@@ -30,7 +30,7 @@ final class OIDCProvider: Sendable {
     }
 
     /// A store call of the token side: a failure is `temporarily_unavailable` (503).
-    func stored<T>(_ operation: (any Store) async throws -> T) async throws(OAuthError) -> T {
+    func stored<T>(_ operation: (Store) async throws -> T) async throws(OAuthError) -> T {
         do { return try await rp.storage("OIDC token store call", operation) } catch { throw .temporarilyUnavailable }
     }
 

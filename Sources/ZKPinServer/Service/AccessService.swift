@@ -102,6 +102,27 @@ struct AccessService: Sendable {
         _ = try await storage("mark refused") { try await $0.markRefused(code: code, outcome: outcome, now: now) }
     }
 
+    /// wid → user: pass 2 verified `identity` with the code's login; false when the code
+    /// expired or moved on meanwhile.
+    func markVerified(code: String, _ identity: Identity, authOTTHash: String) async throws(APIError) -> Bool {
+        let now = clock.now
+        return try await storage("mark user") {
+            try await $0.markUser(code: code, mpinId: identity.mpinId, userId: identity.userId, authOTTHash: authOTTHash, now: now)
+        }
+    }
+
+    /// wid → wrong_pin: the page shows the attempts left; the code stays usable until it expires.
+    func markWrongPIN(code: String, mpinId: String) async throws(APIError) {
+        let now = clock.now
+        _ = try await storage("mark wrong PIN") { try await $0.markWrongPIN(code: code, mpinId: mpinId, now: now) }
+    }
+
+    /// user → authenticate for the login of `authOTTHash`; false when the code expired first.
+    func markAuthenticated(code: String, authOTTHash: String) async throws(APIError) -> Bool {
+        let now = clock.now
+        return try await storage("mark authenticated") { try await $0.markAuthenticated(code: code, authOTTHash: authOTTHash, now: now) }
+    }
+
     /// Polls the store (so it works across instances) until the page saw `authenticate`.
     func waitForTakeUp(code: String) async throws(APIError) -> Bool {
         let deadline = Date().addingTimeInterval(config.takeUpWait)

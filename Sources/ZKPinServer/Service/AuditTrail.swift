@@ -3,7 +3,7 @@ import Logging
 /// Appends audit rows. An audit write that fails is logged, not answered: the step it records
 /// already happened in the store.
 struct AuditTrail: Sendable {
-    let store: any Store
+    let store: Store
     let clock: ServerClock
     let logger: Logger
 

@@ -5,7 +5,7 @@ import Logging
 /// records the expiring tables' sizes in `/metrics`. Every instance runs it: each statement
 /// deletes only expired rows, so instances purging the same PostgreSQL at once do no harm.
 public struct ExpiryPurger: Sendable {
-    let store: any Store
+    let store: Store
     let clock: ServerClock
     let metrics: ServerMetrics
     let logger: Logger

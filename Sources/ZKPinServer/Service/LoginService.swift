@@ -152,10 +152,7 @@ struct LoginService: Sendable {
             hash: Tokens.hash(authOTT), mpinId: identity.mpinId, userId: identity.userId, outcome: outcome,
             attemptsLeft: 0, accessCode: input.accessCode, expires: now + config.authTokenTTL)
         if outcome == .success, let code = input.accessCode {
-            let marked = try await storage("mark user") {
-                try await $0.markUser(code: code, mpinId: identity.mpinId, userId: identity.userId, authOTTHash: token.hash, now: now)
-            }
-            guard marked else {
+            guard try await access.markVerified(code: code, identity, authOTTHash: token.hash) else {
                 // The attempt is still settled (as a success) so it stops counting as in flight.
                 _ = try await storage("settle attempt") { try await $0.settleAttempt(mpinId: identity.mpinId, settlement) }
                 throw APIError(.accessCodeExpired, "the access code expired or was used meanwhile")
@@ -213,7 +210,7 @@ struct LoginService: Sendable {
         case .wrongPIN:
             // The page of the access code shows it live; the code stays usable until it expires.
             if let code = token.accessCode {
-                _ = try await storage("mark wrong PIN") { try await $0.markWrongPIN(code: code, mpinId: token.mpinId, now: now) }
+                try await access.markWrongPIN(code: code, mpinId: token.mpinId)
             }
             throw APIError(.wrongPIN, "wrong PIN", attemptsLeft: token.attemptsLeft)
         case .blocked:
@@ -232,8 +229,7 @@ struct LoginService: Sendable {
             metrics.logins.increment()
             return AuthenticateResponse(userId: token.userId)
         }
-        let marked = try await storage("mark authenticated") { try await $0.markAuthenticated(code: code, authOTTHash: token.hash, now: now) }
-        guard marked else { throw APIError(.accessCodeExpired, "the access code expired before the login finished") }
+        guard try await access.markAuthenticated(code: code, authOTTHash: token.hash) else { throw APIError(.accessCodeExpired, "the access code expired before the login finished") }
         guard try await access.waitForTakeUp(code: code) else {
             await audit.record("login_timeout", userId: token.userId, mpinId: token.mpinId, address: address)
             throw APIError(.authenticationTimeout, "the browser did not take the login up")

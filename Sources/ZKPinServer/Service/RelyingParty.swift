@@ -3,12 +3,12 @@ import Logging
 import ZKPinProtocol
 import ZKPinWire
 
-/// The relying party with D-TA 1: the services behind every endpoint of spec/rps-api.md, each
+/// The relying party with D-TA 1: the services behind every endpoint of the HTTP API (openapi.yaml), each
 /// holding only the collaborators it needs, built here from the server's parts. HTTP lives in
 /// `HTTP/`.
 public final class RelyingParty: Sendable {
     public let config: ServerConfig
-    public let store: any Store
+    public let store: Store
     public let metrics: ServerMetrics
     let registration: RegistrationService
     let activation: ActivationService
@@ -24,7 +24,7 @@ public final class RelyingParty: Sendable {
     let clock: ServerClock
 
     public init(
-        config: ServerConfig, store: any Store, dta1: TrustedAuthority, dta2: DTA2Link, dta2Key: [UInt8],
+        config: ServerConfig, store: Store, dta1: TrustedAuthority, dta2: DTA2Link, dta2Key: [UInt8],
         serverSecret: [UInt8], linkKey: [UInt8], mailer: any Mailer, clock: ServerClock = .system,
         logger: Logger = Logger(label: "zkpin.rps"), metrics: ServerMetrics = ServerMetrics()
     ) throws {

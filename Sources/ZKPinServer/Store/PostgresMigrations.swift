@@ -9,7 +9,7 @@ import PostgresNIO
 enum PostgresMigrations {
     /// Statements of each version; version N is `versions[N - 1]`.
     static let versions: [[String]] = [
-        // v1: the tables of DESIGN.md ("Storage"), as in the SQLite store, plus the shared
+        // v1: the tables of docs/developer.md ("Storage"), as in the SQLite store, plus the shared
         // rate-limit windows. Times are Unix seconds; one-time tokens appear only hashed.
         [
             "CREATE TABLE settings(key TEXT PRIMARY KEY, value TEXT NOT NULL)",

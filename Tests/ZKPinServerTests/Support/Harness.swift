@@ -73,7 +73,7 @@ struct Harness: @unchecked Sendable {  // the router is only read after setup
 
     static func make(
         curve: CurveID = .bn254cx, permits: Bool = false, configure: (inout ServeOptions) -> Void = { _ in },
-        wrapStore: (any Store) -> any Store = { $0 }
+        wrapStore: (Store) -> Store = { $0 }
     ) async throws -> Harness {
         let dir = try TempDir.make()
         var o = ServeOptions()

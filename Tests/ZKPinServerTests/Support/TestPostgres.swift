@@ -54,8 +54,8 @@ enum TestPostgres {
         return components.string!
     }
 
-    static func freshStore(restartable: Bool = false) async throws -> PostgresStore {
-        try await PostgresStore.open(try PostgresLocation(url: try await freshDatabase(restartable: restartable)), maxConnections: 8)
+    static func freshStore(restartable: Bool = false) async throws -> Store {
+        try await Store.postgres(try PostgresLocation(url: try await freshDatabase(restartable: restartable)), maxConnections: 8)
     }
 
     /// Restarts the server (`pg_ctl restart` through the script tools/lib/postgres.sh writes).

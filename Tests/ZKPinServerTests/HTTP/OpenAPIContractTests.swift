@@ -10,7 +10,7 @@ import ZKPinProtocol
 /// `/dta2` paths at its root), no more and no fewer. Hummingbird's `Router.routes` lists what
 /// was registered, with captures written `{name}` as OpenAPI writes them.
 @Suite struct OpenAPIContractTests {
-    static let specPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    static let specPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("openapi.yaml").path
 
     static func spec() throws -> Set<String> {

@@ -14,13 +14,13 @@ struct PostgresStoreTests {
         let url = try await TestPostgres.freshDatabase()
         let location = try PostgresLocation(url: url)
         // Four "instances" migrate an empty database at once; all succeed, v1 is applied once.
-        let stores = try await withThrowingTaskGroup(of: PostgresStore.self) { group in
-            for _ in 0..<4 { group.addTask { try await PostgresStore.open(location, maxConnections: 2) } }
-            return try await group.reduce(into: [PostgresStore]()) { $0.append($1) }
+        let stores = try await withThrowingTaskGroup(of: Store.self) { group in
+            for _ in 0..<4 { group.addTask { try await Store.postgres(location, maxConnections: 2) } }
+            return try await group.reduce(into: [Store]()) { $0.append($1) }
         }
-        let again = try await PostgresStore.open(location, maxConnections: 2)
-        let versions = try await again.rows("SELECT version FROM zkpin_schema_version ORDER BY version")
-            .map { try $0["version"].decode(Int.self) }
+        let again = try await Store.postgres(location, maxConnections: 2)
+        let versions = try await again.driver.read("SELECT version FROM zkpin_schema_version ORDER BY version")
+            .map { try $0.int("version") }
         #expect(versions == Array(1...PostgresMigrations.versions.count))
         #expect(try await stores[0].fixSetting("curve", value: "bn254cx") == "bn254cx")
         #expect(try await stores[3].fixSetting("curve", value: "bls12-381") == "bn254cx")
@@ -33,7 +33,7 @@ struct PostgresStoreTests {
         defer { refusing.close() }
         let port = refusing.port
         let error = await #expect(throws: SetupError.self) {
-            try await PostgresStore.open(try PostgresLocation(url: "postgres://zkpin@127.0.0.1:\(port)/x", environment: [:]))
+            try await Store.postgres(try PostgresLocation(url: "postgres://zkpin@127.0.0.1:\(port)/x", environment: [:]))
         }
         let text = error?.description ?? ""
         #expect(text.contains("cannot use the database postgres://zkpin@127.0.0.1:\(port)/x"), "\(text)")
@@ -43,13 +43,13 @@ struct PostgresStoreTests {
     @Test func wrongPasswordAndMissingDatabaseSayWhy() async throws {
         let url = try #require(TestPostgres.url)
         let wrong = await #expect(throws: SetupError.self) {
-            try await PostgresStore.open(try PostgresLocation(url: url, environment: ["PGPASSWORD": "not-the-password"]))
+            try await Store.postgres(try PostgresLocation(url: url, environment: ["PGPASSWORD": "not-the-password"]))
         }
         #expect(wrong?.description.contains("password authentication failed") == true, "\(String(describing: wrong))")
         var missing = URLComponents(string: url)!
         missing.path = "/no_such_database"
         let noDB = await #expect(throws: SetupError.self) {
-            try await PostgresStore.open(try PostgresLocation(url: missing.string!))
+            try await Store.postgres(try PostgresLocation(url: missing.string!))
         }
         #expect(noDB?.description.contains("does not exist") == true, "\(String(describing: noDB))")
     }

@@ -6,7 +6,7 @@ import Testing
 /// the audit log filtered by person and time.
 @Suite struct AdminStoreConformanceTests {
     /// kim has a phone and a laptop; kimberly (whose address starts the same) has a phone.
-    static func identities(_ kind: StoreKind) async throws -> any Store {
+    static func identities(_ kind: StoreKind) async throws -> Store {
         let store = try await kind.make()
         for (mpinId, user, device) in [
             ("k-phone", "kim@example.com", "phone"), ("k-laptop", "kim@example.com", "laptop"),
@@ -21,7 +21,7 @@ import Testing
         return store
     }
 
-    static func block(_ store: any Store, _ mpinId: String) async throws {
+    static func block(_ store: Store, _ mpinId: String) async throws {
         for _ in 0..<3 {
             #expect(try await store.reserveAttempt(mpinId: mpinId, maxAttempts: 3, now: 2000, hold: 30) == .reserved)
             _ = try await store.settleAttempt(mpinId: mpinId, .wrongPIN(maxAttempts: 3))

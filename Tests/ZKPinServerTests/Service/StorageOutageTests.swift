@@ -10,10 +10,10 @@ import ZKPinWire
 /// tells the person their code expired or their identity is unknown; nothing is lost.
 @Suite struct StorageOutageTests {
     @Test func everyEndpointAnswers503WhileTheStoreIsDown() async throws {
-        var failing: FailingStore?
+        var failing: FailingDriver?
         let h = try await Harness.make(wrapStore: { store in
-            let wrapped = FailingStore(store)
-            failing = wrapped
+            let (wrapped, driver) = FailingDriver.wrapping(store)
+            failing = driver
             return wrapped
         })
         let outage = try #require(failing)

@@ -14,7 +14,7 @@ import Testing
         AuthToken(hash: hash, mpinId: mpinId, userId: "a@example.com", outcome: outcome, attemptsLeft: 99, accessCode: nil, expires: 2000)
     }
 
-    func activeIdentity(_ store: any Store, _ mpinId: String) async throws {
+    func activeIdentity(_ store: Store, _ mpinId: String) async throws {
         try await store.insertRegistration(pending(mpinId))
         #expect(try await store.activate(mpinId: mpinId, now: 1000))
     }

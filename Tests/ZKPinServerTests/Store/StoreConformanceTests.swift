@@ -14,11 +14,11 @@ enum StoreKind: String, CaseIterable, CustomStringConvertible {
     /// The kinds this run can test; `postgresConformanceRan` reports a skipped PostgreSQL.
     static var available: [StoreKind] { TestPostgres.isConfigured ? allCases : [.sqlite] }
 
-    func make() async throws -> any Store {
+    func make() async throws -> Store {
         switch self {
         case .sqlite:
             let dir = try TempDir.make()
-            return try SQLiteStore(path: dir + "/store.sqlite")
+            return try Store.sqlite(path: dir + "/store.sqlite")
         case .postgres:
             return try await TestPostgres.freshStore()
         }
@@ -257,7 +257,7 @@ func pending(_ mpinId: String, user: String = "a@example.com", now: Int = 1000, 
     }
 }
 
-// MARK: The OpenID Connect provider's rows (OIDCStore)
+// MARK: The OpenID Connect provider's rows (Store+OIDC)
 extension StoreConformanceTests {
     @Test(arguments: StoreKind.available) func oidcClientsAddListRemove(kind: StoreKind) async throws {
         let store = try await kind.make()

@@ -53,7 +53,7 @@ import ZKPinWire
                         """, arguments: [Self.decomposed])
             }
         }
-        let store = try SQLiteStore(path: path)
+        let store = try Store.sqlite(path: path)
         #expect(try await store.identity(mpinId: "aa")?.userId == Self.folded)
         #expect(try await store.identity(mpinId: "bb")?.userId == "plain@example.com")
         #expect(try await store.registration(mpinId: "aa")?.userId == Self.folded)
@@ -76,7 +76,7 @@ import ZKPinWire
             VALUES ('aa', \(Self.decomposed), 'd', 'active', 0, 0, 0, 1), ('bb', 'plain@example.com', 'd', 'active', 0, 0, 0, 1)
             """, logger: logger)
         try await old.close()
-        let store = try await PostgresStore.open(location, maxConnections: 2)
+        let store = try await Store.postgres(location, maxConnections: 2)
         #expect(try await store.identity(mpinId: "aa")?.userId == Self.folded)
         #expect(try await store.identity(mpinId: "bb")?.userId == "plain@example.com")
         #expect(try await store.revoke(userId: EmailAddress.folded("ZOË.SMITH@EXAMPLE.COM")) == 1)

@@ -1,0 +1,175 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import PostgresNIO
+
+/// The database for several server instances: PostgreSQL through postgres-nio's connection
+/// pool (which replaces connections that die, e.g. when PostgreSQL restarts). Under READ
+/// COMMITTED, concurrent updates of one row wait for each other and re-check their WHERE
+/// clause on the new row, so single-statement takes and counts stay exact across instances.
+public final class PostgresDriver: SQLDriver {
+    let client: PostgresClient
+    let runTask: Task<Void, Never>
+    let logger: Logger
+    public let location: PostgresLocation
+    public var dialect: SQLDialect { .postgres }
+
+    /// Transactions run their synchronous bodies here, each statement waiting for its answer:
+    /// threads of their own, so a body never blocks an event loop or Swift's task pool.
+    static let transactionThreads: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: 4)
+        pool.start()
+        return pool
+    }()
+
+    /// Connects (with a clear error when the database cannot be reached or refuses us), starts
+    /// the pool and brings the schema up to date.
+    public static func open(
+        _ location: PostgresLocation, maxConnections: Int = 20,
+        logger: Logger = Logger(label: "zkpin.postgres")
+    ) async throws -> PostgresDriver {
+        // One plain connection first: the pool would keep retrying an unreachable server
+        // quietly, while a single attempt fails at once with the reason. The schema is
+        // brought up to date on it too, before the pool serves anything.
+        let probe: PostgresConnection
+        do {
+            var config = PostgresConnection.Configuration(
+                host: location.host, port: location.port, username: location.user,
+                password: location.password, database: location.database, tls: .disable)
+            config.options.connectTimeout = .seconds(10)
+            probe = try await PostgresConnection.connect(configuration: config, id: 0, logger: logger)
+        } catch {
+            throw SetupError("cannot use the database \(location.display): \(describe(error))")
+        }
+        do {
+            try await PostgresMigrations.migrate(probe, logger: logger)
+            try await probe.close()
+        } catch {
+            try? await probe.close()
+            throw SetupError("cannot prepare the schema of \(location.display): \(describe(error))")
+        }
+        var config = PostgresClient.Configuration(
+            host: location.host, port: location.port, username: location.user,
+            password: location.password, database: location.database, tls: .disable)
+        config.options.maximumConnections = maxConnections
+        config.options.connectTimeout = .seconds(10)
+        return PostgresDriver(client: PostgresClient(configuration: config, backgroundLogger: logger), location: location, logger: logger)
+    }
+
+    private init(client: PostgresClient, location: PostgresLocation, logger: Logger) {
+        self.client = client
+        self.location = location
+        self.logger = logger
+        runTask = Task { await client.run() }
+    }
+
+    // Cancelling run() closes the pool's connections.
+    deinit { runTask.cancel() }
+
+    /// A reason a person can act on; PSQLError hides everything in its description.
+    static func describe(_ error: any Error) -> String {
+        if let sql = error as? PSQLError {
+            if let message = sql.serverInfo?[.message] { return "PostgreSQL says: \(message)" }
+            if let underlying = sql.underlying {
+                let text = "\(underlying)"
+                if text.contains("Connection refused") { return "connection refused (is PostgreSQL running and listening there?)" }
+                return text
+            }
+            return "\(sql.code)"
+        }
+        return "\(error)"
+    }
+
+    public func read(_ statement: SQLStatement) async throws -> [SQLRow] { try await write(statement) }
+
+    public func write(_ statement: SQLStatement) async throws -> [SQLRow] {
+        try await Self.collect(try await client.query(Self.query(statement), logger: logger))
+    }
+
+    public func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLTransaction) throws -> T) async throws -> T {
+        let logger = logger
+        return try await client.withConnection { connection in
+            try await connection.withTransaction(logger: logger) { connection in
+                try await Self.transactionThreads.runIfActive {
+                    try body(BlockingTransaction(connection: connection, logger: logger))
+                }
+            }
+        }
+    }
+
+    /// A transaction's statements, each run on its connection while the body's thread waits.
+    struct BlockingTransaction: SQLTransaction {
+        let connection: PostgresConnection
+        let logger: Logger
+
+        func run(_ statement: SQLStatement) throws -> [SQLRow] {
+            let answer = Answer()
+            let query = PostgresDriver.query(statement)
+            let (connection, logger) = (connection, logger)
+            Task {
+                do { answer.result = .success(try await PostgresDriver.collect(try await connection.query(query, logger: logger))) } catch {
+                    answer.result = .failure(error)
+                }
+                answer.done.signal()
+            }
+            answer.done.wait()
+            return try answer.result!.get()
+        }
+
+        /// Written by the query's task before it signals, read by the waiting thread after.
+        final class Answer: @unchecked Sendable {
+            let done = DispatchSemaphore(value: 0)
+            var result: Result<[SQLRow], any Error>?
+        }
+    }
+
+    /// The statement with its placeholders numbered as PostgreSQL wants them.
+    static func query(_ statement: SQLStatement) -> PostgresQuery {
+        var sql = ""
+        sql.reserveCapacity(statement.text.utf8.count + 16)
+        var number = 0
+        for character in statement.text {
+            if character == "?" {
+                number += 1
+                sql += "$\(number)"
+            } else {
+                sql.append(character)
+            }
+        }
+        var binds = PostgresBindings(capacity: statement.values.count)
+        for value in statement.values {
+            switch value {
+            case .null: binds.appendNull()
+            case .int(let v): binds.append(v)
+            case .text(let v): binds.append(v)
+            case .bytes(let v): binds.append(ByteBuffer(bytes: v))
+            case .bool(let v): binds.append(v)
+            }
+        }
+        return PostgresQuery(unsafeSQL: sql, binds: binds)
+    }
+
+    static func collect(_ rows: PostgresRowSequence) async throws -> [SQLRow] {
+        var out: [SQLRow] = []
+        for try await row in rows { out.append(try Self.row(row)) }
+        return out
+    }
+
+    static func row(_ row: PostgresRow) throws -> SQLRow {
+        var columns: [String: SQLValue] = [:]
+        for cell in row {
+            guard cell.bytes != nil else {
+                columns[cell.columnName] = .null
+                continue
+            }
+            switch cell.dataType {
+            case .int8, .int4, .int2: columns[cell.columnName] = .int(try cell.decode(Int.self))
+            case .bool: columns[cell.columnName] = .bool(try cell.decode(Bool.self))
+            case .bytea: columns[cell.columnName] = .bytes(Array(try cell.decode(ByteBuffer.self).readableBytesView))
+            default: columns[cell.columnName] = .text(try cell.decode(String.self))
+            }
+        }
+        return SQLRow(columns)
+    }
+}

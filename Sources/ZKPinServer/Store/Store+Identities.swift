@@ -1,0 +1,85 @@
+/// Settings, registrations and identities.
+extension Store {
+    /// Stores `value` under `key` unless a value is there; returns the stored value.
+    public func fixSetting(_ key: String, value: String) async throws -> String {
+        try await transaction { tx in
+            _ = try tx.run("INSERT INTO settings(key, value) VALUES (\(key), \(value)) ON CONFLICT DO NOTHING")
+            return try tx.one("SELECT value FROM settings WHERE key = \(key)")?.text("value") ?? value
+        }
+    }
+
+    public func insertRegistration(_ r: PendingRegistration) async throws {
+        try await driver.write(
+            """
+            INSERT INTO registrations(mpin_id, user_id, device, reg_ott_hash, code_hash, created, expires, address, activated)
+            VALUES (\(r.mpinId), \(r.userId), \(r.device), \(r.regOTTHash), \(r.codeHash), \(r.created), \(r.expires), \(r.address), \(r.activated))
+            """)
+    }
+
+    public func registration(mpinId: String) async throws -> PendingRegistration? {
+        try await driver.readOne("SELECT * FROM registrations WHERE mpin_id = \(mpinId)").map(PendingRegistration.init(row:))
+    }
+
+    /// Activates a live, not yet activated registration and creates its identity (active),
+    /// atomically; false when it is unknown, expired or already activated.
+    public func activate(mpinId: String, now: Int) async throws -> Bool {
+        try await transaction { tx in
+            // One statement takes the registration; the identity insert shares its transaction.
+            guard
+                let taken = try tx.one(
+                    """
+                    UPDATE registrations SET activated = \(now) WHERE mpin_id = \(mpinId) AND activated IS NULL AND expires > \(now)
+                    RETURNING user_id, device
+                    """)
+            else { return false }
+            _ = try tx.run(
+                """
+                INSERT INTO identities(mpin_id, user_id, device, state, failed, reserved, reserved_until, created)
+                VALUES (\(mpinId), \(try taken.text("user_id")), \(try taken.text("device")), 'active', 0, 0, 0, \(now))
+                """)
+            return true
+        }
+    }
+
+    public func deleteExpiredRegistrations(now: Int) async throws -> Int {
+        try await changed("DELETE FROM registrations WHERE expires <= \(now) RETURNING 1")
+    }
+
+    public func identity(mpinId: String) async throws -> Identity? {
+        try await driver.readOne("SELECT * FROM identities WHERE mpin_id = \(mpinId)").map(Identity.init(row:))
+    }
+
+    public func identities() async throws -> [Identity] {
+        try await driver.read("SELECT * FROM identities ORDER BY created, mpin_id").map(Identity.init(row:))
+    }
+
+    /// Revokes every identity of `userId` (the e-mail address in any case); returns how many changed.
+    public func revoke(userId: String) async throws -> Int {
+        try await revoke(IdentitySelection(userId: userId))
+    }
+
+    /// Revokes the identities `selection` names that are not revoked yet; returns how many changed.
+    public func revoke(_ selection: IdentitySelection) async throws -> Int {
+        try await changed("UPDATE identities SET state = 'revoked' WHERE \(selected: selection) AND state <> 'revoked' RETURNING 1")
+    }
+
+    /// Blocked → active with no failed attempts, for the blocked identities `selection` names
+    /// (an operator's recovery: the person keeps their token and PIN); returns how many changed.
+    public func unblock(_ selection: IdentitySelection) async throws -> Int {
+        try await changed("UPDATE identities SET state = 'active', failed = 0 WHERE \(selected: selection) AND state = 'blocked' RETURNING 1")
+    }
+}
+
+extension SQLStatement.Interpolation {
+    /// The identities of an `IdentitySelection`: e-mail addresses match in any case
+    /// (Case@Example.com is case@example.com); a nil device or mpinId matches every row.
+    mutating func appendInterpolation(selected s: IdentitySelection) {
+        appendInterpolation(raw: "lower(user_id) = lower(")
+        appendInterpolation(s.userId)
+        appendInterpolation(raw: ") AND device = COALESCE(")
+        appendInterpolation(s.device)
+        appendInterpolation(raw: ", device) AND mpin_id = COALESCE(")
+        appendInterpolation(s.mpinId)
+        appendInterpolation(raw: ", mpin_id)")
+    }
+}
