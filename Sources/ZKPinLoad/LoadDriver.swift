@@ -4,7 +4,7 @@ import ZKPinProtocol
 import ZKPinWire
 
 /// `zkpin load`: N registered identities log in concurrently through the HTTP API (pass 1,
-/// pass 2 without an access code, authenticate) for a fixed time; each client starts its next
+/// pass 2 without an access code that finishes the login, or pass 2 and authenticate) for a fixed time; each client starts its next
 /// login as soon as the last one ended. The clients' own crypto runs in this process, so on
 /// one machine the driver competes with the server for the cores, as real clients would not.
 public struct LoadDriver: Sendable {
@@ -20,6 +20,9 @@ public struct LoadDriver: Sendable {
         /// Server processes on this machine whose CPU time over the login phase is reported
         /// per login (`LoadReport.serverCPUMillisecondsPerLogin`).
         public var serverPIDs: [Int32] = []
+        /// Pass 2 finishes the login itself (`complete`: two requests a login); false: pass 2
+        /// and then `/rps/authenticate`, as M-Pin clients do.
+        public var completeInPass2 = true
         public init(servers: [String], outbox: String) { self.servers = servers; self.outbox = outbox }
     }
 
@@ -72,6 +75,7 @@ public struct LoadDriver: Sendable {
         let start = clock.now
         let deadline = start + .milliseconds(Int(options.duration * 1000))
         let samples = await withTaskGroup(of: [LoadSample].self) { group in
+            let complete = options.completeInPass2
             for (index, identity) in identities.enumerated() {
                 let service = services[index % services.count]
                 group.addTask {
@@ -80,7 +84,8 @@ public struct LoadDriver: Sendable {
                     let repeated = Self.repeatablePass1(identity, service: service)
                     while clock.now < deadline {
                         let began = clock.now
-                        let outcome = await Self.login(identity, service: service, connection: connection, repeating: repeated)
+                        let outcome = await Self.login(
+                            identity, service: service, connection: connection, repeating: repeated, complete: complete)
                         mine.append(LoadSample(seconds: Self.seconds(clock.now - began), outcome: outcome))
                     }
                     return mine
@@ -119,8 +124,9 @@ public struct LoadDriver: Sendable {
 
     /// One login; nil on success, else the kind of failure (status and error code, or the
     /// network trouble). With `repeating`, pass 1 is that one's (see `repeatablePass1`).
-    static func login(_ identity: LoadIdentity, service: Service, connection: RPSConnection, repeating: ClientPass1State? = nil) async
-        -> String?
+    static func login(
+        _ identity: LoadIdentity, service: Service, connection: RPSConnection, repeating: ClientPass1State? = nil, complete: Bool = true
+    ) async -> String?
     {
         do {
             let suite = service.curve.suite
@@ -154,8 +160,9 @@ public struct LoadDriver: Sendable {
             let pass2 = try await connection.send(
                 .post, service.pass2URL,
                 Pass2Request(
-                    mpinId: identity.mpinId, v: Hex.encode(v), wid: "0", challenge: challenge.challenge))
+                    mpinId: identity.mpinId, v: Hex.encode(v), wid: "0", challenge: challenge.challenge, complete: complete ? true : nil))
             if let failure = kind(pass2) { return "pass2 " + failure }
+            if complete { return (try? pass2.decode(AuthenticateResponse.self)) != nil ? nil : "pass2 did not finish the login" }
             let ott = try pass2.decode(Pass2Response.self)
             let done = try await connection.send(.post, service.authenticateURL, AuthenticateRequest(authOTT: ott.authOTT))
             if let failure = kind(done) { return "authenticate " + failure }

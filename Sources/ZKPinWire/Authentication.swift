@@ -54,10 +54,16 @@ public struct Pass2Request: Codable, Sendable, Equatable {
     public var otp: Bool?
     /// Always 2.
     public var pass: Int
+    /// ZKPin addition: `true` asks the server to finish the login in this request, answering as
+    /// `/rps/authenticate` would (`AuthenticateResponse`, or its error bodies) and issuing no
+    /// authOTT. Absent or false: the M-Pin answer (`Pass2Response`), then `/rps/authenticate`.
+    public var complete: Bool?
 
-    public init(mpinId: String, v: String, wid: String, challenge: String? = nil, otp: Bool? = false, pass: Int = 2) {
+    public init(
+        mpinId: String, v: String, wid: String, challenge: String? = nil, otp: Bool? = false, pass: Int = 2, complete: Bool? = nil
+    ) {
         self.mpinId = mpinId; self.v = v; self.wid = wid; self.challenge = challenge
-        self.otp = otp; self.pass = pass
+        self.otp = otp; self.pass = pass; self.complete = complete
     }
 
     enum CodingKeys: String, CodingKey {
@@ -67,6 +73,7 @@ public struct Pass2Request: Codable, Sendable, Equatable {
         case challenge
         case otp = "OTP"
         case pass
+        case complete
     }
 }
 

@@ -33,11 +33,17 @@ struct LoadCommand: AsyncParsableCommand {
             "A server process on this machine: its CPU time over the login phase is reported per login (Linux /proc). Repeatable.",
             valueName: "PID"))
     var serverPIDs: [Int32] = []
+    @Option(
+        help: ArgumentHelp(
+            "HTTP requests per login: 2 (pass 1, then pass 2 that finishes the login, ZKPin's `complete`) or 3 (pass 1, pass 2, /rps/authenticate, as M-Pin clients do).",
+            valueName: "2|3"))
+    var requests = 2
     @Flag(name: .long, help: "Print the report as JSON on standard output.") var json = false
 
     func validate() throws {
         guard !servers.isEmpty else { throw ValidationError("give at least one --server URL") }
         guard (1...10_000).contains(clients) else { throw ValidationError("--clients is 1...10000") }
+        guard requests == 2 || requests == 3 else { throw ValidationError("--requests is 2 or 3") }
         guard duration > 0, duration <= 3600 else { throw ValidationError("--duration is more than 0 and at most 3600 seconds") }
         for pid in serverPIDs where !FileManager.default.fileExists(atPath: "/proc/\(pid)/stat") {
             throw ValidationError("--server-pid \(pid): no such process on this machine (or no /proc)")
@@ -53,6 +59,7 @@ struct LoadCommand: AsyncParsableCommand {
             options.clients = clients
             options.duration = duration
             options.serverPIDs = serverPIDs
+            options.completeInPass2 = requests == 2
             let driver = LoadDriver(options: options)
             let outcome: Result<LoadReport, ClientError>
             do throws(ClientError) {

@@ -14,6 +14,9 @@ bin=${ZKPIN_BIN_DIR:-.build/release}
 # (e.g. --verification-batch 1 for single verification).
 server_bin=${ZKPIN_SERVER_BIN_DIR:-$bin}
 read -r -a serve_args <<<"${ZKPIN_SERVE_ARGS:-}"
+# ZKPIN_LOAD_ARGS adds load-driver options (e.g. --requests 3 for the M-Pin shape of a login:
+# pass 1, pass 2, /rps/authenticate; the default is 2, pass 2 finishing the login).
+read -r -a load_args <<<"${ZKPIN_LOAD_ARGS:-}"
 [ "$(nproc)" -ge 2 ] || { echo "--pinned needs two CPUs (server on 0, driver on 1)" >&2; exit 2; }
 apt_ensure util-linux   # taskset
 [ -x "$bin/zkpin-server" ] && [ -x "$bin/zkpin" ] || swift build -c release
@@ -41,7 +44,7 @@ row() {
     server=$!
     wait_listening "$work/server.log" || exit 1
     taskset -c 1 "$bin/zkpin" load --server "http://127.0.0.1:$port" --outbox "$data/outbox" \
-        --clients "$clients" --duration "$seconds" --server-pid "$server" --json >"$work/load.json" || true
+        --clients "$clients" --duration "$seconds" --server-pid "$server" "${load_args[@]}" --json >"$work/load.json" || true
     kill "$server"; wait "$server" 2>/dev/null || true; server=""
     python3 - "$curve" "$store" "$verify_ns" "$work/load.json" <<'PY'
 import json, sys

@@ -1,7 +1,8 @@
 import Hummingbird
 import ZKPinWire
 
-/// The M-Pin login: `POST /rps/pass1`, `/rps/pass2`, `/rps/authenticate`.
+/// The M-Pin login: `POST /rps/pass1`, `/rps/pass2` (which finishes the login itself when the
+/// client asks, `complete`), `/rps/authenticate`.
 enum LoginRoutes {
     static func collection(login: LoginService, address: ClientAddress) -> RouteCollection<AppContext> {
         let routes = RouteCollection(context: AppContext.self)
@@ -9,9 +10,13 @@ enum LoginRoutes {
             let body = try await request.decode(as: Pass1Request.self, context: context)
             return try await login.pass1(body, address: address.of(request, context))
         }
-        routes.post("/rps/pass2") { request, context in
+        routes.post("/rps/pass2") { request, context -> Response in
             let body = try await request.decode(as: Pass2Request.self, context: context)
-            return try await login.pass2(body, address: address.of(request, context))
+            let from = address.of(request, context)
+            if body.complete == true {
+                return try await login.pass2Completing(body, address: from).response(from: request, context: context)
+            }
+            return try await login.pass2(body, address: from).response(from: request, context: context)
         }
         routes.post("/rps/authenticate") { request, context in
             let body = try await request.decode(as: AuthenticateRequest.self, context: context)

@@ -112,6 +112,14 @@ struct LoginService: Sendable {
         return try await finish(identity, verification, input: input, address: address, invalidKey: invalidKey)
     }
 
+    /// `POST /rps/pass2` with `complete`: pass 2 and `/rps/authenticate` in one request, the
+    /// same checks and answers as the two (a login of two requests instead of three; M-Pin
+    /// clients that do not ask keep `/rps/authenticate`).
+    func pass2Completing(_ request: Pass2Request, address: String) async throws(APIError) -> AuthenticateResponse {
+        let answer = try await pass2(request, address: address)
+        return try await authenticate(AuthenticateRequest(authOTT: answer.authOTT), address: address)
+    }
+
     /// Consumes exactly the named challenge and reserves an attempt.
     func start(_ input: Pass2Input) async throws(APIError) -> (Challenge, Identity) {
         let now = clock.now

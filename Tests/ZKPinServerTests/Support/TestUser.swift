@@ -47,7 +47,8 @@ struct TestUser: Sendable {
     /// pass 1 and pass 2 with `pin`; returns the pass-2 reply.
     /// Pass 1 names the page's code (`WID`) as zkpin does, unless `widAtPass1` is false (as
     /// other M-Pin clients do).
-    func pass12(_ t: any Transport, pin: Int? = nil, wid: String = "0", widAtPass1: Bool = true) async throws -> Reply {
+    /// With `complete`, pass 2 finishes the login itself (answers as `/rps/authenticate`).
+    func pass12(_ t: any Transport, pin: Int? = nil, wid: String = "0", widAtPass1: Bool = true, complete: Bool? = nil) async throws -> Reply {
         var permit: [UInt8]? = nil
         var date = 0
         if usePermits {
@@ -66,7 +67,8 @@ struct TestUser: Sendable {
         guard r1.status == 200 else { return r1 }
         let p1 = try r1.json(Pass1Response.self)
         let v = try suite.clientPass2(state, y: Hex.decode(p1.y)!)
-        return try await t.json("POST", "/rps/pass2", Pass2Request(mpinId: mpinId, v: Hex.encode(v), wid: wid, challenge: p1.challenge))
+        return try await t.json(
+            "POST", "/rps/pass2", Pass2Request(mpinId: mpinId, v: Hex.encode(v), wid: wid, challenge: p1.challenge, complete: complete))
     }
 
     /// A whole login without a browser (WID "0").
