@@ -1,6 +1,6 @@
 // ZKPin's M-Pin client in the browser and in node: the client side of
 // ../shared/spec/mpin-crypto.md (hashing to G1, PIN extraction, passes 1 and 2, the one-pass
-// challenge, DVS key pairs and signatures) on BN254CX and BLS12-381, in plain JavaScript
+// challenge, DVS key pairs, client secrets and signatures) on BN254CX and BLS12-381, in plain JavaScript
 // (BigInt, crypto.getRandomValues, crypto.subtle.digest). No pairing: the client needs none.
 //
 // Every value is a lower-case hex string (input hex may be either case); curve is "bn254cx" or
@@ -120,6 +120,15 @@ export async function dvsKeyPair(curve, zHex) {
     const zInverse = context.scalarField.invert(z);
     const g2 = context.g2;
     return { zHex: scalarToHex(context.curve, z), paHex: g2.encode(g2.multiplyGenerator(zInverse)) };
+}
+
+/** The DVS client secret z·CS from the recombined client secret of ID' = ID ‖ Pa and the
+ *  device key z; the token is then extractPIN(curve, idPaHex, pin, this). */
+export async function dvsClientSecret(curve, { zHex, clientSecretHex } = {}) {
+    const context = curveContext(curve), { g1 } = context;
+    const z = scalarInput(context.curve, zHex, "zHex");
+    const clientSecret = g1.decode(clientSecretHex, "clientSecretHex");
+    return g1.encode(g1.multiplySecret(clientSecret, z), "z·CS");
 }
 
 /** A DVS signature on a message (spec section 4.1): U = x·A, y = one-pass hash of (time, U ‖

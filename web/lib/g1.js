@@ -140,11 +140,14 @@ export function g1Group(curve) {
     /** The affine point of `0x04 ‖ x ‖ y`, fully validated; errors name the value (`what`). */
     function decode(hex, what) {
         const bytes = hexToBytes(hex, what);
+        // The prefix first: a compressed point (0x02, 0x03) also has the wrong length, but its
+        // prefix says better what is wrong.
+        if (bytes.length > 0 && bytes[0] !== 0x04) {
+            const compressed = bytes[0] === 0x02 || bytes[0] === 0x03 ? ": compressed points are not accepted" : "";
+            throw new Error(`${what} is not a valid point: wrong prefix byte 0x${bytes[0].toString(16).padStart(2, "0")} (expected 0x04)${compressed}`);
+        }
         if (bytes.length !== encodedBytes) {
             throw new Error(`${what} is not a valid point: wrong length: expected ${encodedBytes} bytes, got ${bytes.length}`);
-        }
-        if (bytes[0] !== 0x04) {
-            throw new Error(`${what} is not a valid point: wrong prefix byte 0x${bytes[0].toString(16).padStart(2, "0")} (expected 0x04)`);
         }
         const x = bytesToBigInt(bytes.subarray(1, 1 + fieldBytes));
         const y = bytesToBigInt(bytes.subarray(1 + fieldBytes));
@@ -290,8 +293,9 @@ export function g1Group(curve) {
             [x, y] = tableEntry(xs, ys, digits[i], 0);
             acc = addAffine(acc, x, y);
         }
-        // (k | 1)·P + S, then minus P when k was even.
-        const total = add(sum, acc);
+        // (k | 1)·P + S, then minus P when k was even. S = ±(k | 1)·P happens only for a
+        // degenerate S (a token that is a tiny multiple of A), but costs little to handle.
+        const total = addPublic(sum, acc);
         return choose(total, addAffine(total, point.x, -point.y), even);
     }
 
