@@ -80,6 +80,16 @@ export function g1Group(curve) {
         return add(first, second);
     }
 
+    /** P + (x2, y2) for public points, every case handled; variable time. */
+    function addAffinePublic(point, x2, y2) {
+        if (isInfinity(point)) return { x: x2, y: y2, z: 1n };
+        const zz = (point.z * point.z) % p;
+        const h = (x2 * zz - point.x) % p;
+        const rr = (y2 * point.z * zz - point.y) % p;
+        if (h === 0n) return rr === 0n ? double(point) : INFINITY;
+        return addAffine(point, x2, y2);
+    }
+
     /** (a if bit is 0n, b if bit is 1n), by arithmetic rather than a branch. */
     function choose(a, b, bit) {
         return { x: a.x + (b.x - a.x) * bit, y: a.y + (b.y - a.y) * bit, z: a.z + (b.z - a.z) * bit };
@@ -127,9 +137,7 @@ export function g1Group(curve) {
             // Bowe, "Faster subgroup checks for BLS12-381" (2019): P is in G1 exactly when
             // φ(P) = -u^2·P, with φ(x, y) = (β·x, y) the endomorphism that is λ = -u^2 on G1.
             const magnitude = curve.u < 0n ? -curve.u : curve.u;
-            const uP = toAffine(multiplyPublic(point, magnitude));
-            if (uP === null) return false;
-            const uuP = multiplyPublic(uP, magnitude);
+            const uuP = multiplyPublic(multiplyPublic(point, magnitude), magnitude);
             if (isInfinity(uuP)) return false;
             const zz = (uuP.z * uuP.z) % p;
             return (beta * point.x * zz - uuP.x) % p === 0n && (point.y * zz * uuP.z + uuP.y) % p === 0n;
@@ -195,8 +203,13 @@ export function g1Group(curve) {
 
     /** k·P for a public k >= 0 and an affine or Jacobian P (signed binary, NAF); variable time. */
     function multiplyPublic(point, k) {
-        const base = point.z === undefined ? fromAffine(point) : point;
+        const affine = point.z === undefined;
+        const base = affine ? fromAffine(point) : point;
         const minusBase = negate(base);
+        // An affine base takes the cheaper mixed addition.
+        const addBase = affine
+            ? (sum, negative) => addAffinePublic(sum, point.x, negative ? -point.y : point.y)
+            : (sum, negative) => addPublic(sum, negative ? minusBase : base);
         let result = INFINITY;
         const digits = [];
         for (let rest = k; rest > 0n; rest >>= 1n) {
@@ -210,8 +223,7 @@ export function g1Group(curve) {
         }
         for (let i = digits.length - 1; i >= 0; i--) {
             result = isInfinity(result) ? result : double(result);
-            if (digits[i] === 1) result = addPublic(result, base);
-            else if (digits[i] === -1) result = addPublic(result, minusBase);
+            if (digits[i] !== 0) result = addBase(result, digits[i] === -1);
         }
         return result;
     }
