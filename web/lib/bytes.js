@@ -11,7 +11,7 @@ export function hexToBytes(hex, what) {
             : `${what} is not hex: it contains a character other than 0-9, a-f`);
     }
     const bytes = new Uint8Array(hex.length / 2);
-    for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.substr(2 * i, 2), 16);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
     return bytes;
 }
 
