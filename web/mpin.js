@@ -1,7 +1,8 @@
 // ZKPin's M-Pin client in the browser and in node: the client side of
 // ../shared/spec/mpin-crypto.md (hashing to G1, PIN extraction, passes 1 and 2, the one-pass
-// challenge, DVS key pairs, client secrets and signatures) on BN254CX and BLS12-381, in plain JavaScript
-// (BigInt, crypto.getRandomValues, crypto.subtle.digest). No pairing: the client needs none.
+// challenge, DVS key pairs, client secrets and signatures) on BN254CX and BLS12-381, in plain
+// JavaScript (BigInt, crypto.getRandomValues, crypto.subtle.digest). No pairing: the client
+// needs none. API and caveats: docs/web-crypto.md.
 //
 // Every value is a lower-case hex string (input hex may be either case); curve is "bn254cx" or
 // "bls12-381" (or an alias from curves/*.json); every function returns a Promise, since the
