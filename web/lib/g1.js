@@ -152,7 +152,8 @@ export function g1Group(curve) {
         // prefix says better what is wrong.
         if (bytes.length > 0 && bytes[0] !== 0x04) {
             const compressed = bytes[0] === 0x02 || bytes[0] === 0x03 ? ": compressed points are not accepted" : "";
-            throw new Error(`${what} is not a valid point: wrong prefix byte 0x${bytes[0].toString(16).padStart(2, "0")} (expected 0x04)${compressed}`);
+            const prefix = bytes[0].toString(16).padStart(2, "0");
+            throw new Error(`${what} is not a valid point: wrong prefix byte 0x${prefix} (expected 0x04)${compressed}`);
         }
         if (bytes.length !== encodedBytes) {
             throw new Error(`${what} is not a valid point: wrong length: expected ${encodedBytes} bytes, got ${bytes.length}`);

@@ -20,7 +20,8 @@ for (const name of ["bn254cx", "bls12-381"]) {
         const x = g1.toAffine(first), y = g1.toAffine(second);
         return x === null || y === null ? x === y : x.x === y.x && x.y === y.y;
     };
-    const edgeScalars = [0n, 1n, 2n, 3n, 15n, 16n, 17n, r - 1n, r - 2n, r - 3n, (r - 1n) / 2n, curve.glv.lambda, curve.glv.lambda + 1n, r - curve.glv.lambda];
+    const { lambda } = curve.glv;
+    const edgeScalars = [0n, 1n, 2n, 3n, 15n, 16n, 17n, r - 1n, r - 2n, r - 3n, (r - 1n) / 2n, lambda, lambda + 1n, r - lambda];
 
     test(`${name}: the GLV decomposition is k1 + k2·λ = k mod r with |k1|, |k2| < 2^(halfBits - 1)`, () => {
         const bound = 1n << BigInt(curve.glv.halfBits - 1);

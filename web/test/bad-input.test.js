@@ -37,9 +37,12 @@ for (const curve of ["bn254cx", "bls12-381"]) {
     test(`${curve}: points of the wrong length, prefix, range, curve or subgroup are refused`, async () => {
         const { token } = await goodInputs();
         const pass1 = (tokenHex) => mpin.clientPass1(curve, { idHex: ID, tokenHex, pin: "1234" });
-        await assert.rejects(pass1(token.slice(0, -2)), new RegExp(`tokenHex is not a valid point: wrong length: expected ${1 + described.fieldBytes * 2} bytes, got ${described.fieldBytes * 2}`));
+        const encoded = 1 + 2 * described.fieldBytes;
+        await assert.rejects(pass1(token.slice(0, -2)),
+            new RegExp(`tokenHex is not a valid point: wrong length: expected ${encoded} bytes, got ${encoded - 1}`));
         await assert.rejects(pass1("05" + token.slice(2)), /tokenHex is not a valid point: wrong prefix byte 0x05 \(expected 0x04\)/);
-        await assert.rejects(pass1("02" + token.slice(2, 2 + fieldHex)), /wrong prefix byte 0x02 \(expected 0x04\): compressed points are not accepted/);
+        await assert.rejects(pass1("02" + token.slice(2, 2 + fieldHex)),
+            /wrong prefix byte 0x02 \(expected 0x04\): compressed points are not accepted/);
         await assert.rejects(pass1("04" + "0".repeat(2 * fieldHex)), /tokenHex is not a valid point: the point at infinity is not allowed here/);
         const y = BigInt("0x" + token.slice(2 + fieldHex));
         const offCurve = token.slice(0, 2 + fieldHex) + bigIntToHex((y + 1n) % described.p, described.fieldBytes);
@@ -54,7 +57,8 @@ for (const curve of ["bn254cx", "bls12-381"]) {
             // The try-and-increment point before the cofactor: on the curve, not in G1.
             const outside = g1.encode(g1.mapToCurve(random.bytes(32)), "point");
             await assert.rejects(pass1(outside), /tokenHex is not a valid point: the point is not in the prime-order subgroup/);
-            await assert.rejects(mpin.clientPass2(curve, { xHex: bigIntToHex(5n, described.scalarBytes), yHex: bigIntToHex(7n, described.scalarBytes), secHex: outside }),
+            const [five, seven] = [5n, 7n].map((k) => bigIntToHex(k, described.scalarBytes));
+            await assert.rejects(mpin.clientPass2(curve, { xHex: five, yHex: seven, secHex: outside }),
                 /secHex is not a valid point: the point is not in the prime-order subgroup/);
         }
     });
@@ -62,7 +66,8 @@ for (const curve of ["bn254cx", "bls12-381"]) {
     test(`${curve}: scalars of the wrong length, zero or not below r are refused`, async () => {
         const { token, xHex } = await goodInputs();
         const pass1 = (x) => mpin.clientPass1(curve, { idHex: ID, tokenHex: token, pin: "1234", xHex: x });
-        await assert.rejects(pass1(xHex.slice(2)), new RegExp(`xHex is not a valid scalar: expected ${described.scalarBytes} bytes, got ${described.scalarBytes - 1}`));
+        await assert.rejects(pass1(xHex.slice(2)),
+            new RegExp(`xHex is not a valid scalar: expected ${described.scalarBytes} bytes, got ${described.scalarBytes - 1}`));
         await assert.rejects(pass1("0".repeat(scalarHex)), /xHex is not a valid scalar: it must be in \[1, r\)/);
         await assert.rejects(pass1(bigIntToHex(described.r, described.scalarBytes)), /xHex is not a valid scalar: it must be in \[1, r\)/);
         await assert.rejects(mpin.clientPass2(curve, { xHex, secHex: token }), /yHex must be a hex string, got undefined/);

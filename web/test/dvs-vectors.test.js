@@ -21,7 +21,9 @@ async function dvsProblems(vector, index) {
     const problems = [];
     const compare = (key, computed) => {
         if (vector[key] === undefined) problems.push(`vector ${index}: no ${key}`);
-        else if (vector[key].toLowerCase() !== computed) problems.push(`vector ${index} (${vector.KIND}): ${key} differs: expected ${vector[key]}, computed ${computed}`);
+        else if (vector[key].toLowerCase() !== computed) {
+            problems.push(`vector ${index} (${vector.KIND}): ${key} differs: expected ${vector[key]}, computed ${computed}`);
+        }
     };
     const master = bytesToBigInt(hexToBytes(vector.MASTER_SECRET, "MASTER_SECRET"));
     compare("SERVER_SECRET", g2.encode(g2.multiplyGenerator(master)));
