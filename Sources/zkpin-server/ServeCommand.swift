@@ -47,6 +47,10 @@ enum EffectiveSettings {
 func runServe(_ options: ServeOptions, demo: Bool) async throws {
     // Every file the server makes (database, journal, keys, mails) is 0600, every folder 0700.
     umask(0o077)
+    // The same checks as `config check`, before anything is written.
+    do { try ZKPinServerApp.preflight(options) } catch {
+        throw ServerExitStatus.fail(error.description, status: ServerExitStatus.status(for: error))
+    }
     if let problem = PortProbe.problem(host: options.host, port: options.port) {
         throw ServerExitStatus.fail("cannot listen on \(options.host):\(options.port): \(problem)", status: ServerExitStatus.unavailable)
     }
