@@ -107,6 +107,7 @@ public enum ZKPinServerApp {
         config.mailFrom = o.mailFrom
         config.notifyOnBlock = o.notifyUser
         config.dataDirectory = dir
+        config.clientCommand = o.clientCommand
         let mailer = try makeMailer(o, logger: logger)
         // Files made before this version (zkpin.sqlite was 0644) are narrowed too.
         DataFolder.restrictPermissions(dir)
@@ -137,7 +138,7 @@ public enum ZKPinServerApp {
         router.addRoutes(RegistrationRoutes.collection(registration: rp.registration, shares: rp.shares, address: address))
         router.addRoutes(LoginRoutes.collection(login: rp.login, address: address))
         router.addRoutes(AccessRoutes.collection(access: rp.access, address: address))
-        let pages = try Pages()
+        let pages = try Pages(clientCommand: rp.config.clientCommand)
         router.addRoutes(PageRoutes.collection(rp: rp, pages: pages, address: address))
         if let dir = rp.config.dataDirectory { try OIDCRoutes.add(to: router, rp: rp, pages: pages, dataDirectory: dir) }
         if let dta2 { DTA2Routes.add(to: router, dta2: dta2, prefix: "/dta2", withStatus: true) }
