@@ -31,13 +31,13 @@ public struct Login: Sendable {
             guard let identity = matching.first(where: \.canSignIn) ?? matching.first else {
                 throw .unknownIdentity(userId: user, server: server)
             }
-            guard identity.canSignIn else { throw .notRegistered(userId: identity.userId, state: identity.state) }
+            guard identity.canSignIn else { throw .notRegistered(userId: identity.userId, state: identity.state, server: identity.server) }
             return identity
         }
         let usable = candidates.filter(\.canSignIn)
         if usable.count == 1 { return usable[0] }
         if usable.isEmpty {
-            if let first = candidates.first { throw .notRegistered(userId: first.userId, state: first.state) }
+            if let first = candidates.first { throw .notRegistered(userId: first.userId, state: first.state, server: first.server) }
             throw .unknownIdentity(userId: nil, server: server)
         }
         return nil
@@ -129,7 +129,7 @@ public struct Login: Sendable {
     /// Runs the protocol once; returns the user id the server signed in.
     public func signIn(identity: Identity, service: Service, accessCode: String, pin: PIN) async throws(ClientError) -> String {
         guard identity.canSignIn, let mpinId = identity.mpinId, let tokenHex = identity.token else {
-            throw .notRegistered(userId: identity.userId, state: identity.state)
+            throw .notRegistered(userId: identity.userId, state: identity.state, server: identity.server)
         }
         guard let id = Hex.decode(mpinId), let token = Hex.decode(tokenHex) else {
             throw .invalidToken
@@ -218,7 +218,7 @@ public struct Login: Sendable {
         switch (answer.status, code) {
         case (410, _):
             try store.markBlocked(server: identity.server, userId: identity.userId, mpinId: mpinId)
-            throw .blocked(userId: identity.userId)
+            throw .blocked(userId: identity.userId, server: identity.server)
         case (401, .wrongPIN?):
             throw .wrongPIN(attemptsLeft: answer.error?.attemptsLeft)
         case (401, _):
@@ -233,7 +233,7 @@ public struct Login: Sendable {
                 detail: "the login took too long between its steps; get a new code and try again")
         case (403, _):
             try store.markRevoked(server: identity.server, userId: identity.userId, mpinId: mpinId)
-            throw .identityNotAuthorized(userId: identity.userId)
+            throw .identityNotAuthorized(userId: identity.userId, server: identity.server)
         default:
             throw answer.unexpected()
         }
