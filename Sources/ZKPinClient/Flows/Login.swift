@@ -93,10 +93,19 @@ public struct Login: Sendable {
 
     /// Checks that the access code is live before the PIN is asked, and tells the page it was
     /// scanned (`POST /rps/codeStatus`). A server without that endpoint (404) is not checked.
-    public func checkAccessCode(_ accessCode: String, service: Service) async throws(ClientError) {
+    /// Returns the display name of the site the code signs in to, when the server says (an
+    /// OpenID Connect sign-in: "Wiki"), else nil.
+    @discardableResult
+    public func checkAccessCode(_ accessCode: String, service: Service) async throws(ClientError) -> String? {
         let answer = try await connection.send(.post, service.codeStatusURL, CodeStatusRequest(wid: accessCode))
         switch answer.status {
-        case 200..<300, 404, 405: return
+        case 200..<300:
+            // Control characters are dropped: the name goes to the terminal.
+            let raw = (try? answer.decode(CodeStatusResponse.self))?.clientName ?? ""
+            let kept = raw.unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) }
+            let name = String(String(String.UnicodeScalarView(kept)).prefix(100))
+            return name.isEmpty ? nil : name
+        case 404, 405: return nil
         case 412, 410: throw .accessCodeExpired
         default: throw answer.unexpected()
         }

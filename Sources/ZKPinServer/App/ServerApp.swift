@@ -137,7 +137,7 @@ public enum ZKPinServerApp {
         router.addRoutes(DiscoveryRoutes.collection(rp: rp))
         router.addRoutes(RegistrationRoutes.collection(registration: rp.registration, shares: rp.shares, address: address))
         router.addRoutes(LoginRoutes.collection(login: rp.login, address: address))
-        router.addRoutes(AccessRoutes.collection(access: rp.access, address: address))
+        router.addRoutes(AccessRoutes.collection(access: rp.access, siteNames: rp.siteNames, clock: rp.clock, address: address))
         let pages = try Pages(clientCommand: rp.config.clientCommand)
         router.addRoutes(PageRoutes.collection(rp: rp, pages: pages, address: address))
         if let dir = rp.config.dataDirectory { try OIDCRoutes.add(to: router, rp: rp, pages: pages, dataDirectory: dir) }
