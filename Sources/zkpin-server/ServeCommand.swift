@@ -96,8 +96,10 @@ final class ListeningFlag: Sendable {
     let isSet = Atomic<Bool>(false)
 }
 
-/// Logs go to stderr; the bound URL line goes to stdout so scripts can read it.
+/// Logs go to stderr; the bound URL line goes to stdout so scripts can read it. With
+/// `--log-format json` each line is a JSON object like the log's, for the same collector.
 func announce(_ text: String) {
+    let line = LogSetup.json.load(ordering: .relaxed) ? JSONLogHandler.line(level: .notice, label: "zkpin", message: text) : text + "\n"
     // Unbuffered, so a parent process sees the line at once.
-    FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    FileHandle.standardOutput.write(Data(line.utf8))
 }

@@ -85,7 +85,13 @@ import ZKPinWire
                 "serve", "--host", "127.0.0.1", "--port", String(port), "--data", data,
                 "--log-format", "json", "--log-level", "debug"
             ], port: port, errors: errors)
-        try await server.waitUntilListening()
+        // The start-up lines on standard output are JSON objects too (issue 28, finding 9).
+        let announced = try await server.waitUntilListening()
+        for line in announced.split(separator: "\n") {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            #expect(object?["message"] is String, "not a JSON log line: \(line)")
+        }
+        #expect(announced.contains("listening on"))
         _ = try await HTTPJSON.send(method: "GET", url: server.base + "/service")
         _ = try await HTTPJSON.send(
             method: "POST", url: server.base + "/rps/access", headers: [("Content-Type", "application/json")],
