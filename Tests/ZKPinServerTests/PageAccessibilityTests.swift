@@ -85,6 +85,9 @@ import ZKPinWire
         let spaced = try Pages(clientCommand: "/home/ann/my code/zkpin")
             .loginPage(serviceName: "ZKPin", accessNumber: "1234567", webOTT: "w", ttl: 60, qrUrl: "http://127.0.0.1:8080/#1234567")
         #expect(spaced.contains(#"id="command">&#39;/home/ann/my code/zkpin&#39; login"#), "\(spaced)")
+        // A quote in the path, and a first word that a shell would take for an assignment.
+        #expect(Pages.shellWord("/home/o'neil/zkpin") == #"'/home/o'\''neil/zkpin'"#)
+        #expect(Pages.shellWord("A=b/zkpin") == "'A=b/zkpin'")
     }
 
     @Test func theAccountAndMessagePagesHaveTheViewportToo() throws {

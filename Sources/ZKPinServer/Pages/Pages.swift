@@ -31,7 +31,7 @@ public struct Pages: Sendable {
     /// `text` as one word of a POSIX shell: as it is when it holds only safe characters, else
     /// in single quotes.
     static func shellWord(_ text: String) -> String {
-        let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+:@%,=")
+        let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+:@%,")
         if !text.isEmpty && text.allSatisfy({ safe.contains($0) }) { return text }
         return "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
     }
