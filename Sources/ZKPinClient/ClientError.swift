@@ -21,13 +21,16 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
 
     // 1: authentication or registration refused.
     case wrongPIN(attemptsLeft: Int?)
+    /// `zkpin change-pin`: the current PIN was wrong, so no new PIN was asked or stored.
+    case wrongCurrentPIN(attemptsLeft: Int?)
     case invalidToken
-    case blocked(userId: String)
+    /// `server`: the URL the identity is stored for, so the message can name it.
+    case blocked(userId: String, server: String? = nil)
     case accessCodeExpired
-    case identityNotAuthorized(userId: String)
+    case identityNotAuthorized(userId: String, server: String? = nil)
     case notActivated(userId: String, waitedSeconds: Int?)
-    case registrationExpired(userId: String)
-    case notRegistered(userId: String, state: UserState)
+    case registrationExpired(userId: String, server: String? = nil)
+    case notRegistered(userId: String, state: UserState, server: String? = nil)
     case authenticationTimeout
     case cancelled(String)
 
@@ -44,7 +47,7 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
             .invalidEmail, .unknownIdentity, .ambiguousIdentity, .unreadableImage, .hostMismatch,
             .storeUnavailable, .badInput:
             return 2
-        case .wrongPIN, .invalidToken, .blocked, .accessCodeExpired, .identityNotAuthorized,
+        case .wrongPIN, .wrongCurrentPIN, .invalidToken, .blocked, .accessCodeExpired, .identityNotAuthorized,
             .notActivated, .registrationExpired, .notRegistered, .authenticationTimeout, .cancelled:
             return 1
         case .networkError, .timeout, .notMPinServer, .unexpectedResponse, .rateLimited:
@@ -59,13 +62,13 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
             .ambiguousIdentity, .unreadableImage, .storeUnavailable, .badInput:
             return .badInput
         case .hostMismatch, .cancelled: return .cancelled
-        case .wrongPIN: return .incorrectPIN
+        case .wrongPIN, .wrongCurrentPIN: return .incorrectPIN
         case .invalidToken: return .invalidToken
         case .blocked: return .blocked
         case .accessCodeExpired: return .incorrectAccessNumber
         case .identityNotAuthorized: return .identityNotAuthorized
-        case .notRegistered(_, .blocked): return .blocked
-        case .notRegistered(_, .revoked): return .identityNotAuthorized
+        case .notRegistered(_, .blocked, _): return .blocked
+        case .notRegistered(_, .revoked, _): return .identityNotAuthorized
         case .notActivated, .registrationExpired, .notRegistered: return .identityNotVerified
         case .authenticationTimeout: return .authenticationTimeout
         case .networkError, .timeout: return .networkError
@@ -96,7 +99,7 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
             let who = userId.map { " \"\($0)\"" } ?? ""
             let whereText = server.map { " for \($0)" } ?? ""
             return
-                "There is no stored identity\(who)\(whereText). Run `zkpin users` to see the stored ones, or `zkpin register EMAIL --server URL` to create one."
+                "There is no stored identity\(who)\(whereText). Run `zkpin users` to see the stored ones, or `zkpin register EMAIL --server \(server ?? "URL")` to create one."
         case let .ambiguousIdentity(server, userIds):
             return "Several identities are stored for \(server): \(userIds.joined(separator: ", ")). Choose one with --user EMAIL."
         case let .unreadableImage(path, reason):
@@ -117,35 +120,43 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
                     "Wrong PIN: \(left) attempt\(left == 1 ? "" : "s") left before the identity is blocked; the same code still works until it expires, so run the command again with it."
             }
             return "Wrong PIN; the same code still works until it expires, so run the command again with it."
+        case let .wrongCurrentPIN(attemptsLeft):
+            let left = attemptsLeft.map { " \($0) attempt\($0 == 1 ? "" : "s") left before the identity is blocked;" } ?? ""
+            return
+                "Wrong current PIN:\(left) the PIN was not changed. Run `zkpin change-pin` again and type the PIN you sign in with now."
         case .invalidToken:
             return "The server did not accept this identity's token. If this keeps happening, delete it with `zkpin delete EMAIL` and register again."
-        case let .blocked(userId):
+        case let .blocked(userId, server):
+            let server = server ?? "URL"
             return
-                "The identity \(userId) is blocked after too many wrong PINs. Ask the site's operator to unblock it (the next `zkpin login` then works with your PIN), or register again with `zkpin register \(userId) --server URL`."
+                "The identity \(userId) is blocked after too many wrong PINs. Ask the site's operator to unblock it (the next `zkpin login` then works with your PIN), or register again with `zkpin register \(userId) --server \(server)`."
         case .accessCodeExpired:
             return "The access code has expired or was already used. Reload the login page to get a new code, and run the command with that one."
-        case let .identityNotAuthorized(userId):
+        case let .identityNotAuthorized(userId, server):
+            let server = server ?? "URL"
             return
-                "The server does not accept the identity \(userId) (it was revoked or is unknown there), so this device now marks it REVOKED: register again with `zkpin register \(userId) --server URL`, or ask the site's operator."
+                "The server does not accept the identity \(userId) (it was revoked or is unknown there), so this device now marks it REVOKED: register again with `zkpin register \(userId) --server \(server)`, or ask the site's operator."
         case let .notActivated(userId, waited):
             let waitedText = waited.map { " after waiting \($0) s" } ?? ""
             return
                 "The identity \(userId) is not activated yet\(waitedText). Open the link in the activation mail, type the confirmation code, then run `zkpin confirm \(userId)`."
-        case let .registrationExpired(userId):
+        case let .registrationExpired(userId, server):
+            let server = server ?? "URL"
             return
-                "The registration of \(userId) expired or was refused by the server before it was activated. Start again with `zkpin register \(userId) --server URL`."
-        case let .notRegistered(userId, state):
+                "The registration of \(userId) expired or was refused by the server before it was activated. Start again with `zkpin register \(userId) --server \(server)`."
+        case let .notRegistered(userId, state, server):
+            let server = server ?? "URL"
             switch state {
             case .blocked:
                 return
-                    "The identity \(userId) is still blocked after too many wrong PINs (the server said so), so no PIN was asked: ask the site's operator to unblock it, or register again with `zkpin register \(userId) --server URL`."
+                    "The identity \(userId) is still blocked after too many wrong PINs (the server said so), so no PIN was asked: ask the site's operator to unblock it, or register again with `zkpin register \(userId) --server \(server)`."
             case .revoked:
                 return
-                    "The identity \(userId) is revoked (the server still refuses it as revoked or unknown), so no PIN was asked: register again with `zkpin register \(userId) --server URL`, or ask the site's operator."
+                    "The identity \(userId) is revoked (the server still refuses it as revoked or unknown), so no PIN was asked: register again with `zkpin register \(userId) --server \(server)`, or ask the site's operator."
             case .startedRegistration, .activated:
                 return "The identity \(userId) has not finished its registration. Run `zkpin confirm \(userId)` after confirming the mailed link."
             default:
-                return "The identity \(userId) has no token. Register it with `zkpin register \(userId) --server URL`."
+                return "The identity \(userId) has no token. Register it with `zkpin register \(userId) --server \(server)`."
             }
         case .authenticationTimeout:
             return "The PIN was right, but the login page did not take the login up in time. Keep the page open, get a new code and try again."
@@ -168,4 +179,13 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { message }
+
+    /// The attempts left after a wrong PIN, when the server said (`--json` carries it as
+    /// `attemptsLeft`).
+    public var attemptsLeft: Int? {
+        switch self {
+        case let .wrongPIN(left), let .wrongCurrentPIN(left): return left
+        default: return nil
+        }
+    }
 }

@@ -65,6 +65,13 @@ public struct CodeStatusRequest: Codable, Sendable, Equatable {
     public init(status: String = "wid", wid: String) { self.status = status; self.wid = wid }
 }
 
+/// The answer to `POST /rps/codeStatus`: for an OpenID Connect sign-in, the display name of the
+/// site (the client) the person signs in to; absent for the service's own login page.
+public struct CodeStatusResponse: Codable, Sendable, Equatable {
+    public var clientName: String?
+    public init(clientName: String? = nil) { self.clientName = clientName }
+}
+
 /// `POST /session` as JSON (a form with the same fields works too).
 public struct SessionRequest: Codable, Sendable, Equatable {
     public var webOTT: String

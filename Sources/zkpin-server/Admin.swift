@@ -10,18 +10,51 @@ struct Admin: AsyncParsableCommand {
         subcommands: [Users.self, Revoke.self, Unblock.self, Audit.self, Clients.self, Keys.self])
 }
 
+/// The server's data folder for an admin command: `--data`, else what the server itself
+/// reads (ZKPIN_DATA, then the `--config` file or ZKPIN_CONFIG), else the default.
+struct AdminDataFolder: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "The server's config file (also ZKPIN_CONFIG): its data, database and database-password-file settings are used unless given as flags.",
+            valueName: "FILE"))
+    var config: String?
+    @Option(
+        help: ArgumentHelp(
+            "The server's data folder (its zkpin.sqlite unless --database is given; default: from --config, else ./zkpin-data).",
+            valueName: "DIR"))
+    var data: String?
+
+    /// The serve settings these flags, the environment and the config file give.
+    func settings(_ flags: [String: String] = [:]) async throws -> ServeConfiguration {
+        var given = flags
+        if let data { given["data"] = data }
+        do {
+            return try await ServeConfiguration.resolve(
+                flags: given, configFile: config, environment: ProcessInfo.processInfo.environment)
+        } catch { throw ServerExitStatus.fail(error) }
+    }
+
+    func folder() async throws -> String { try await settings().text("data") ?? "./zkpin-data" }
+}
+
 /// The store every admin subcommand works on: SQLite in the data folder, or PostgreSQL.
 struct AdminStorage: ParsableArguments {
-    @Option(help: ArgumentHelp("The server's data folder (its zkpin.sqlite unless --database is given).", valueName: "DIR"))
-    var data = "./zkpin-data"
+    @OptionGroup var location: AdminDataFolder
     @OptionGroup var database: DatabaseOptions
+
+    /// The config file named with --config or ZKPIN_CONFIG.
+    var config: String? { location.config }
 
     /// Opens the existing store; a missing one is an error (an admin command never creates one).
     func open() async throws -> Store {
+        var flags: [String: String] = [:]
+        flags["database"] = database.database
+        flags["database-password-file"] = database.databasePasswordFile
+        let settings = try await location.settings(flags)
         do {
             return try await ZKPinServerApp.openStore(
-                dataDirectory: data, database: database.database,
-                passwordFile: database.databasePasswordFile, mustExist: true,
+                dataDirectory: settings.text("data") ?? "./zkpin-data", database: settings.text("database"),
+                passwordFile: settings.text("database-password-file"), mustExist: true,
                 logger: Logger(label: "zkpin.admin"))
         } catch let error as SetupError { throw ServerExitStatus.fail(error.description, status: ServerExitStatus.status(for: error)) }
     }
@@ -32,11 +65,27 @@ struct IdentityChoice: ParsableArguments {
     @Argument(help: "The person's e-mail address (any case).") var email: String
     @Option(help: ArgumentHelp("Only the identities registered from this device name (as `admin users` shows it).", valueName: "NAME"))
     var device: String?
-    @Option(name: .customLong("mpin-id"), help: ArgumentHelp("Only this identity (the MPIN ID column of `admin users`).", valueName: "HEX"))
+    @Option(
+        name: .customLong("mpin-id"),
+        help: ArgumentHelp("Only this identity: its mpinId, or the start of it that `admin users` shows.", valueName: "HEX"))
     var mpinId: String?
 
     /// Stored addresses are normalised (NFC, lower case); so is what the administrator types.
-    var selection: IdentitySelection { IdentitySelection(userId: folded, device: device, mpinId: mpinId) }
+    /// A shortened `--mpin-id` (as `admin users` prints it) is completed from the person's
+    /// identities when exactly one starts with it.
+    func selection(in store: Store) async throws -> IdentitySelection {
+        guard var id = mpinId?.trimmingCharacters(in: CharacterSet(charactersIn: " …")).lowercased() else {
+            return IdentitySelection(userId: folded, device: device, mpinId: nil)
+        }
+        let matching = try await store.identities().filter { EmailAddress.folded($0.userId) == folded && $0.mpinId.hasPrefix(id) }
+        if matching.count > 1 && !matching.contains(where: { $0.mpinId == id }) {
+            throw ServerExitStatus.fail(
+                "--mpin-id \(id) starts \(matching.count) identities of \(email); give more of it (admin users --json shows it whole)",
+                status: ServerExitStatus.usage)
+        }
+        if matching.count == 1 { id = matching[0].mpinId }
+        return IdentitySelection(userId: folded, device: device, mpinId: id)
+    }
     var folded: String { EmailAddress.folded(email) }
 
     /// For messages and the audit row: "kim@example.com (device phone)".

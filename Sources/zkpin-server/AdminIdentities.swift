@@ -22,14 +22,16 @@ extension Admin {
                     && (since.map { identity.created >= $0.unix } ?? true)
             }
             if output.json { return try output.printJSON(rows.map(IdentityRow.init)) }
-            print(["USER", "STATE", "FAILED", "DEVICE", "CREATED", "LAST LOGIN", "MPIN ID"].joined(separator: "\t"))
-            for i in rows {
-                print(
+            // The mpinId is long (hex of a JSON document): its start names it for --mpin-id.
+            let table = AdminTable(
+                header: ["USER", "STATE", "FAILED", "DEVICE", "CREATED", "LAST LOGIN", "MPIN ID"],
+                rows: rows.map { i in
                     [
                         i.userId, i.state.rawValue, String(i.failedAttempts), i.device.isEmpty ? "-" : i.device,
-                        AdminTime.text(i.created), i.lastLogin.map(AdminTime.text) ?? "-", i.mpinId
-                    ].joined(separator: "\t"))
-            }
+                        AdminTime.text(i.created), i.lastLogin.map(AdminTime.text) ?? "-", AdminTable.shortened(i.mpinId)
+                    ]
+                })
+            for line in table.lines { print(line) }
         }
     }
 
@@ -42,21 +44,21 @@ extension Admin {
             name: .customLong("notify-user"),
             help: "Mail the person which devices were revoked, with the server's mail settings (--config or ZKPIN_CONFIG, and ZKPIN_* variables).")
         var notifyUser = false
-        @Option(help: ArgumentHelp("The server's config file, for --notify-user's mail settings.", valueName: "FILE")) var config: String?
 
         func run() async throws {
-            let notice = notifyUser ? try await AdminNotifier(configFile: config, dataDirectory: storage.data) : nil
+            let notice = notifyUser ? try await AdminNotifier(configFile: storage.config, dataDirectory: storage.location.folder()) : nil
             let store = try await storage.open()
+            let selection = try await choice.selection(in: store)
             // The names for the mail: the identities this revoke is about to change.
             let devices = try await store.identities().filter { i in
                 EmailAddress.folded(i.userId) == choice.folded && i.state != .revoked
-                    && (choice.device.map { i.device == $0 } ?? true) && (choice.mpinId.map { i.mpinId == $0 } ?? true)
+                    && (choice.device.map { i.device == $0 } ?? true) && (selection.mpinId.map { i.mpinId == $0 } ?? true)
             }.map(\.device)
-            let n = try await store.revoke(choice.selection)
+            let n = try await store.revoke(selection)
             try await store.appendAudit(
                 AuditEvent(
                     time: Int(Date().timeIntervalSince1970), kind: "revoke", userId: choice.folded,
-                    mpinId: choice.mpinId, detail: "admin, \(n) identities\(choice.auditDetail)"))
+                    mpinId: selection.mpinId, detail: "admin, \(n) identities\(choice.auditDetail)"))
             print("revoked \(n) identities of \(choice.described)")
             if n == 0 { throw ExitCode(1) }
             if let notice { await notice.revoked(userId: choice.folded, devices: devices) }
@@ -73,11 +75,12 @@ extension Admin {
 
         func run() async throws {
             let store = try await storage.open()
-            let n = try await store.unblock(choice.selection)
+            let selection = try await choice.selection(in: store)
+            let n = try await store.unblock(selection)
             try await store.appendAudit(
                 AuditEvent(
                     time: Int(Date().timeIntervalSince1970), kind: "unblock", userId: choice.folded,
-                    mpinId: choice.mpinId, detail: "admin, \(n) identities\(choice.auditDetail)"))
+                    mpinId: selection.mpinId, detail: "admin, \(n) identities\(choice.auditDetail)"))
             print("unblocked \(n) identities of \(choice.described)" + (n == 0 ? " (none was blocked; see admin users)" : ""))
             if n == 0 { throw ExitCode(1) }
         }

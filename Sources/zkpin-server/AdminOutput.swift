@@ -3,7 +3,7 @@ import Foundation
 
 /// `--json`: the listing as one JSON document (an array of objects) on standard output.
 struct AdminOutput: ParsableArguments {
-    @Flag(help: "Print one JSON document (an array) instead of a header and tab-separated lines.") var json = false
+    @Flag(help: "Print one JSON document (an array) instead of the listing for people.") var json = false
 
     func printJSON<Row: Encodable>(_ rows: [Row]) throws {
         let encoder = JSONEncoder()
@@ -39,5 +39,29 @@ struct AdminTime: ExpressibleByArgument {
         let f = ISO8601DateFormatter()
         f.formatOptions = [.withInternetDateTime]
         return f.string(from: Date(timeIntervalSince1970: TimeInterval(unix)))
+    }
+}
+
+/// A listing for people: a header and one line per row, each column as wide as its widest
+/// cell, two spaces between columns.
+struct AdminTable {
+    var header: [String]
+    var rows: [[String]]
+
+    var lines: [String] {
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        return all.map { row in
+            var line = ""
+            for (column, cell) in row.enumerated() {
+                line += column == row.count - 1 ? cell : cell.padding(toLength: widths[column] + 2, withPad: " ", startingAt: 0)
+            }
+            return line
+        }
+    }
+
+    /// The start of a long identifier, enough to tell it apart (`--mpin-id` takes it).
+    static func shortened(_ text: String, keep: Int = 16) -> String {
+        text.count > keep + 1 ? String(text.prefix(keep)) + "…" : text
     }
 }

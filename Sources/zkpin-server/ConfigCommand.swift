@@ -23,7 +23,13 @@ struct ConfigCommand: AsyncParsableCommand {
                     environment: ProcessInfo.processInfo.environment)
             } catch { throw ServerExitStatus.fail(error) }
             for line in SettingsReport.lines(configuration) { print(line) }
-            do { _ = try configuration.options() } catch { throw ServerExitStatus.fail(error) }
+            let options: ServeOptions
+            do { options = try configuration.options() } catch { throw ServerExitStatus.fail(error) }
+            // The files the settings name, the data folder and the outbox: what `serve` checks
+            // before it writes anything.
+            do { try ZKPinServerApp.preflight(options) } catch {
+                throw ServerExitStatus.fail(error.description, status: ServerExitStatus.status(for: error))
+            }
             for warning in configuration.warnings { print("Warning: " + warning) }
             print("The settings are usable.")
         }

@@ -47,6 +47,10 @@ enum EffectiveSettings {
 func runServe(_ options: ServeOptions, demo: Bool) async throws {
     // Every file the server makes (database, journal, keys, mails) is 0600, every folder 0700.
     umask(0o077)
+    // The same checks as `config check`, before anything is written.
+    do { try ZKPinServerApp.preflight(options) } catch {
+        throw ServerExitStatus.fail(error.description, status: ServerExitStatus.status(for: error))
+    }
     if let problem = PortProbe.problem(host: options.host, port: options.port) {
         throw ServerExitStatus.fail("cannot listen on \(options.host):\(options.port): \(problem)", status: ServerExitStatus.unavailable)
     }
@@ -92,8 +96,10 @@ final class ListeningFlag: Sendable {
     let isSet = Atomic<Bool>(false)
 }
 
-/// Logs go to stderr; the bound URL line goes to stdout so scripts can read it.
+/// Logs go to stderr; the bound URL line goes to stdout so scripts can read it. With
+/// `--log-format json` each line is a JSON object like the log's, for the same collector.
 func announce(_ text: String) {
+    let line = LogSetup.json.load(ordering: .relaxed) ? JSONLogHandler.line(level: .notice, label: "zkpin", message: text) : text + "\n"
     // Unbuffered, so a parent process sees the line at once.
-    FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    FileHandle.standardOutput.write(Data(line.utf8))
 }

@@ -78,11 +78,16 @@ struct Demo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "serve with demo defaults; prints the page URL and the outbox folder.")
     @Option var port = 8080
     @Option var data = "./zkpin-demo"
+    @Option(
+        name: .customLong("client-command"),
+        help: ArgumentHelp("The client command the login page shows (tools/demo gives the path of the one it built).", valueName: "PATH"))
+    var clientCommand = "zkpin"
 
     func run() async throws {
         var o = ServeOptions()
         o.port = port
         o.dataDirectory = data
+        o.clientCommand = clientCommand
         try await runServe(o, demo: true)
     }
 }

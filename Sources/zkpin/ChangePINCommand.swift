@@ -14,7 +14,9 @@ struct ChangePINCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The server, when the identity is stored for several.", valueName: "URL"))
     var server: String?
 
-    @Flag(name: .customLong("pin-stdin"), help: "Read the current PIN, then the new PIN, one line each from standard input.")
+    @Flag(
+        name: .customLong("pin-stdin"),
+        help: "Read the current PIN, then (once the server accepted it) the new PIN, one line each from standard input.")
     var pinStdin = false
 
     @Flag(name: .customLong("allow-trivial-pin"), help: "Keep a new PIN that is easy to guess (1111, 1234, 1212) without asking.")
@@ -30,10 +32,12 @@ struct ChangePINCommand: AsyncParsableCommand {
             let connection = options.connection()
             let service = try await Discovery(connection: connection).discover(server: identity.server)
             ClientOutput.note("Changing the PIN of \(identity.userId) at \(service.info.name) (\(identity.server))")
+            let change = PINChange(connection: connection, store: store)
+            // The current PIN is checked with the server before the new one is asked for.
             let old = try PINPrompt.read(fromStandardInput: pinStdin, prompt: "Current PIN: ")
+            try await change.proveCurrent(identity: identity, service: service, pin: old)
             let new = try PINPrompt.readNew(fromStandardInput: pinStdin, allowTrivial: allowTrivialPIN)
-            let stored = try await PINChange(connection: connection, store: store)
-                .change(identity: identity, service: service, old: old, new: new)
+            let stored = try change.storeNew(identity: identity, service: service, old: old, new: new)
             if options.json {
                 ClientOutput.json(["status": "OK", "userId": stored.userId, "server": stored.server])
             } else {
@@ -50,7 +54,7 @@ struct ChangePINCommand: AsyncParsableCommand {
         guard !matching.isEmpty else { throw .unknownIdentity(userId: user, server: server) }
         let usable = matching.filter(\.canSignIn)
         guard let first = usable.first else {
-            throw .notRegistered(userId: matching[0].userId, state: matching[0].state)
+            throw .notRegistered(userId: matching[0].userId, state: matching[0].state, server: matching[0].server)
         }
         guard usable.count == 1 else {
             let names = usable.map { "\($0.userId) (\($0.server))" }.joined(separator: ", ")

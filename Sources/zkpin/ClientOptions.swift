@@ -1,8 +1,8 @@
 import ArgumentParser
 import ZKPinClient
 
-/// Options every client subcommand takes.
-struct ClientOptions: ParsableArguments {
+/// Options of the subcommands that only look at this device's identity store.
+struct LocalOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
@@ -13,17 +13,30 @@ struct ClientOptions: ParsableArguments {
     @Flag(name: .long, help: "Print the result as JSON on standard output (messages still go to standard error).")
     var json = false
 
-    @Option(help: ArgumentHelp("Seconds to wait for each answer from the server (default 5).", valueName: "SECONDS"))
+    var resolvedHome: String { home ?? IdentityStore.defaultHome() }
+
+    func openStore() throws(ClientError) -> IdentityStore {
+        try IdentityStore(home: resolvedHome)
+    }
+}
+
+/// Options every subcommand that talks to a server takes.
+struct ClientOptions: ParsableArguments {
+    @OptionGroup var local: LocalOptions
+
+    // ArgumentParser adds "(default: 5)" itself.
+    @Option(help: ArgumentHelp("Seconds to wait for each answer from the server.", valueName: "SECONDS"))
     var timeout: Int = 5
 
     func validate() throws {
         guard (1...3600).contains(timeout) else { throw ValidationError("--timeout takes 1...3600 seconds.") }
     }
 
-    var resolvedHome: String { home ?? IdentityStore.defaultHome() }
+    var json: Bool { local.json }
+    var resolvedHome: String { local.resolvedHome }
 
     func openStore() throws(ClientError) -> IdentityStore {
-        try IdentityStore(home: resolvedHome)
+        try local.openStore()
     }
 
     func connection() -> RPSConnection {

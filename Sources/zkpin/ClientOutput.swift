@@ -42,8 +42,10 @@ enum ClientOutput {
     }
 
     /// The JSON document of a failure.
-    static func jsonFailure(status: ClientStatus, message: String, exitCode: Int32) {
-        json(["status": status.rawValue, "message": message, "exitCode": Int(exitCode)])
+    static func jsonFailure(status: ClientStatus, message: String, exitCode: Int32, attemptsLeft: Int? = nil) {
+        var object: [String: Any] = ["status": status.rawValue, "message": message, "exitCode": Int(exitCode)]
+        if let attemptsLeft { object["attemptsLeft"] = attemptsLeft }
+        json(object)
     }
 
     /// Runs a client command body: a `ClientError` becomes its message on standard error (and
@@ -54,7 +56,9 @@ enum ClientOutput {
             try await body()
         } catch {
             note("zkpin: " + error.message)
-            if json { jsonFailure(status: error.status, message: error.message, exitCode: error.exitCode) }
+            if json {
+                jsonFailure(status: error.status, message: error.message, exitCode: error.exitCode, attemptsLeft: error.attemptsLeft)
+            }
             throw ExitCode(error.exitCode)
         }
     }

@@ -1,11 +1,12 @@
 import ArgumentParser
 import ZKPinClient
 
-/// `zkpin delete EMAIL`: removes a stored identity from this device.
+/// `zkpin delete EMAIL`: removes a stored identity from this device, after asking (or with
+/// `--yes`): the token cannot be brought back, only a new registration replaces it.
 struct DeleteCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "delete",
-        abstract: "Delete a stored identity (its token) from this device.")
+        abstract: "Delete a stored identity (its token) from this device, for good: asks first unless --yes.")
 
     @Argument(help: "The e-mail address of the identity.")
     var email: String
@@ -13,7 +14,10 @@ struct DeleteCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The server, when EMAIL is stored for several.", valueName: "URL"))
     var server: String?
 
-    @OptionGroup var options: ClientOptions
+    @Flag(name: .customLong("yes"), help: "Delete without asking (for scripts; without a terminal it is required).")
+    var yes = false
+
+    @OptionGroup var options: LocalOptions
 
     func run() async throws {
         try await ClientOutput.run(json: options.json) { () async throws(ClientError) in
@@ -24,6 +28,16 @@ struct DeleteCommand: AsyncParsableCommand {
             guard stored.count == 1 else {
                 throw .badInput(
                     "\(email) is stored for several servers: \(stored.map(\.server).joined(separator: ", ")). Choose one with --server URL.")
+            }
+            if !yes {
+                guard Terminal.isInteractive else {
+                    throw .badInput(
+                        "Deleting \(email) for \(stored[0].server) removes its token for good (only a new registration replaces it). Nothing was deleted: there is no terminal to ask on, so pass --yes to delete it."
+                    )
+                }
+                let question =
+                    "Delete \(email) for \(stored[0].server) from this device? Its token cannot be brought back; signing in again needs a new registration."
+                guard Terminal.confirm(question) else { throw .cancelled("Nothing was deleted.") }
             }
             try store.delete(userId: email, server: stored[0].server)
             if options.json {

@@ -48,9 +48,14 @@ struct LoginCommand: AsyncParsableCommand {
             guard let identity else { throw .unknownIdentity(userId: user, server: service.base) }
             if let mismatch = service.hostMismatch { try acceptHost(mismatch, identity: identity) }
 
-            ClientOutput.note("Signing in to \(service.info.name) at \(service.base) as \(identity.userId)")
-            // An expired code is reported now, not after the person typed the PIN.
-            try await login.checkAccessCode(payload.accessCode, service: service)
+            // An expired code is reported now, not after the person typed the PIN. For an
+            // OpenID Connect sign-in the server names the site the person signs in to.
+            let site = try await login.checkAccessCode(payload.accessCode, service: service)
+            if let site {
+                ClientOutput.note("Signing in to \(site) with \(service.info.name) at \(service.base) as \(identity.userId)")
+            } else {
+                ClientOutput.note("Signing in to \(service.info.name) at \(service.base) as \(identity.userId)")
+            }
             let pin = try PINPrompt.read(fromStandardInput: pinStdin)
             // After a wrong PIN the same code still works: ask again, up to the server's limit.
             let pinStdin = pinStdin
@@ -61,7 +66,11 @@ struct LoginCommand: AsyncParsableCommand {
                 try PINPrompt.readAgain(fromStandardInput: pinStdin, attemptsLeft: left)
             }
             if options.json {
-                ClientOutput.json(["status": "OK", "userId": userId, "name": service.info.name, "server": service.base])
+                var result: [String: Any] = ["status": "OK", "userId": userId, "name": service.info.name, "server": service.base]
+                if let site { result["site"] = site }
+                ClientOutput.json(result)
+            } else if let site {
+                ClientOutput.info("Signed in to \(site) with \(service.info.name) as \(userId)")
             } else {
                 ClientOutput.info("Signed in to \(service.info.name) as \(userId)")
             }

@@ -8,7 +8,7 @@ struct UsersCommand: AsyncParsableCommand {
         commandName: "users",
         abstract: "List the identities stored on this device, with their server and state.")
 
-    @OptionGroup var options: ClientOptions
+    @OptionGroup var options: LocalOptions
 
     func run() async throws {
         try await ClientOutput.run(json: options.json) { () async throws(ClientError) in

@@ -40,6 +40,17 @@ import ZKPinClient
         #expect(ClientError.wrongPIN(attemptsLeft: 2).message.contains("2 attempts left"))
         #expect(ClientError.wrongPIN(attemptsLeft: 1).message.contains("1 attempt left"))
         #expect(ClientError.blocked(userId: "a@b.c").message.contains("zkpin register a@b.c"))
+        // The server the client knows goes into the command it suggests, not a placeholder
+        // (issue 28, finding 10).
+        let server = "https://login.example.com"
+        for error in [
+            ClientError.blocked(userId: "a@b.c", server: server), .identityNotAuthorized(userId: "a@b.c", server: server),
+            .registrationExpired(userId: "a@b.c", server: server), .notRegistered(userId: "a@b.c", state: .blocked, server: server),
+            .notRegistered(userId: "a@b.c", state: .revoked, server: server)
+        ] {
+            #expect(error.message.contains("zkpin register a@b.c --server \(server)`"), "\(error.message)")
+            #expect(!error.message.contains("--server URL"), "\(error.message)")
+        }
         #expect(ClientError.notActivated(userId: "a@b.c", waitedSeconds: nil).message.contains("zkpin confirm a@b.c"))
         #expect(ClientError.hostMismatch(payloadHost: "evil", serviceHost: "bank").message.contains("--accept-host"))
     }

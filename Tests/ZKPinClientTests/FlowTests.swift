@@ -69,12 +69,12 @@ import ZKPinWire
             }
             #expect(try setup.store.find(userId: identity.userId, server: identity.server)?.token != nil)
         }
-        await #expect(throws: ClientError.blocked(userId: "alice@example.com")) {
+        await #expect(throws: ClientError.blocked(userId: "alice@example.com", server: identity.server)) {
             try await setup.login(identity, service: service, pin: "4321")
         }
         let blocked = try #require(try setup.store.find(userId: identity.userId, server: identity.server))
         #expect(blocked.state == .blocked && blocked.token != nil)
-        await #expect(throws: ClientError.notRegistered(userId: "alice@example.com", state: .blocked)) {
+        await #expect(throws: ClientError.notRegistered(userId: "alice@example.com", state: .blocked, server: identity.server)) {
             try await setup.login(blocked, service: service, pin: "1234")
         }
     }
@@ -121,7 +121,7 @@ import ZKPinWire
             }
             Issue.record("a third wrong PIN signed in")
         } catch {
-            #expect(error == .blocked(userId: "alice@example.com"))
+            #expect(error == .blocked(userId: "alice@example.com", server: identity.server))
         }
         #expect(asked == 1)
         #expect(try setup.store.find(userId: identity.userId, server: identity.server)?.state == .blocked)
@@ -132,13 +132,13 @@ import ZKPinWire
         defer { setup.folder.remove() }
         let (service, identity) = try await setup.register()
         setup.server.revoke(mpinId: identity.mpinId!)
-        await #expect(throws: ClientError.identityNotAuthorized(userId: "alice@example.com")) {
+        await #expect(throws: ClientError.identityNotAuthorized(userId: "alice@example.com", server: identity.server)) {
             try await setup.login(identity, service: service, pin: "1234")
         }
         let stored = try #require(try setup.store.find(userId: identity.userId, server: identity.server))
         #expect(stored.state == .revoked && !stored.canSignIn)
         let login = Login(connection: setup.connection, store: setup.store)
-        #expect(throws: ClientError.notRegistered(userId: "alice@example.com", state: .revoked)) {
+        #expect(throws: ClientError.notRegistered(userId: "alice@example.com", state: .revoked, server: identity.server)) {
             _ = try login.choose(among: try login.candidates(service: service), user: nil, server: service.base)
         }
         #expect(ClientError.notRegistered(userId: "a@b.c", state: .revoked).status == .identityNotAuthorized)
@@ -149,7 +149,8 @@ import ZKPinWire
         defer { setup.folder.remove() }
         let (service, identity) = try await setup.register(pin: "1234")
         let change = PINChange(connection: setup.connection, store: setup.store)
-        await #expect(throws: ClientError.wrongPIN(attemptsLeft: 2)) {
+        // A wrong current PIN is change-pin's own error, not the login's "the same code".
+        await #expect(throws: ClientError.wrongCurrentPIN(attemptsLeft: 2)) {
             try await change.change(identity: identity, service: service, old: try PIN(parsing: "1235"), new: try PIN(parsing: "8642"))
         }
         #expect(try setup.store.find(userId: identity.userId, server: identity.server)?.token == identity.token)
@@ -203,7 +204,7 @@ import ZKPinWire
         #expect(try setup.store.find(userId: "bob@example.com", server: setup.server.base)?.hasPendingRegistration == true)
         var wrong = started.identity
         wrong.pendingRegOTT = "00"
-        await #expect(throws: ClientError.registrationExpired(userId: "bob@example.com")) {
+        await #expect(throws: ClientError.registrationExpired(userId: "bob@example.com", server: setup.server.base)) {
             try await registration.poll(identity: wrong, service: service)
         }
     }

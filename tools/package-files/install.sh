@@ -8,8 +8,9 @@
 #     neither enabled nor started: edit /etc/zkpin/zkpin.json first.
 # Run it again from a newer tarball to upgrade; the configuration and /var/lib/zkpin stay.
 #   --no-deps   do not run apt-get (the libraries are installed some other way)
-# ZKPIN_INSTALL_ROOT=DIR installs under DIR instead of / without apt-get, useradd or systemctl
-# (tools/package-test uses it).
+# ZKPIN_INSTALL_ROOT=DIR installs the same files under DIR instead of / (DIR/opt/zkpin,
+# DIR/usr/local/bin, DIR/etc/zkpin, DIR/etc/systemd/system), without apt-get, useradd,
+# chgrp or systemctl: to look at an install, or to build an image (tools/package-test uses it).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 version=$(cat "$here/VERSION")
@@ -45,8 +46,10 @@ cp -R "$here" "$root/opt/zkpin-$version.new"
 rm -rf "$root/opt/zkpin-$version"
 mv "$root/opt/zkpin-$version.new" "$root/opt/zkpin-$version"
 ln -sfn "zkpin-$version" "$root/opt/zkpin"
-ln -sfn /opt/zkpin/bin/zkpin "$root/usr/local/bin/zkpin"
-ln -sfn /opt/zkpin/bin/zkpin-server "$root/usr/local/bin/zkpin-server"
+# Relative links (../../opt/zkpin/...): /opt/zkpin without a root, the root's own /opt/zkpin
+# with ZKPIN_INSTALL_ROOT, so they never point outside the tree they were installed into.
+ln -sfn ../../../opt/zkpin/bin/zkpin "$root/usr/local/bin/zkpin"
+ln -sfn ../../../opt/zkpin/bin/zkpin-server "$root/usr/local/bin/zkpin-server"
 
 install -d -m 0750 "$root/etc/zkpin"
 if [ ! -e "$root/etc/zkpin/zkpin.json" ]; then
@@ -65,7 +68,7 @@ echo "==> installed ZKPin $version"
 if [ "$fresh" = 1 ]; then
     cat <<NEXT
 Next:
-  1. edit /etc/zkpin/zkpin.json (public-url, service-name, mail-from, smtp; docs in /opt/zkpin/share/doc/zkpin)
+  1. edit /etc/zkpin/zkpin.json (public-url, service-name, mail-from, smtp; docs in /opt/zkpin/share/doc/zkpin/docs)
   2. put the SMTP password in /etc/zkpin/smtp-password:
        install -o zkpin -g zkpin -m 0600 /dev/null /etc/zkpin/smtp-password && editor /etc/zkpin/smtp-password
   3. zkpin-server config check --config /etc/zkpin/zkpin.json

@@ -31,13 +31,13 @@ public struct Login: Sendable {
             guard let identity = matching.first(where: \.canSignIn) ?? matching.first else {
                 throw .unknownIdentity(userId: user, server: server)
             }
-            guard identity.canSignIn else { throw .notRegistered(userId: identity.userId, state: identity.state) }
+            guard identity.canSignIn else { throw .notRegistered(userId: identity.userId, state: identity.state, server: identity.server) }
             return identity
         }
         let usable = candidates.filter(\.canSignIn)
         if usable.count == 1 { return usable[0] }
         if usable.isEmpty {
-            if let first = candidates.first { throw .notRegistered(userId: first.userId, state: first.state) }
+            if let first = candidates.first { throw .notRegistered(userId: first.userId, state: first.state, server: first.server) }
             throw .unknownIdentity(userId: nil, server: server)
         }
         return nil
@@ -93,10 +93,19 @@ public struct Login: Sendable {
 
     /// Checks that the access code is live before the PIN is asked, and tells the page it was
     /// scanned (`POST /rps/codeStatus`). A server without that endpoint (404) is not checked.
-    public func checkAccessCode(_ accessCode: String, service: Service) async throws(ClientError) {
+    /// Returns the display name of the site the code signs in to, when the server says (an
+    /// OpenID Connect sign-in: "Wiki"), else nil.
+    @discardableResult
+    public func checkAccessCode(_ accessCode: String, service: Service) async throws(ClientError) -> String? {
         let answer = try await connection.send(.post, service.codeStatusURL, CodeStatusRequest(wid: accessCode))
         switch answer.status {
-        case 200..<300, 404, 405: return
+        case 200..<300:
+            // Control characters are dropped: the name goes to the terminal.
+            let raw = (try? answer.decode(CodeStatusResponse.self))?.clientName ?? ""
+            let kept = raw.unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) }
+            let name = String(String(String.UnicodeScalarView(kept)).prefix(100))
+            return name.isEmpty ? nil : name
+        case 404, 405: return nil
         case 412, 410: throw .accessCodeExpired
         default: throw answer.unexpected()
         }
@@ -129,7 +138,7 @@ public struct Login: Sendable {
     /// Runs the protocol once; returns the user id the server signed in.
     public func signIn(identity: Identity, service: Service, accessCode: String, pin: PIN) async throws(ClientError) -> String {
         guard identity.canSignIn, let mpinId = identity.mpinId, let tokenHex = identity.token else {
-            throw .notRegistered(userId: identity.userId, state: identity.state)
+            throw .notRegistered(userId: identity.userId, state: identity.state, server: identity.server)
         }
         guard let id = Hex.decode(mpinId), let token = Hex.decode(tokenHex) else {
             throw .invalidToken
@@ -218,7 +227,7 @@ public struct Login: Sendable {
         switch (answer.status, code) {
         case (410, _):
             try store.markBlocked(server: identity.server, userId: identity.userId, mpinId: mpinId)
-            throw .blocked(userId: identity.userId)
+            throw .blocked(userId: identity.userId, server: identity.server)
         case (401, .wrongPIN?):
             throw .wrongPIN(attemptsLeft: answer.error?.attemptsLeft)
         case (401, _):
@@ -233,7 +242,7 @@ public struct Login: Sendable {
                 detail: "the login took too long between its steps; get a new code and try again")
         case (403, _):
             try store.markRevoked(server: identity.server, userId: identity.userId, mpinId: mpinId)
-            throw .identityNotAuthorized(userId: identity.userId)
+            throw .identityNotAuthorized(userId: identity.userId, server: identity.server)
         default:
             throw answer.unexpected()
         }

@@ -19,15 +19,31 @@ public struct PINChange: Sendable {
 
     /// Proves `old` to the server, then stores the token for `new`; returns the stored identity.
     public func change(identity: Identity, service: Service, old: PIN, new: PIN) async throws(ClientError) -> Identity {
+        try await proveCurrent(identity: identity, service: service, pin: old)
+        return try storeNew(identity: identity, service: service, old: old, new: new)
+    }
+
+    /// Proves the current PIN to the server (a login that signs no page in); a wrong one is
+    /// `wrongCurrentPIN`, so the new PIN is asked only after this passed.
+    public func proveCurrent(identity: Identity, service: Service, pin: PIN) async throws(ClientError) {
+        do {
+            _ = try await Login(connection: connection, store: store)
+                .signIn(identity: identity, service: service, accessCode: Self.noAccessCode, pin: pin)
+        } catch {
+            if case let .wrongPIN(left) = error { throw .wrongCurrentPIN(attemptsLeft: left) }
+            throw error
+        }
+    }
+
+    /// Stores the token for `new` in place of the one for `old` (proven with `proveCurrent`).
+    public func storeNew(identity: Identity, service: Service, old: PIN, new: PIN) throws(ClientError) -> Identity {
         guard new.value != old.value else {
             throw .badInput("The new PIN is the same as the current one; nothing was changed.")
         }
-        _ = try await Login(connection: connection, store: store)
-            .signIn(identity: identity, service: service, accessCode: Self.noAccessCode, pin: old)
         guard let mpinId = identity.mpinId, let token = identity.token,
             let id = Hex.decode(mpinId), let tokenBytes = Hex.decode(token)
         else {
-            throw .notRegistered(userId: identity.userId, state: identity.state)
+            throw .notRegistered(userId: identity.userId, state: identity.state, server: identity.server)
         }
         let changed: [UInt8]
         do {

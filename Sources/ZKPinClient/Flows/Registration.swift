@@ -68,13 +68,13 @@ public struct Registration: Sendable {
     /// Asks for share 1 and, once the identity is activated, share 2 from D-TA 2.
     public func poll(identity: Identity, service: Service) async throws(ClientError) -> Poll {
         guard let mpinId = identity.pendingMpinId, let regOTT = identity.pendingRegOTT else {
-            throw .notRegistered(userId: identity.userId, state: identity.state)
+            throw .notRegistered(userId: identity.userId, state: identity.state, server: identity.server)
         }
         let answer = try await connection.get(service.signatureURL(mpinId: mpinId), headers: [(Service.regOTTHeader, regOTT)])
         switch answer.status {
         case 200: break
         case 401: return .waiting
-        case 400, 403, 404, 410: throw .registrationExpired(userId: identity.userId)
+        case 400, 403, 404, 410: throw .registrationExpired(userId: identity.userId, server: identity.server)
         default: throw answer.unexpected()
         }
         let share1 = try answer.decode(SignatureResponse.self)
@@ -122,7 +122,7 @@ public struct Registration: Sendable {
     @discardableResult
     public func finish(identity: Identity, service: Service, clientSecret: [UInt8], pin: PIN) throws(ClientError) -> Identity {
         guard let mpinId = identity.pendingMpinId, let id = Hex.decode(mpinId) else {
-            throw .notRegistered(userId: identity.userId, state: identity.state)
+            throw .notRegistered(userId: identity.userId, state: identity.state, server: identity.server)
         }
         let token: [UInt8]
         do {

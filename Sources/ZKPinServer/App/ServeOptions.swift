@@ -49,6 +49,9 @@ public struct ServeOptions: Sendable {
     public var mailFrom = "ZKPin <no-reply@zkpin.invalid>"
     /// Mail a person when wrong PINs block their identity.
     public var notifyUser = false
+    /// The client command the login page tells people to run (`zkpin-server demo
+    /// --client-command`: the demo's client is not on PATH).
+    public var clientCommand = "zkpin"
 
     public init() {}
 }

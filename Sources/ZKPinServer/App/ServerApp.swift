@@ -18,10 +18,16 @@ public enum ZKPinServerApp {
     ) async throws
         -> (RelyingParty, DTA2Service?)
     {
-        if o.port == 0 && o.publicURL == nil {
-            // The public URL goes into activation links, QR codes and /service before the port
-            // is bound, so it cannot name a port picked at bind time.
-            throw SetupError("--port 0 needs --public-url: the default public URL (http://host:port) would name port 0")
+        // Every setting and every file it names is checked before anything is written (the
+        // public URL goes into links before the port is bound, so port 0 needs one).
+        try preflight(o)
+        // A separate D-TA 2 that cannot be reached stops the start before the data folder exists.
+        var dta2Status: ServerStatus? = nil
+        if let url = o.dta2URL {
+            let base = url.hasSuffix("/") ? String(url.dropLast()) : url
+            do { dta2Status = try await HTTPJSON.get(base + "/status", as: ServerStatus.self) } catch {
+                throw SetupError("D-TA 2 at \(url) cannot be reached", kind: .unavailable)
+            }
         }
         let dir = o.dataDirectory
         do {
@@ -61,10 +67,7 @@ public enum ZKPinServerApp {
             let signer = DTA2Signer(key: dta2Key)
             let query = signer.query(kind: "serverSecret", hashedID: nil, date: nil, now: clock.now)
             let base = url.hasSuffix("/") ? String(url.dropLast()) : url
-            let status: ServerStatus
-            do { status = try await HTTPJSON.get(base + "/status", as: ServerStatus.self) } catch {
-                throw SetupError("D-TA 2 at \(url) cannot be reached", kind: .unavailable)
-            }
+            guard let status = dta2Status else { throw SetupError("D-TA 2 at \(url) cannot be reached", kind: .unavailable) }
             guard CurveID(name: status.curve) == curve else {
                 throw SetupError("D-TA 2 at \(url) uses curve \(status.curve), this server \(curve.rawValue)")
             }
@@ -104,6 +107,7 @@ public enum ZKPinServerApp {
         config.mailFrom = o.mailFrom
         config.notifyOnBlock = o.notifyUser
         config.dataDirectory = dir
+        config.clientCommand = o.clientCommand
         let mailer = try makeMailer(o, logger: logger)
         // Files made before this version (zkpin.sqlite was 0644) are narrowed too.
         DataFolder.restrictPermissions(dir)
@@ -133,8 +137,8 @@ public enum ZKPinServerApp {
         router.addRoutes(DiscoveryRoutes.collection(rp: rp))
         router.addRoutes(RegistrationRoutes.collection(registration: rp.registration, shares: rp.shares, address: address))
         router.addRoutes(LoginRoutes.collection(login: rp.login, address: address))
-        router.addRoutes(AccessRoutes.collection(access: rp.access, address: address))
-        let pages = try Pages()
+        router.addRoutes(AccessRoutes.collection(access: rp.access, siteNames: rp.siteNames, clock: rp.clock, address: address))
+        let pages = try Pages(clientCommand: rp.config.clientCommand)
         router.addRoutes(PageRoutes.collection(rp: rp, pages: pages, address: address))
         if let dir = rp.config.dataDirectory { try OIDCRoutes.add(to: router, rp: rp, pages: pages, dataDirectory: dir) }
         if let dta2 { DTA2Routes.add(to: router, dta2: dta2, prefix: "/dta2", withStatus: true) }

@@ -3,7 +3,7 @@ import ZKPinWire
 
 /// Access codes for the page: `POST /rps/getAccessNumber`, `/rps/access`, `/rps/codeStatus`.
 enum AccessRoutes {
-    static func collection(access: AccessService, address: ClientAddress) -> RouteCollection<AppContext> {
+    static func collection(access: AccessService, siteNames: SiteNames, clock: ServerClock, address: ClientAddress) -> RouteCollection<AppContext> {
         let routes = RouteCollection(context: AppContext.self)
         routes.post("/rps/getAccessNumber") { request, context in try await access.accessNumber(address: address.of(request, context)) }
         routes.post("/rps/access") { request, context in
@@ -12,7 +12,8 @@ enum AccessRoutes {
         routes.post("/rps/codeStatus") { request, context in
             let body = try await request.decode(as: CodeStatusRequest.self, context: context)
             try await access.codeStatus(body, address: address.of(request, context))
-            return [String: String]()
+            // The site an OpenID Connect sign-in is for, so the client can name it.
+            return CodeStatusResponse(clientName: siteNames.name(code: body.wid, now: clock.now))
         }
         return routes
     }

@@ -76,8 +76,18 @@ struct RedactingLogMiddleware: RouterMiddleware {
 
     func record(_ request: Request, status: Int) {
         metrics?.requests.increment()
-        let level: Logger.Level = Self.routinePaths.contains(request.uri.path) ? .debug : .info
-        logger.log(level: level, "\(request.method) \(Self.redact(request.uri.path, request.uri.query)) \(status)")
+        logger.log(
+            level: Self.level(path: request.uri.path, status: status),
+            "\(request.method) \(Self.redact(request.uri.path, request.uri.query)) \(status)")
+    }
+
+    /// Debug for what a page or a client repeats while it waits: the routine paths, and the
+    /// registration poll (`GET /rps/signature/<mpinId>` answers 401 every two seconds until
+    /// the person opens the activation link); info for the rest.
+    static func level(path: String, status: Int) -> Logger.Level {
+        if routinePaths.contains(path) { return .debug }
+        if status == 401 && path.hasPrefix("/rps/signature/") { return .debug }
+        return .info
     }
 
     static func redact(_ path: String, _ query: String?) -> String {

@@ -6,6 +6,7 @@ import ZKPinWire
 extension AccessNumberResponse: ResponseEncodable {}
 extension AccessResponse: ResponseEncodable {}
 extension AuthenticateResponse: ResponseEncodable {}
+extension CodeStatusResponse: ResponseEncodable {}
 extension ClientSecretResponse: ResponseEncodable {}
 extension ClientSettings: ResponseEncodable {}
 extension Pass1Response: ResponseEncodable {}

@@ -38,9 +38,12 @@ public struct SMTPMailer: Mailer {
 
     static func readPasswordFile(_ path: String) throws -> String {
         var st = stat()
-        guard stat(path, &st) == 0 else { throw SetupError("cannot read \(path)") }
-        guard Int(st.st_mode) & 0o077 == 0 else { throw SetupError("\(path) must have mode 0600") }
-        return try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .newlines)
+        guard stat(path, &st) == 0 else { throw SetupError("--smtp-password-file: cannot read \(path)") }
+        guard Int(st.st_mode) & 0o077 == 0 else { throw SetupError("--smtp-password-file: \(path) must have mode 0600") }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw SetupError("--smtp-password-file: cannot read \(path)")
+        }
+        return text.trimmingCharacters(in: .newlines)
     }
 
     public struct Failure: Error, CustomStringConvertible {

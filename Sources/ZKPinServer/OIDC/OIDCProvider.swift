@@ -85,6 +85,7 @@ final class OIDCProvider: Sendable {
             state: request.state, nonce: request.nonce, codeChallenge: request.codeChallenge, created: created,
             expires: created + rp.config.accessCodeTTL + 60)
         try await rp.storage("insert pending authorization") { try await $0.insertPendingAuthorization(pending) }
+        rp.siteNames.record(code: access.accessNumber, name: request.client.name, expires: pending.expires, now: created)
         return access
     }
 

@@ -6,8 +6,11 @@ public struct Pages: Sendable {
     let login: MustacheTemplate
     let account: MustacheTemplate
     let activate: MustacheTemplate
+    /// What the login page's command starts with, quoted for a POSIX shell when needed.
+    let clientCommand: String
 
-    public init() throws {
+    public init(clientCommand: String = "zkpin") throws {
+        self.clientCommand = Self.shellWord(clientCommand)
         login = try Self.load("login")
         account = try Self.load("account")
         activate = try Self.load("activate")
@@ -25,6 +28,14 @@ public struct Pages: Sendable {
         return try String(contentsOf: url, encoding: .utf8)
     }
 
+    /// `text` as one word of a POSIX shell: as it is when it holds only safe characters, else
+    /// in single quotes.
+    static func shellWord(_ text: String) -> String {
+        let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+:@%,")
+        if !text.isEmpty && text.allSatisfy({ safe.contains($0) }) { return text }
+        return "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    }
+
     /// The one-message page (errors, "signed out", the logout confirmation), loaded once.
     static let messageTemplate: MustacheTemplate? = try? load("message")
 
@@ -36,7 +47,8 @@ public struct Pages: Sendable {
     ) -> String {
         var object: [String: Any] = [
             "serviceName": serviceName, "accessNumber": accessNumber, "webOTT": webOTT,
-            "ttlSeconds": String(ttl), "qrUrl": qrUrl, "qrSVG": QRCodeSVG.svg(qrUrl) ?? "", "action": action
+            "ttlSeconds": String(ttl), "qrUrl": qrUrl, "qrSVG": QRCodeSVG.svg(qrUrl) ?? "", "action": action,
+            "clientCommand": clientCommand
         ]
         if let clientName { object["clientName"] = clientName }
         // Screen readers read the code digit by digit, not as one large number.

@@ -33,6 +33,8 @@ public struct ServerConfig: Sendable {
     /// The data folder (the OpenID Connect provider keeps its signing key there); nil serves
     /// no OpenID Connect endpoints.
     public var dataDirectory: String?
+    /// The client command the login page shows before `login 'URL#CODE'`.
+    public var clientCommand = "zkpin"
 
     public struct Limits: Sendable {
         /// Keyed by e-mail and address: a stranger's registrations for someone else's address

@@ -169,6 +169,22 @@ struct EndToEndTests {
         #expect(page.status == "authenticate" && page.userId == "rita@example.com")
     }
 
+    /// `zkpin login --json` after a wrong PIN says how many attempts are left as a field, not
+    /// only in the message (issue 28, finding 6).
+    @Test func aWrongPINUnderJSONCarriesAttemptsLeft() async throws {
+        let server = try await TestServer()
+        defer { server.stop() }
+        let home = ClientHome()
+        defer { home.folder.remove() }
+        try await home.register("una@example.com", on: server)
+
+        let (login, _) = try await home.login(on: server, pin: "9999", extra: ["--json"])
+        #expect(login.status == 1, "\(login.err)")
+        let document = try JSONSerialization.jsonObject(with: Data(login.out.utf8)) as? [String: Any]
+        #expect(document?["status"] as? String == "INCORRECT_PIN", "\(login.out)")
+        #expect(document?["attemptsLeft"] as? Int == 2, "\(login.out)")
+    }
+
     @Test func threeWrongPINsInOneRunBlockAndTheNextLoginAsksNoPIN() async throws {
         let server = try await TestServer()
         defer { server.stop() }
@@ -200,11 +216,18 @@ struct EndToEndTests {
         defer { home.folder.remove() }
         try await home.register("tom@example.com", on: server, pin: "2468")
 
-        // A wrong current PIN changes nothing (and counts as a wrong PIN).
-        let wrongOld = try await home.run(["change-pin", "--pin-stdin"], input: "1357\n8642\n")
+        // A wrong current PIN changes nothing (and counts as a wrong PIN). It is checked before
+        // the new PIN is asked for: one line on standard input is enough to be told, in
+        // change-pin's words, not the login's "the same code" (issue 28, finding 3).
+        let wrongOld = try await home.run(["change-pin", "--pin-stdin", "--json"], input: "1357\n")
         #expect(wrongOld.status == 1, "\(wrongOld.err)")
-        #expect(wrongOld.err.contains("Wrong PIN: 2 attempts left"), "\(wrongOld.err)")
-        // A trivial new PIN from standard input is refused before anything is sent.
+        #expect(wrongOld.err.contains("Wrong current PIN: 2 attempts left"), "\(wrongOld.err)")
+        #expect(wrongOld.err.contains("the PIN was not changed"), "\(wrongOld.err)")
+        #expect(!wrongOld.err.contains("same code"), "\(wrongOld.err)")
+        let wrongOldJSON = try JSONSerialization.jsonObject(with: Data(wrongOld.out.utf8)) as? [String: Any]
+        #expect(wrongOldJSON?["status"] as? String == "INCORRECT_PIN", "\(wrongOld.out)")
+        #expect(wrongOldJSON?["attemptsLeft"] as? Int == 2, "\(wrongOld.out)")
+        // A trivial new PIN from standard input is refused before anything is stored.
         let trivial = try await home.run(["change-pin", "--user", "tom@example.com", "--pin-stdin", "--json"], input: "2468\n1234\n")
         #expect(trivial.status == 2, "\(trivial.err)")
         let refusal = try JSONSerialization.jsonObject(with: Data(trivial.out.utf8)) as? [String: Any]
@@ -376,7 +399,13 @@ struct EndToEndTests {
 
         let unsure = try await home.run(["delete", "gina@example.com"])
         #expect(unsure.status == 2)
-        let deleted = try await home.run(["delete", "gina@example.com", "--server", first.base])
+        // Without a terminal to ask on, delete needs --yes and deletes nothing without it
+        // (issue 28, finding 10).
+        let unasked = try await home.run(["delete", "gina@example.com", "--server", first.base])
+        #expect(unasked.status == 2, "\(unasked.err)")
+        #expect(unasked.err.contains("Nothing was deleted") && unasked.err.contains("--yes"), "\(unasked.err)")
+        #expect(try await home.users().count == 3)
+        let deleted = try await home.run(["delete", "gina@example.com", "--server", first.base, "--yes"])
         #expect(deleted.status == 0, "\(deleted.err)")
         #expect(try await home.users().count == 2)
         // gina on the second server is untouched by the delete.

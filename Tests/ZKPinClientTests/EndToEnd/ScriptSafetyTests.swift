@@ -28,6 +28,22 @@ import ZKPinWire
     /// A loopback port with nobody listening (bound, read, released).
     static func closedPort() throws -> Int { try TestServer.freePort() }
 
+    /// `--help` says each default once, and a command that never talks to a server has no
+    /// `--timeout` (issue 28, finding 10).
+    @Test func helpSaysEachDefaultOnceAndOffersOnlyUsedOptions() async throws {
+        let login = try await runClient(["login", "--help"])
+        #expect(login.status == 0)
+        #expect(login.out.contains("--timeout"), "\(login.out)")
+        #expect(!login.out.contains("(default 5)"), "\(login.out)")
+        #expect(login.out.components(separatedBy: "(default: 5)").count == 2, "\(login.out)")
+        for command in ["users", "delete"] {
+            let help = try await runClient([command, "--help"])
+            #expect(help.status == 0)
+            #expect(!help.out.contains("--timeout"), "\(command): \(help.out)")
+        }
+        #expect(try await runClient(["delete", "--help"]).out.contains("--yes"))
+    }
+
     @Test func failuresUnderJSONAreOneDocumentEach() async throws {
         let home = ClientHome()
         defer { home.folder.remove() }
@@ -42,7 +58,8 @@ import ZKPinWire
             (["delete", "kim@example.com", "--json"], "BAD_INPUT", 2),
             // Usage errors (ArgumentParser's) too.
             (["register", "--json"], "BAD_INPUT", 2),
-            (["users", "--json", "--timeout", "0"], "BAD_INPUT", 2)
+            (["users", "--json", "--timeout", "0"], "BAD_INPUT", 2),
+            (["login", "http://127.0.0.1:\(port)#1234560", "--json", "--timeout", "0"], "BAD_INPUT", 2)
         ]
         for (arguments, status, exitCode) in cases {
             let result = try await home.run(arguments, input: "1234\n")
@@ -90,7 +107,7 @@ import ZKPinWire
 
         let users = try await home.run(["users", "--json"])
         #expect((try Self.document(users, "users")["users"] as? [Any])?.count == 1)
-        let deleted = try await home.run(["delete", "lee@example.com", "--json"])
+        let deleted = try await home.run(["delete", "lee@example.com", "--json", "--yes"])
         #expect(try Self.document(deleted, "delete")["status"] as? String == "OK")
     }
 

@@ -26,11 +26,29 @@ import ZKPinWire
             let user = try await TestUser.register(t, email: "kim@example.com", pin: 2468, outbox: h.outbox)
             #expect(try await user.login(t).status == 200)
 
+            // A table for people (issue 28, finding 9): columns aligned under the header, the
+            // mpinId shortened to its start, no line wider than a terminal's 160 columns.
             let users = try Self.admin(["users", "--data", h.dir])
             #expect(users.status == 0)
-            #expect(users.out.hasPrefix("USER\tSTATE\tFAILED\tDEVICE\tCREATED\tLAST LOGIN\tMPIN ID\n"))
-            #expect(users.out.contains("kim@example.com\tactive\t0\tlaptop\t"))
-            #expect(users.out.contains("\t\(user.mpinId)\n"))
+            let lines = users.out.split(separator: "\n").map(String.init)
+            #expect(lines.count == 2, "\(users.out)")
+            #expect(!users.out.contains("\t"), "\(users.out)")
+            #expect(lines[0].range(of: #"^USER +STATE +FAILED +DEVICE +CREATED +LAST LOGIN +MPIN ID$"#, options: .regularExpression) != nil)
+            #expect(lines[1].range(of: #"^kim@example.com +active +0 +laptop +\d{4}-"#, options: .regularExpression) != nil, "\(users.out)")
+            for column in ["STATE", "DEVICE", "MPIN ID"] {
+                let at = try #require(lines[0].range(of: column)).lowerBound.utf16Offset(in: lines[0])
+                #expect(lines[1].count > at && lines[1][lines[1].index(lines[1].startIndex, offsetBy: at - 1)] == " ", "\(column) column")
+            }
+            let shown = try #require(lines[1].split(separator: " ").last.map(String.init))
+            #expect(shown.hasSuffix("…") && user.mpinId.hasPrefix(shown.dropLast()), "\(shown)")
+            #expect(lines.allSatisfy { $0.count <= 160 }, "\(users.out)")
+
+            // The data folder from the server's config file (--config), as serve reads it.
+            let config = h.dir + "/admin.json"
+            try #"{"data": "\#(h.dir)"}"#.write(toFile: config, atomically: true, encoding: .utf8)
+            let fromConfig = try Self.admin(["users", "--config", config])
+            #expect(fromConfig.status == 0, "\(fromConfig.err)")
+            #expect(fromConfig.out == users.out)
 
             let revoke = try Self.admin(["revoke", "kim@example.com", "--data", h.dir])
             #expect(revoke.status == 0 && revoke.out.contains("revoked 1 identities of kim@example.com"))
@@ -38,7 +56,8 @@ import ZKPinWire
             // The running relying party refuses the revoked identity at once.
             let refused = try await user.pass12(t)
             #expect(refused.status == 403 && refused.error?.code == .identityNotAuthorized)
-            #expect(try Self.admin(["users", "--data", h.dir]).out.contains("kim@example.com\trevoked"))
+            #expect(
+                try Self.admin(["users", "--data", h.dir]).out.range(of: #"kim@example.com +revoked"#, options: .regularExpression) != nil)
 
             // Nobody to revoke: exit status 1.
             let none = try Self.admin(["revoke", "nobody@example.com", "--data", h.dir])
@@ -78,7 +97,9 @@ import ZKPinWire
             #expect(
                 notices.count == 1 && notices.first?.contains("To: lee@example.com") == true
                     && notices.first?.contains("after 3 wrong PINs") == true && notices.first?.contains("device: laptop") == true)
-            #expect(try Self.admin(["users", "--user", "LEE@example.com"] + storage).out.contains("lee@example.com\tblocked\t3\t"))
+            #expect(
+                try Self.admin(["users", "--user", "LEE@example.com"] + storage).out
+                    .range(of: #"lee@example.com +blocked +3 "#, options: .regularExpression) != nil)
 
             let unblock = try Self.admin(["unblock", "lee@EXAMPLE.com"] + storage)
             #expect(unblock.status == 0 && unblock.out.contains("unblocked 1 identities of lee@EXAMPLE.com"), "\(unblock)")

@@ -85,7 +85,13 @@ import ZKPinWire
                 "serve", "--host", "127.0.0.1", "--port", String(port), "--data", data,
                 "--log-format", "json", "--log-level", "debug"
             ], port: port, errors: errors)
-        try await server.waitUntilListening()
+        // The start-up lines on standard output are JSON objects too (issue 28, finding 9).
+        let announced = try await server.waitUntilListening()
+        for line in announced.split(separator: "\n") {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            #expect(object?["message"] is String, "not a JSON log line: \(line)")
+        }
+        #expect(announced.contains("listening on"))
         _ = try await HTTPJSON.send(method: "GET", url: server.base + "/service")
         _ = try await HTTPJSON.send(
             method: "POST", url: server.base + "/rps/access", headers: [("Content-Type", "application/json")],
@@ -112,7 +118,11 @@ import ZKPinWire
                 "ZKPIN_SMTP_PASSWORD": "do-not-print", "ZKPIN_MAIL_FROM": "login@example.com",
                 "ZKPIN_DATABASE": "postgres://zkpin:pg-secret@db:5432/zkpin"
             ])
-        #expect(run.status == 0, "\(run.err)")
+        // The settings are printed, masked, and then refused as serve would refuse them: a
+        // password in the database URL (issue 28, finding 1).
+        #expect(run.status == 78, "\(run.err)")
+        #expect(run.err.contains("holds a password"), "\(run.err)")
+        #expect(!run.err.contains("pg-secret"), "\(run.err)")
         #expect(!run.out.contains("do-not-print") && !run.out.contains("pg-secret"), "\(run.out)")
         #expect(run.out.range(of: #"port\s+9100\s+flag --port"#, options: .regularExpression) != nil, "\(run.out)")
         #expect(run.out.range(of: #"service-name\s+Example\s+file "#, options: .regularExpression) != nil)
@@ -122,6 +132,63 @@ import ZKPinWire
         let bad = try Self.server(["config", "check"], environment: ["ZKPIN_LOG_LEVEL": "loud"])
         #expect(bad.status == 78, "\(bad.err)")
         #expect(bad.err.contains("ZKPIN_LOG_LEVEL"))
+    }
+
+    /// `config check` and `serve` run the same checks, including the files the settings name;
+    /// `serve` refuses with the same status before it writes anything (issue 28, finding 1:
+    /// the shipped example passed `config check` and `serve` then wrote the master-secret
+    /// shares and the database before it failed on the SMTP password file).
+    @Test func configCheckAndServeAgreeOnTheFilesTheSettingsName() throws {
+        let dir = try TempDir.make()
+        let open = dir + "/open-password"
+        try "secret\n".write(toFile: open, atomically: true, encoding: .utf8)
+        chmod(open, 0o644)
+        let notPEM = dir + "/ca.pem"
+        try "not a certificate\n".write(toFile: notPEM, atomically: true, encoding: .utf8)
+        // Each bad setting, the words of its refusal, and its status (78 a setting, 73 a folder).
+        let cases: [(settings: String, words: String, status: Int32)] = [
+            (#""smtp": "smtp://zkpin@mail.example.com:587", "smtp-password-file": "\#(dir)/missing""#, "smtp-password-file", 78),
+            (#""smtp": "smtp://zkpin@mail.example.com:587", "smtp-password-file": "\#(open)""#, "0600", 78),
+            (#""smtp": "smtp://mail.example.com:587", "smtp-ca-file": "\#(notPEM)""#, "smtp-ca-file", 78),
+            (#""smtp-password-file": "\#(dir)/missing""#, "needs --smtp", 78),
+            (#""dta2": "http://127.0.0.1:9", "dta2-key-file": "\#(dir)/missing""#, "dta2-key-file", 78),
+            (#""database": "postgres://zkpin@127.0.0.1:9/zkpin", "database-password-file": "\#(dir)/missing""#, "password file", 78),
+            (#""outbox": "\#(open)/mails""#, "outbox", 73)
+        ]
+        for (index, item) in cases.enumerated() {
+            let data = dir + "/data\(index)"
+            let file = dir + "/zkpin\(index).json"
+            let port = ServerProcess.freePort()
+            try #"{"data": "\#(data)", "port": \#(port), \#(item.settings)}"#.write(toFile: file, atomically: true, encoding: .utf8)
+            let check = try Self.server(["config", "check", "--config", file])
+            #expect(check.status == item.status, "config check with \(item.settings): \(check.out) \(check.err)")
+            #expect(check.err.contains(item.words), "\(item.settings): \(check.err)")
+            #expect(!check.out.contains("The settings are usable."))
+            let serve = try Self.server(["serve", "--config", file])
+            #expect(serve.status == check.status, "serve with \(item.settings): \(serve.err)")
+            #expect(serve.err.contains(item.words), "\(item.settings): \(serve.err)")
+            #expect(!FileManager.default.fileExists(atPath: data), "serve wrote \(data) before it refused \(item.settings)")
+        }
+        // The same files, readable and 0600, pass both.
+        let good = dir + "/password"
+        try "secret\n".write(toFile: good, atomically: true, encoding: .utf8)
+        chmod(good, 0o600)
+        let file = dir + "/good.json"
+        try #"{"data": "\#(dir)/good", "smtp": "smtp://zkpin@mail.example.com:587", "smtp-password-file": "\#(good)"}"#
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let check = try Self.server(["config", "check", "--config", file])
+        #expect(check.status == 0, "\(check.err)")
+        #expect(check.out.contains("The settings are usable."))
+    }
+
+    /// A data folder that cannot be made is found by `config check` too.
+    @Test func configCheckFindsADataFolderThatCannotBeMade() throws {
+        let dir = try TempDir.make()
+        let blocker = dir + "/file"
+        try "x".write(toFile: blocker, atomically: true, encoding: .utf8)
+        let check = try Self.server(["config", "check", "--data", blocker + "/data"])
+        #expect(check.status == 73, "\(check.err)")
+        #expect(check.err.contains("cannot be created"))
     }
 
     @Test func printsTheOneVersion() throws {

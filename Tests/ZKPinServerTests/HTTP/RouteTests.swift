@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Testing
 import ZKPinProtocol
 import ZKPinWire
@@ -401,6 +402,11 @@ import ZKPinWire
         #expect(RedactingLogMiddleware.redact("/rps/timePermit/" + mpinId, nil) == "/rps/timePermit/REDACTED")
         #expect(RedactingLogMiddleware.redact("/rps/user/" + mpinId, nil) == "/rps/user/REDACTED")
         #expect(RedactingLogMiddleware.redact("/rps/pass1", nil) == "/rps/pass1")
+        // The registration poll's 401 ("not activated yet", every 2 s) is routine: debug.
+        #expect(RedactingLogMiddleware.level(path: "/rps/signature/" + mpinId, status: 401) == .debug)
+        #expect(RedactingLogMiddleware.level(path: "/rps/signature/" + mpinId, status: 200) == .info)
+        #expect(RedactingLogMiddleware.level(path: "/rps/pass2", status: 401) == .info)
+        #expect(RedactingLogMiddleware.level(path: "/rps/access", status: 200) == .debug)
     }
 
     @Test func qrCodeMatrix() throws {

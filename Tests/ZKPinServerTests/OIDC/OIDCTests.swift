@@ -20,6 +20,28 @@ import ZKPinWire
         #expect(!PKCE.isWellFormed(String(repeating: "a", count: 42) + "+"))
     }
 
+    /// The person's client learns the site it signs in to from `POST /rps/codeStatus`, so the
+    /// terminal can name it ("Signing in to Wiki"); the service's own login page names none
+    /// (issue 28, finding 7).
+    @Test func codeStatusNamesTheSiteOfAnOpenIDConnectSignIn() async throws {
+        let h = try await Harness.make()
+        try await h.run { t in
+            let (client, _) = try await OIDCFlow.addClient(h, name: "Team Wiki")
+            let page = try await t.get(OIDCFlow.authorizePath(client: client.id))
+            #expect(page.status == 200)
+            let code = try #require(OIDCFlow.capture(#"id="code">([0-9]{7})<"#, in: page.text))
+            let scanned = try await t.json("POST", "/rps/codeStatus", CodeStatusRequest(wid: code))
+            #expect(scanned.status == 200, "\(scanned.text)")
+            #expect(try scanned.json(CodeStatusResponse.self).clientName == "Team Wiki", "\(scanned.text)")
+
+            let own = try await t.get("/")
+            let ownCode = try #require(OIDCFlow.capture(#"id="code">([0-9]{7})<"#, in: own.text))
+            let plain = try await t.json("POST", "/rps/codeStatus", CodeStatusRequest(wid: ownCode))
+            #expect(plain.status == 200)
+            #expect(try plain.json(CodeStatusResponse.self).clientName == nil, "\(plain.text)")
+        }
+    }
+
     @Test func discoveryAndKeys() async throws {
         let h = try await Harness.make()
         try await h.run { t in

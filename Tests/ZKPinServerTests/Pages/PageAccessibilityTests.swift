@@ -14,6 +14,12 @@ import ZKPinWire
         #expect(html.contains(Self.viewport), "\(page) has no viewport meta")
         #expect(html.contains(#"<html lang="en">"#), "\(page) does not name its language")
         #expect(!html.contains("{{"), "\(page) has an unrendered tag")
+        // axe-core's landmark-one-main and region: everything inside one <main>.
+        #expect(html.components(separatedBy: "<main>").count == 2, "\(page) has no single <main> landmark")
+        #expect(html.range(of: #"<body>\s*<main>"#, options: .regularExpression) != nil, "\(page): content before <main>")
+        #expect(html.range(of: #"</main>\s*</body>"#, options: .regularExpression) != nil, "\(page): content after </main>")
+        // WCAG 2.2 target size: every button at least 24 px tall.
+        if html.contains("<button") { #expect(html.contains("button{min-height:24px"), "\(page): buttons under 24 px") }
     }
 
     @Test func theLoginPageReadsTheCodeDigitByDigitAndWrapsTheCommand() async throws {
@@ -30,6 +36,12 @@ import ZKPinWire
             #expect(html.contains(#"id="status" role="status" aria-live="polite""#))
             #expect(html.contains(#"class="command""#) && html.contains("white-space:pre-wrap"))
             #expect(html.contains(#"id="copy""#))
+            // By default the command is the installed client's.
+            #expect(html.contains(#"<pre class="command" id="command">zkpin login '"#), "\(html)")
+            // What goes when the login is blocked or refused is in one element the script hides.
+            let live = try #require(html.range(of: #"<div id="live">[\s\S]*?id="ttl"[\s\S]*?</div>"#, options: .regularExpression))
+            for id in ["command", "copy", "code", "qr", "ttl"] { #expect(html[live].contains(#"id="\#(id)""#), "#\(id) is outside #live") }
+            #expect(html.contains("clearInterval(countdown)"))
             // The script's sentences come from the strings table too.
             #expect(html.contains(#"data-wrong-pin="Wrong PIN, try again (the same code still works).""#))
         }
@@ -62,6 +74,20 @@ import ZKPinWire
             expectCommon(done.text, "the activated page")
             #expect(done.text.contains(#"<a href="/" id="sign-in">"#))
         }
+    }
+
+    /// `zkpin-server demo --client-command PATH` (tools/demo): the page shows the client that
+    /// works, quoted for the shell when its path needs it (issue 28, finding 2).
+    @Test func theLoginPageShowsTheClientCommandItIsGiven() throws {
+        let plain = try Pages(clientCommand: "/home/ann/zkpin/.build/release/zkpin")
+            .loginPage(serviceName: "ZKPin", accessNumber: "1234567", webOTT: "w", ttl: 60, qrUrl: "http://127.0.0.1:8080/#1234567")
+        #expect(plain.contains(#"id="command">/home/ann/zkpin/.build/release/zkpin login 'http://127.0.0.1:8080/#1234567'</pre>"#), "\(plain)")
+        let spaced = try Pages(clientCommand: "/home/ann/my code/zkpin")
+            .loginPage(serviceName: "ZKPin", accessNumber: "1234567", webOTT: "w", ttl: 60, qrUrl: "http://127.0.0.1:8080/#1234567")
+        #expect(spaced.contains(#"id="command">&#39;/home/ann/my code/zkpin&#39; login"#), "\(spaced)")
+        // A quote in the path, and a first word that a shell would take for an assignment.
+        #expect(Pages.shellWord("/home/o'neil/zkpin") == #"'/home/o'\''neil/zkpin'"#)
+        #expect(Pages.shellWord("A=b/zkpin") == "'A=b/zkpin'")
     }
 
     @Test func theAccountAndMessagePagesHaveTheViewportToo() throws {

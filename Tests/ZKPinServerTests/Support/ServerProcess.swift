@@ -42,8 +42,9 @@ final class ServerProcess: @unchecked Sendable {
         try process.run()
     }
 
-    /// Waits until the server prints its listening line.
-    func waitUntilListening() async throws {
+    /// Waits until the server prints its listening line; returns what it printed until then.
+    @discardableResult
+    func waitUntilListening() async throws -> String {
         let handle = output.fileHandleForReading
         let text: String = try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
@@ -56,7 +57,7 @@ final class ServerProcess: @unchecked Sendable {
                 }
             }
         }
-        _ = text
+        return text
     }
 
     func kill() {

@@ -26,13 +26,19 @@ public struct JSONLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        var object: [String: Any] = [
-            "time": Self.timestamp(), "level": event.level.rawValue, "label": label, "message": event.message.description
-        ]
         let merged = LogMetadata.merged(metadata, provider: metadataProvider, event: event)
-        for (key, value) in merged where object[key] == nil { object[key] = Self.plain(value) }
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
-        write(String(decoding: data, as: UTF8.self) + "\n")
+        write(Self.line(level: event.level, label: label, message: event.message.description, metadata: merged))
+    }
+
+    /// One JSON object and a newline, as this handler writes it (also for the start-up lines
+    /// `zkpin-server` prints on standard output).
+    public static func line(level: Logger.Level, label: String, message: String, metadata: Logger.Metadata = [:]) -> String {
+        var object: [String: Any] = ["time": timestamp(), "level": level.rawValue, "label": label, "message": message]
+        for (key, value) in metadata where object[key] == nil { object[key] = plain(value) }
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
+            return "{}\n"
+        }
+        return String(decoding: data, as: UTF8.self) + "\n"
     }
 
     static func plain(_ value: Logger.MetadataValue) -> Any {
