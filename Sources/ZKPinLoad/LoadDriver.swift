@@ -126,8 +126,7 @@ public struct LoadDriver: Sendable {
     /// network trouble). With `repeating`, pass 1 is that one's (see `repeatablePass1`).
     static func login(
         _ identity: LoadIdentity, service: Service, connection: RPSConnection, repeating: ClientPass1State? = nil, complete: Bool = true
-    ) async -> String?
-    {
+    ) async -> String? {
         do {
             let suite = service.curve.suite
             var permit: (date: Int, point: [UInt8])? = nil

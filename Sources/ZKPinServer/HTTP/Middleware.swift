@@ -2,6 +2,11 @@ import Hummingbird
 import Logging
 import ZKPinWire
 
+/// An error that answers in its own shape (the API's `{"error","message"}`, OAuth's
+/// `{"error","error_description"}`, a provider page): `ErrorShapeMiddleware` lets it through.
+protocol SelfShapedError: HTTPResponseError {}
+extension APIError: SelfShapedError {}
+
 /// Gives Hummingbird's own errors (no such route, wrong method, unreadable JSON, body too
 /// large) the API's error body, and turns anything unexpected into a logged 500. Services throw
 /// `APIError`, which answers for itself.
@@ -14,7 +19,7 @@ struct ErrorShapeMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
-        } catch let error as APIError {
+        } catch let error as any SelfShapedError {
             throw error
         } catch let error as HTTPError {
             if error.status == .notFound, case let methods = allowed.methods(for: request.uri.path), !methods.isEmpty,

@@ -37,8 +37,8 @@ extension OIDCProvider {
     /// Ends the ZKPin web session of the cookie.
     func endSession(cookie: String?, address: String) async throws(APIError) {
         let ended = try await self.session(cookie: cookie)
-        try await rp.access.closeSession(cookie: cookie)
+        try await access.closeSession(cookie: cookie)
         metrics.logouts.increment()
-        await rp.audit.record("oidc_logout", userId: ended?.userId, mpinId: ended?.mpinId, address: address)
+        await audit.record("oidc_logout", userId: ended?.userId, mpinId: ended?.mpinId, address: address)
     }
 }

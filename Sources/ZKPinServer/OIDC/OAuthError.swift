@@ -3,22 +3,22 @@ struct OAuthError: Error, Sendable, Equatable {
     var code: String
     var description: String
     /// The token endpoint's status: 400, or 401 for invalid_client.
-    var status: Int = 400
+    var statusCode: Int = 400
 
     static func invalidRequest(_ d: String) -> OAuthError { OAuthError(code: "invalid_request", description: d) }
-    static func invalidClient(_ d: String) -> OAuthError { OAuthError(code: "invalid_client", description: d, status: 401) }
+    static func invalidClient(_ d: String) -> OAuthError { OAuthError(code: "invalid_client", description: d, statusCode: 401) }
     static func invalidGrant(_ d: String) -> OAuthError { OAuthError(code: "invalid_grant", description: d) }
     static func unauthorizedClient(_ d: String) -> OAuthError { OAuthError(code: "unauthorized_client", description: d) }
     static func unsupportedGrantType(_ d: String) -> OAuthError { OAuthError(code: "unsupported_grant_type", description: d) }
     static func unsupportedResponseType(_ d: String) -> OAuthError { OAuthError(code: "unsupported_response_type", description: d) }
     static func invalidScope(_ d: String) -> OAuthError { OAuthError(code: "invalid_scope", description: d) }
     static func loginRequired(_ d: String) -> OAuthError { OAuthError(code: "login_required", description: d) }
-    static func serverError(_ d: String) -> OAuthError { OAuthError(code: "server_error", description: d, status: 500) }
+    static func serverError(_ d: String) -> OAuthError { OAuthError(code: "server_error", description: d, statusCode: 500) }
     /// The database is unavailable: 503 with Retry-After, never an error that blames the client.
     static let temporarilyUnavailable = OAuthError(
         code: "temporarily_unavailable",
         description: "the service's database is unavailable right now; try again in a few seconds",
-        status: 503)
+        statusCode: 503)
 }
 
 /// Why the authorization endpoint shows an error page instead of redirecting (RFC 6749

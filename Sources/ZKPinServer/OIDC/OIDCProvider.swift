@@ -5,7 +5,18 @@ import ZKPinWire
 /// the relying party: its login step is the access-code page, its sessions are ZKPin's web
 /// sessions. HTTP lives in OIDCRoutes; this type speaks in values and OAuthError.
 final class OIDCProvider: Sendable {
-    let rp: RelyingParty
+    /// The public URL: the `iss` of every token.
+    let issuer: String
+    /// How long a page's access code lives (a pending authorization lives a minute longer).
+    let accessCodeTTL: Int
+    let storage: StorageGateway
+    let audit: AuditTrail
+    /// The access-code login that the authorize page runs, and its session cookies.
+    let access: AccessService
+    let siteNames: SiteNames
+    /// Keys the subjects, so they are the same on every instance (the link key).
+    let subjectKey: [UInt8]
+    let clock: ServerClock
     let keys: KeyRing
     let metrics: OIDCMetrics
     static let codeTTL = 60
@@ -13,32 +24,38 @@ final class OIDCProvider: Sendable {
     static let idTokenTTL = 600
 
     init(rp: RelyingParty, keys: KeyRing) {
-        self.rp = rp
+        issuer = rp.config.publicURL
+        accessCodeTTL = rp.config.accessCodeTTL
+        storage = rp.storage
+        audit = rp.audit
+        access = rp.access
+        siteNames = rp.siteNames
+        subjectKey = rp.links.key
+        clock = rp.clock
         self.keys = keys
-        self.metrics = OIDCMetrics(rp.metrics)
+        metrics = OIDCMetrics(rp.metrics)
     }
 
-    var issuer: String { rp.config.publicURL }
-    var now: Int { rp.clock.now }
+    var now: Int { clock.now }
 
     /// The subject of a person: stable across registrations (a blocked person registers anew
     /// with a new mpinId), opaque, the same on every instance (keyed with the link key).
-    func subject(userId: String) -> String { String(Tokens.hmac(key: rp.links.key, "oidc-sub\n" + userId).prefix(32)) }
+    func subject(userId: String) -> String { String(Tokens.hmac(key: subjectKey, "oidc-sub\n" + userId).prefix(32)) }
 
     func client(id: String) async throws(APIError) -> OIDCClient? {
-        try await rp.storage("read OIDC client") { try await $0.oidcClient(id: id) }
+        try await storage("read OIDC client") { try await $0.oidcClient(id: id) }
     }
 
     /// A store call of the token side: a failure is `temporarily_unavailable` (503).
     func stored<T>(_ operation: (Store) async throws -> T) async throws(OAuthError) -> T {
-        do { return try await rp.storage("OIDC token store call", operation) } catch { throw .temporarilyUnavailable }
+        do { return try await storage("OIDC token store call", operation) } catch { throw .temporarilyUnavailable }
     }
 
     /// The ZKPin web session of a cookie, nil when there is none.
     func session(cookie: String?) async throws(APIError) -> WebSession? {
         guard let cookie, !cookie.isEmpty else { return nil }
         let now = self.now
-        return try await rp.storage("read web session") { try await $0.webSession(hash: Tokens.hash(cookie), now: now) }
+        return try await storage("read web session") { try await $0.webSession(hash: Tokens.hash(cookie), now: now) }
     }
 
     /// Whether a session may answer the request without a new login (prompt, max_age).
@@ -58,10 +75,10 @@ final class OIDCProvider: Sendable {
         let grant = AuthorizationCode(
             hash: Tokens.hash(code), clientId: clientId, redirectURI: redirectURI, userId: userId, mpinId: mpinId, scope: scope,
             nonce: nonce, codeChallenge: codeChallenge, authTime: authTime, created: created, expires: created + Self.codeTTL)
-        try await rp.storage("insert authorization code") { try await $0.insertAuthorizationCode(grant) }
+        try await storage("insert authorization code") { try await $0.insertAuthorizationCode(grant) }
         metrics.authorizations.increment()
-        await rp.audit.record("oidc_authorize", userId: userId, mpinId: mpinId, address: address, "client \(clientId)")
-        try? await rp.store.purgeExpiredOIDC(now: created)
+        await audit.record("oidc_authorize", userId: userId, mpinId: mpinId, address: address, "client \(clientId)")
+        // Expired codes and tokens go with ExpiryPurger's rounds, not on a request's path.
         return RedirectURL.with(redirectURI, [("code", code), ("state", state), ("iss", issuer)])
     }
 
@@ -73,32 +90,32 @@ final class OIDCProvider: Sendable {
 
     func refused(_ error: OAuthError, clientId: String?, address: String) async {
         metrics.refusals.increment()
-        await rp.audit.record("oidc_refused", address: address, "\(error.code): \(error.description) (client \(clientId ?? "-"))")
+        await audit.record("oidc_refused", address: address, "\(error.code): \(error.description) (client \(clientId ?? "-"))")
     }
 
     /// Shows the access-code page for a request: a fresh code whose page carries the request.
     func startLogin(_ request: ValidAuthorization) async throws -> AccessNumberResponse {
-        let access = try await rp.access.accessNumber()
+        let access = try await self.access.accessNumber()
         let created = now
         let pending = PendingAuthorization(
             webOTTHash: Tokens.hash(access.webOTT), clientId: request.client.id, redirectURI: request.redirectURI, scope: request.scope,
             state: request.state, nonce: request.nonce, codeChallenge: request.codeChallenge, created: created,
-            expires: created + rp.config.accessCodeTTL + 60)
-        try await rp.storage("insert pending authorization") { try await $0.insertPendingAuthorization(pending) }
-        rp.siteNames.record(code: access.accessNumber, name: request.client.name, expires: pending.expires, now: created)
+            expires: created + accessCodeTTL + 60)
+        try await storage("insert pending authorization") { try await $0.insertPendingAuthorization(pending) }
+        siteNames.record(code: access.accessNumber, name: request.client.name, expires: pending.expires, now: created)
         return access
     }
 
     /// The page's post after a successful `zkpin login`: the ZKPin session cookie (as `/session`
     /// gives it) and the redirect to the client with a fresh code.
     func completeLogin(webOTT: String, authOTT: String, address: String) async throws -> (cookie: String, redirect: String) {
-        let cookie = try await rp.access.openSession(SessionRequest(webOTT: webOTT, authOTT: authOTT))
+        let cookie = try await access.openSession(SessionRequest(webOTT: webOTT, authOTT: authOTT))
         guard let session = try await self.session(cookie: cookie) else {
             throw AuthorizationPageError(message: "The session could not be opened.")
         }
         let now = self.now
         guard
-            let pending = try await rp.storage(
+            let pending = try await storage(
                 "consume pending authorization",
                 {
                     try await $0.consumePendingAuthorization(webOTTHash: Tokens.hash(webOTT), now: now)

@@ -48,7 +48,7 @@ extension OIDCProvider {
             // A second use: revoke what the first one issued (RFC 6749 section 4.1.2).
             if try await stored({ try await $0.authorizationCodeWasUsed(hash: codeHash) }) {
                 let revoked = try await stored { try await $0.revokeOIDCAccessTokens(codeHash: codeHash) }
-                await rp.audit.record("oidc_code_reuse", address: address, "client \(client.id), \(revoked) access tokens revoked")
+                await audit.record("oidc_code_reuse", address: address, "client \(client.id), \(revoked) access tokens revoked")
                 throw .invalidGrant("the code was used already; the tokens issued for it are revoked")
             }
             throw .invalidGrant("the code is unknown or expired")
@@ -80,7 +80,7 @@ extension OIDCProvider {
         guard let old = redeemed else {
             if let family = try await stored({ try await $0.usedOIDCRefreshTokenFamily(hash: hash) }) {
                 _ = try await stored { try await $0.revokeOIDCAccessTokens(codeHash: family) }
-                await rp.audit.record("oidc_refresh_reuse", address: address, "client \(client.id): the token family is revoked")
+                await audit.record("oidc_refresh_reuse", address: address, "client \(client.id): the token family is revoked")
                 throw .invalidGrant("the refresh token was used already; every token of its login is revoked")
             }
             throw .invalidGrant("the refresh token is unknown or expired")
@@ -130,7 +130,7 @@ extension OIDCProvider {
             try await stored { try await $0.insertOIDCRefreshToken(refresh) }
         }
         metrics.tokens.increment()
-        await rp.audit.record("oidc_token", userId: userId, mpinId: mpinId, address: address, "client \(client.id)")
+        await audit.record("oidc_token", userId: userId, mpinId: mpinId, address: address, "client \(client.id)")
         return TokenResponse(
             access_token: accessToken, expires_in: Self.accessTokenTTL, id_token: idToken, scope: scope,
             refresh_token: refreshToken)

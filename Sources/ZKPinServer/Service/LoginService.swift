@@ -237,7 +237,9 @@ struct LoginService: Sendable {
             metrics.logins.increment()
             return AuthenticateResponse(userId: token.userId)
         }
-        guard try await access.markAuthenticated(code: code, authOTTHash: token.hash) else { throw APIError(.accessCodeExpired, "the access code expired before the login finished") }
+        guard try await access.markAuthenticated(code: code, authOTTHash: token.hash) else {
+            throw APIError(.accessCodeExpired, "the access code expired before the login finished")
+        }
         guard try await access.waitForTakeUp(code: code) else {
             await audit.record("login_timeout", userId: token.userId, mpinId: token.mpinId, address: address)
             throw APIError(.authenticationTimeout, "the browser did not take the login up")

@@ -5,8 +5,11 @@
 public struct AccessTransition: Sendable, Equatable {
     /// A column a move sets besides `status`, from `AccessMoveValues`.
     public enum Column: String, Sendable, CaseIterable {
-        case mpinId = "mpin_id", userId = "user_id", authOTTHash = "auth_ott_hash"
-        case authenticatedAt = "authenticated_at", takenUp = "taken_up"
+        case mpinId = "mpin_id"
+        case userId = "user_id"
+        case authOTTHash = "auth_ott_hash"
+        case authenticatedAt = "authenticated_at"
+        case takenUp = "taken_up"
     }
     /// What must hold besides the state.
     public enum Condition: String, Sendable {

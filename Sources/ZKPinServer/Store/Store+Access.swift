@@ -59,7 +59,8 @@ extension Store {
 
     public func insertWebSession(_ s: WebSession) async throws {
         try await driver.write(
-            "INSERT INTO web_sessions(hash, mpin_id, user_id, created, expires) VALUES (\(s.hash), \(s.mpinId), \(s.userId), \(s.created), \(s.expires))")
+            "INSERT INTO web_sessions(hash, mpin_id, user_id, created, expires) VALUES (\(s.hash), \(s.mpinId), \(s.userId), \(s.created), \(s.expires))"
+        )
     }
 
     public func webSession(hash: String, now: Int) async throws -> WebSession? {

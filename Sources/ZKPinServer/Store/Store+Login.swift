@@ -153,7 +153,8 @@ enum LoginSteps {
         let row: SQLRow?
         switch settlement {
         case .success(let now):
-            row = try tx.one("UPDATE identities SET \(raw: released), failed = 0, last_login = \(now) WHERE mpin_id = \(mpinId) RETURNING failed, state")
+            row = try tx.one(
+                "UPDATE identities SET \(raw: released), failed = 0, last_login = \(now) WHERE mpin_id = \(mpinId) RETURNING failed, state")
         case .wrongPIN(let maxAttempts):
             row = try tx.one(
                 """

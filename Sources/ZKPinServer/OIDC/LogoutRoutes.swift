@@ -1,0 +1,43 @@
+import Hummingbird
+
+/// `/oauth/logout` (GET and POST, OpenID Connect RP-Initiated Logout 1.0). Without an
+/// id_token_hint anyone's page could sign a visitor out, so the person confirms first (the
+/// answer is a same-origin post of the confirmation form).
+enum LogoutRoutes {
+    static func collection(_ web: ProviderWeb) -> RouteCollection<AppContext> {
+        let routes = RouteCollection(context: AppContext.self)
+        let provider = web.provider
+
+        @Sendable func logout(_ request: Request, _ context: AppContext) async throws -> Response {
+            let params: LogoutParameters
+            do { params = try await OAuthForm.decode(LogoutParameters.self, from: request, context: context, allowQuery: true) } catch {
+                throw web.page("Sign-out refused", "The sign-out request is malformed.", status: .badRequest)
+            }
+            let target: String?, hinted: Bool
+            do { (target, hinted) = try await provider.logoutTarget(params) } catch let error as AuthorizationPageError {
+                throw web.page("Sign-out refused", error.message, status: .badRequest)
+            }
+            let confirmed: Bool
+            do {
+                try SameOrigin.check(request, publicURL: web.publicURL)
+                confirmed = request.method == .post && params.confirm == "yes"
+            } catch {
+                confirmed = false  // a cross-site post is asked again, not refused
+            }
+            if !hinted && !confirmed {
+                let fields = [("client_id", params.client_id), ("post_logout_redirect_uri", params.post_logout_redirect_uri), ("state", params.state)]
+                    .compactMap { key, value in value.map { ["name": key, "value": $0] } }
+                return HTMLPage.response(web.messages.confirmLogoutPage(serviceName: web.serviceName, fields: fields))
+            }
+            try await provider.endSession(cookie: web.cookie.value(in: request), address: web.address.of(request, context))
+            if let target { return HTMLPage.redirect(target, cookie: web.cookie.removal()) }
+            var response = HTMLPage.response(
+                web.messages.messagePage(serviceName: web.serviceName, title: "Signed out", message: "You are signed out of \(web.serviceName)."))
+            response.setCookie(web.cookie.removal())
+            return response
+        }
+        routes.get("/oauth/logout", use: logout)
+        routes.post("/oauth/logout", use: logout)
+        return routes
+    }
+}
