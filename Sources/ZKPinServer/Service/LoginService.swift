@@ -113,11 +113,33 @@ struct LoginService: Sendable {
     }
 
     /// `POST /rps/pass2` with `complete`: pass 2 and `/rps/authenticate` in one request, the
-    /// same checks and answers as the two (a login of two requests instead of three; M-Pin
-    /// clients that do not ask keep `/rps/authenticate`).
+    /// same checks, counts and answers as the two (a login of two requests instead of three;
+    /// M-Pin clients that do not ask keep `/rps/authenticate`). Without an access code no
+    /// authOTT is stored at all: the verdict is settled and answered in one transaction. With
+    /// one, the page's states move as they do for the two requests.
     func pass2Completing(_ request: Pass2Request, address: String) async throws(APIError) -> AuthenticateResponse {
-        let answer = try await pass2(request, address: address)
-        return try await authenticate(AuthenticateRequest(authOTT: answer.authOTT), address: address)
+        let input = try Pass2Input(request)
+        if input.accessCode != nil {
+            let answer = try await pass2(request, address: address)
+            return try await authenticate(AuthenticateRequest(authOTT: answer.authOTT), address: address)
+        }
+        let (challenge, identity) = try await start(input)
+        let verification = await verifier.verify(challenge, v: input.v)
+        let verdict = try await settle(
+            identity, verification, input: input, address: address, invalidKey: "invalid:\(input.mpinId):\(address)", completing: true)
+        // As /rps/authenticate answers a verdict (a concurrent block or revocation wins).
+        switch verdict.outcome {
+        case .success where verdict.after.state == .active:
+            metrics.logins.increment()
+            return AuthenticateResponse(userId: identity.userId)
+        case .success where verdict.after.state == .blocked: throw APIError(.blocked, "this identity is blocked")
+        case .success: throw APIError(.identityNotAuthorized, "this identity is revoked")
+        case .wrongPIN where verdict.after.state == .blocked, .blocked:
+            throw APIError(.blocked, "wrong PIN: this identity is now blocked; register again")
+        case .wrongPIN:
+            throw APIError(.wrongPIN, "wrong PIN", attemptsLeft: max(0, config.maxAttempts - verdict.after.failedAttempts))
+        case .invalidToken: throw APIError(.invalidToken, "the login proof is not valid")
+        }
     }
 
     /// Consumes exactly the named challenge and reserves an attempt.
@@ -148,6 +170,24 @@ struct LoginService: Sendable {
         _ identity: Identity, _ verification: ServerVerification, input: Pass2Input, address: String,
         invalidKey: String
     ) async throws(APIError) -> Pass2Response {
+        let verdict = try await settle(identity, verification, input: input, address: address, invalidKey: invalidKey, completing: false)
+        return Pass2Response(authOTT: verdict.authOTT ?? "")
+    }
+
+    /// What pass 2 settled: the verdict, its authOTT (none when the login finishes in pass 2),
+    /// and the identity's attempts and state after it.
+    struct Verdict {
+        var outcome: AuthToken.Outcome
+        var authOTT: String?
+        var after: AttemptResult
+    }
+
+    /// `finish`'s work; `completing` (no access code) stores no token and audits the success as
+    /// the complete login it is.
+    func settle(
+        _ identity: Identity, _ verification: ServerVerification, input: Pass2Input, address: String,
+        invalidKey: String, completing: Bool
+    ) async throws(APIError) -> Verdict {
         metrics.verifications.increment()
         let now = clock.now
         let settlement: AttemptSettlement =
@@ -155,11 +195,13 @@ struct LoginService: Sendable {
             ? .success(now: now)
             : verification.pinError != 0 ? .wrongPIN(maxAttempts: config.maxAttempts) : .neutral
         let outcome: AuthToken.Outcome = verification.accepted ? .success : verification.pinError != 0 ? .wrongPIN : .invalidToken
-        let authOTT = Tokens.fresh()
-        let token = AuthToken(
-            hash: Tokens.hash(authOTT), mpinId: identity.mpinId, userId: identity.userId, outcome: outcome,
-            attemptsLeft: 0, accessCode: input.accessCode, expires: now + config.authTokenTTL)
-        if outcome == .success, let code = input.accessCode {
+        let authOTT = completing ? nil : Tokens.fresh()
+        let token = authOTT.map {
+            AuthToken(
+                hash: Tokens.hash($0), mpinId: identity.mpinId, userId: identity.userId, outcome: outcome,
+                attemptsLeft: 0, accessCode: input.accessCode, expires: now + config.authTokenTTL)
+        }
+        if outcome == .success, let code = input.accessCode, let token {
             guard try await access.markVerified(code: code, identity, authOTTHash: token.hash) else {
                 // The attempt is still settled (as a success) so it stops counting as in flight.
                 _ = try await storage("settle attempt") { try await $0.settleAttempt(mpinId: identity.mpinId, settlement) }
@@ -169,13 +211,14 @@ struct LoginService: Sendable {
         // A success's audit row goes in with the verdict; the others need the settled count.
         let successAudit =
             outcome == .success
-            ? AuditEvent(time: now, kind: "login_pass2", userId: identity.userId, mpinId: identity.mpinId, address: address) : nil
+            ? AuditEvent(time: now, kind: completing ? "login" : "login_pass2", userId: identity.userId, mpinId: identity.mpinId, address: address)
+            : nil
         let settled = try await storage("finish login") {
-            try await $0.finishLogin(settlement, token: token, maxAttempts: config.maxAttempts, audit: successAudit)
+            try await $0.finishLogin(settlement, mpinId: identity.mpinId, token: token, maxAttempts: config.maxAttempts, audit: successAudit)
         }
         let after = settled ?? AttemptResult(failedAttempts: identity.failedAttempts, state: identity.state)
         try await record(settlement, identity, after, address: address, invalidKey: invalidKey)
-        return Pass2Response(authOTT: authOTT)
+        return Verdict(outcome: outcome, authOTT: authOTT, after: after)
     }
 
     /// Audit rows, metrics and the invalid-token limit for a settled attempt. The PIN error

@@ -46,9 +46,10 @@ enum SingleStatementPaths {
     }
 
     static func finishLogin(
-        _ driver: any SQLDriver, _ settlement: AttemptSettlement, token t: AuthToken, maxAttempts: Int, audit: AuditEvent?
+        _ driver: any SQLDriver, _ settlement: AttemptSettlement, mpinId: String, token: AuthToken?, maxAttempts: Int, audit: AuditEvent?
     ) async throws -> AttemptResult? {
         let a = audit ?? AuditEvent(time: 0, kind: "")
+        let t = token ?? AuthToken(hash: "", mpinId: mpinId, userId: "", outcome: .invalidToken, attemptsLeft: 0, accessCode: nil, expires: 0)
         // LoginSteps.settle's three UPDATEs folded into one by the settlement's kind, and the
         // token built from its result by the rule of AuthToken.settled.
         let kind: String, now: Int?, blockAt: Int
@@ -71,7 +72,7 @@ enum SingleStatementPaths {
                        CASE WHEN CAST(\(t.outcome.rawValue) AS TEXT) = 'wrong_pin' AND settled.state = 'blocked' THEN 'blocked'
                             ELSE CAST(\(t.outcome.rawValue) AS TEXT) END,
                        GREATEST(0, \(maxAttempts) - settled.failed), CAST(\(t.accessCode) AS TEXT), \(t.expires)
-                FROM settled RETURNING 1),
+                FROM settled WHERE \(token != nil) RETURNING 1),
             audited AS (
                 INSERT INTO audit(time, kind, user_id, mpin_id, address, detail)
                 SELECT \(a.time), \(a.kind), CAST(\(a.userId) AS TEXT), CAST(\(a.mpinId) AS TEXT), CAST(\(a.address) AS TEXT), \(a.detail)

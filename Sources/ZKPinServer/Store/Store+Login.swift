@@ -36,18 +36,26 @@ extension Store {
         }
     }
 
-    /// Settles the reserved attempt exactly as `settleAttempt` does and stores `token`,
-    /// atomically. The stored token's `attemptsLeft` is `maxAttempts` minus the settled count
+    /// Settles the reserved attempt exactly as `settleAttempt` does and stores `token` (none for
+    /// a pass 2 that finishes the login itself), atomically. The stored token's `attemptsLeft` is `maxAttempts` minus the settled count
     /// (at least 0), and a `wrongPIN` outcome becomes `blocked` when this attempt blocked the
     /// identity. Nil (and no token) when the identity is gone.
     /// `audit`, when given, is appended in the same transaction.
     public func finishLogin(_ settlement: AttemptSettlement, token: AuthToken, maxAttempts: Int, audit: AuditEvent?) async throws -> AttemptResult? {
+        try await finishLogin(settlement, mpinId: token.mpinId, token: token, maxAttempts: maxAttempts, audit: audit)
+    }
+
+    /// `finishLogin` for the identity `mpinId`, with no token when pass 2 finishes the login.
+    public func finishLogin(_ settlement: AttemptSettlement, mpinId: String, token: AuthToken?, maxAttempts: Int, audit: AuditEvent?)
+        async throws -> AttemptResult?
+    {
         if dialect.hasWritableCTEs {
-            return try await SingleStatementPaths.finishLogin(driver, settlement, token: token, maxAttempts: maxAttempts, audit: audit)
+            return try await SingleStatementPaths.finishLogin(
+                driver, settlement, mpinId: mpinId, token: token, maxAttempts: maxAttempts, audit: audit)
         }
         return try await transaction { tx in
-            guard let result = try LoginSteps.settle(tx, mpinId: token.mpinId, settlement) else { return nil }
-            _ = try tx.run(LoginSteps.insertAuthToken(token.settled(result, maxAttempts: maxAttempts)))
+            guard let result = try LoginSteps.settle(tx, mpinId: mpinId, settlement) else { return nil }
+            if let token { _ = try tx.run(LoginSteps.insertAuthToken(token.settled(result, maxAttempts: maxAttempts))) }
             if let audit { _ = try tx.run(LoginSteps.appendAudit(audit)) }
             return result
         }

@@ -115,6 +115,26 @@ import Testing
         #expect(started == 3)
     }
 
+    /// A pass 2 that finishes the login stores no token: it settles, audits and counts only.
+    @Test(arguments: StoreKind.available) func finishWithoutATokenSettlesOnly(kind: StoreKind) async throws {
+        let store = try await kind.make()
+        try await activeIdentity(store, "n1")
+        for attempt in 0..<3 {
+            _ = try await store.reserveAttempt(mpinId: "n1", maxAttempts: 3, now: 1001, hold: 30)
+            let result = try await store.finishLogin(.wrongPIN(maxAttempts: 3), mpinId: "n1", token: nil, maxAttempts: 3, audit: nil)
+            #expect(result == AttemptResult(failedAttempts: attempt + 1, state: attempt == 2 ? .blocked : .active))
+        }
+        #expect(try await store.expiringRowCounts()["auth_tokens"] == 0)
+        #expect(try await store.auditLog(limit: 10).isEmpty)
+        try await activeIdentity(store, "n2")
+        _ = try await store.reserveAttempt(mpinId: "n2", maxAttempts: 3, now: 1001, hold: 30)
+        let row = AuditEvent(time: 1002, kind: "login", userId: "a@example.com", mpinId: "n2", address: "10.0.0.9")
+        #expect(try await store.finishLogin(.success(now: 1002), mpinId: "n2", token: nil, maxAttempts: 3, audit: row) != nil)
+        #expect(try await store.auditLog(limit: 10) == [row])
+        #expect(try await store.identity(mpinId: "n2")?.lastLogin == 1002)
+        #expect(try await store.finishLogin(.neutral, mpinId: "ghost", token: nil, maxAttempts: 3, audit: nil) == nil)
+    }
+
     @Test(arguments: StoreKind.available) func finishStoresTheAuditRowWithTheVerdict(kind: StoreKind) async throws {
         let store = try await kind.make()
         try await activeIdentity(store, "a1")
