@@ -2,13 +2,14 @@
 # tools/measure-load --floor [SECONDS] [CURVES]: what the HTTP stack alone costs the server,
 # next to its pairing check. One instance pinned to CPU 0 is driven by wrk on CPU 1 (64
 # keep-alive connections) twice: `GET /status` (routing, middleware, a small JSON answer,
-# loopback TCP) and a `POST /rps/pass1` whose mpinId is not hex (the JSON body read and decoded,
-# refused with 400 and an error body, logged: no store, no crypto). The server's CPU time per
-# request (/proc) is the floor of a request of each kind. A login is three POSTs with small
-# JSON bodies (pass 1, pass 2, authenticate: rps-api.md), so with p the POST floor, v the same
-# binary's server_verify and b its per-login cost in a batch of 64 (`zkpin bench`, CPU 0, just
-# before), no login path on this stack can beat
-#   efficiency <= v / (v + 3p) with single verification,  v / (b + 3p) with batches of 64,
+# loopback TCP) and a `POST /rps/pass1` whose mpin_id is not hex (the JSON body read and decoded
+# into Pass1Request, then refused by the route's own check with 400 and an error body, logged:
+# no store, no crypto). The server's CPU time per request (/proc) is the floor of a request of
+# each kind. An M-Pin login is three POSTs with small JSON bodies (pass 1, pass 2, authenticate);
+# ZKPin's own clients send two (pass 2 with `complete`, docs/api.md). With p the POST floor, v
+# the same binary's server_verify and b its per-login cost in a batch of 64 (`zkpin bench`,
+# CPU 0, just before), no login path of n requests on this stack can beat
+#   efficiency <= v / (v + n p) with single verification,  v / (b + n p) with batches of 64,
 # even if its store, hex and point decoding cost nothing.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -28,11 +29,11 @@ trap cleanup EXIT
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 
 echo "==> $seconds s per request kind and curve: server on CPU 0, wrk (64 connections) on CPU 1"
-echo "| curve | GET /status us (g) | refused POST us (p) | server_verify us (v) | batch-64 us/login (b) | 3p / v | ceiling single | ceiling batched |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| curve | GET /status us (g) | refused POST us (p) | server_verify us (v) | batch-64 us/login (b) | 3p / v | ceiling single (3 requests) | ceiling batched (3) | ceiling batched (2) |"
+echo "|---|---|---|---|---|---|---|---|---|"
 cat >"$work/post.lua" <<'LUA'
 wrk.method = "POST"
-wrk.body = '{"pass":1,"mpinId":"not hex","U":"00"}'
+wrk.body = '{"pass":1,"mpin_id":"not hex","U":"00"}'
 wrk.headers["Content-Type"] = "application/json"
 LUA
 # drive PATH [WRK-ARG...]: the server's CPU microseconds per request over one wrk run.
@@ -63,6 +64,7 @@ import json, sys
 curve, bench, g, p = sys.argv[1], json.loads(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
 times = {row["op"]: row["median_ns"] / 1000 for row in bench}
 v, b = times["server_verify"], times["server_verify_batch64"]
-print(f"| {curve} | {g:.1f} | {p:.1f} | {v:.1f} | {b:.1f} | {3 * p / v:.2f} | {v / (v + 3 * p):.2f} | {v / (b + 3 * p):.2f} |", flush=True)
+print(f"| {curve} | {g:.1f} | {p:.1f} | {v:.1f} | {b:.1f} | {3 * p / v:.2f} | {v / (v + 3 * p):.2f} | {v / (b + 3 * p):.2f} "
+      f"| {v / (b + 2 * p):.2f} |", flush=True)
 PY
 done

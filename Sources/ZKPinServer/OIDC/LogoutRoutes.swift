@@ -1,8 +1,8 @@
 import Hummingbird
 
 /// `/oauth/logout` (GET and POST, OpenID Connect RP-Initiated Logout 1.0). Without an
-/// id_token_hint anyone's page could sign a visitor out, so the person confirms first (the
-/// answer is a same-origin post of the confirmation form).
+/// id_token_hint of the signed-in person anyone's page could sign a visitor out, so the person
+/// confirms first (the answer is a same-origin post of the confirmation form).
 enum LogoutRoutes {
     static func collection(_ web: ProviderWeb) -> RouteCollection<AppContext> {
         let routes = RouteCollection(context: AppContext.self)
@@ -13,10 +13,14 @@ enum LogoutRoutes {
             do { params = try await OAuthForm.decode(LogoutParameters.self, from: request, context: context, allowQuery: true) } catch {
                 throw web.page("Sign-out refused", "The sign-out request is malformed.", status: .badRequest)
             }
-            let target: String?, hinted: Bool
-            do { (target, hinted) = try await provider.logoutTarget(params) } catch let error as AuthorizationPageError {
+            let target: String?, hintSubject: String?
+            do { (target, hintSubject) = try await provider.logoutTarget(params) } catch let error as AuthorizationPageError {
                 throw web.page("Sign-out refused", error.message, status: .badRequest)
             }
+            // A hint signs out without asking only when it names the session's own person:
+            // anyone's ID token must not sign this browser's person out from another site.
+            let session = try await provider.session(cookie: web.cookie.value(in: request))
+            let hinted = hintSubject != nil && (session == nil || session.map { provider.subject(userId: $0.userId) } == hintSubject)
             let confirmed: Bool
             do {
                 try SameOrigin.check(request, publicURL: web.publicURL)

@@ -122,12 +122,16 @@ extension OIDCProvider {
         let access = OIDCAccessToken(
             hash: Tokens.hash(accessToken), clientId: client.id, userId: userId, mpinId: mpinId,
             scope: scope, codeHash: family, expires: issued + Self.accessTokenTTL)
-        try await stored { try await $0.insertOIDCAccessToken(access) }
-        if let refreshToken, let refreshExpires {
-            let refresh = OIDCRefreshToken(
-                hash: Tokens.hash(refreshToken), clientId: client.id, userId: userId, mpinId: mpinId,
-                scope: scope, authTime: authTime, family: family, expires: refreshExpires)
-            try await stored { try await $0.insertOIDCRefreshToken(refresh) }
+        let refresh = refreshToken.flatMap { token in
+            refreshExpires.map {
+                OIDCRefreshToken(
+                    hash: Tokens.hash(token), clientId: client.id, userId: userId, mpinId: mpinId,
+                    scope: scope, authTime: authTime, family: family, expires: $0)
+            }
+        }
+        // Stored only while the family stands: a concurrent reuse that revoked it wins.
+        guard try await stored({ try await $0.insertOIDCTokens(access, refresh: refresh) }) else {
+            throw .invalidGrant("the tokens of this login were revoked (a code or refresh token was used twice)")
         }
         metrics.tokens.increment()
         await audit.record("oidc_token", userId: userId, mpinId: mpinId, address: address, "client \(client.id)")

@@ -63,8 +63,15 @@ extension Store {
         )
     }
 
+    /// A live web session of an identity that is still active (revoking or blocking an
+    /// identity signs its browsers out at once).
     public func webSession(hash: String, now: Int) async throws -> WebSession? {
-        try await driver.readOne("SELECT * FROM web_sessions WHERE hash = \(hash) AND expires > \(now)").map(WebSession.init(row:))
+        try await driver.readOne(
+            """
+            SELECT w.* FROM web_sessions w JOIN identities i ON i.mpin_id = w.mpin_id
+            WHERE w.hash = \(hash) AND w.expires > \(now) AND i.state = 'active'
+            """
+        ).map(WebSession.init(row:))
     }
 
     public func deleteWebSession(hash: String) async throws {

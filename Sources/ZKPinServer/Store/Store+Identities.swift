@@ -59,8 +59,19 @@ extension Store {
     }
 
     /// Revokes the identities `selection` names that are not revoked yet; returns how many changed.
+    /// What they hold ends with them, in the same transaction: web sessions and OpenID Connect
+    /// access and refresh tokens. (A verdict waiting for `/rps/authenticate` stays: its answer
+    /// tells the client that the identity is revoked.)
     public func revoke(_ selection: IdentitySelection) async throws -> Int {
-        try await changed("UPDATE identities SET state = 'revoked' WHERE \(selected: selection) AND state <> 'revoked' RETURNING 1")
+        try await transaction { tx in
+            let revoked = try tx.run("UPDATE identities SET state = 'revoked' WHERE \(selected: selection) AND state <> 'revoked' RETURNING mpin_id")
+                .map { try $0.text("mpin_id") }
+            guard !revoked.isEmpty else { return 0 }
+            for table in ["web_sessions", "oidc_access_tokens", "oidc_refresh_tokens"] {
+                _ = try tx.run("DELETE FROM \(raw: table) WHERE mpin_id IN (\(list: revoked))")
+            }
+            return revoked.count
+        }
     }
 
     /// Blocked → active with no failed attempts, for the blocked identities `selection` names

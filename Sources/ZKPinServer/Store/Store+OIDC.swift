@@ -73,34 +73,65 @@ extension Store {
     }
 
     public func insertOIDCAccessToken(_ t: OIDCAccessToken) async throws {
-        try await driver.write(
-            """
-            INSERT INTO oidc_access_tokens(hash, client_id, user_id, mpin_id, scope, code_hash, expires)
-            VALUES (\(t.hash), \(t.clientId), \(t.userId), \(t.mpinId), \(t.scope), \(t.codeHash), \(t.expires))
-            """)
+        try await driver.write(Self.insertAccessToken(t))
     }
 
+    static func insertAccessToken(_ t: OIDCAccessToken) -> SQLStatement {
+        """
+        INSERT INTO oidc_access_tokens(hash, client_id, user_id, mpin_id, scope, code_hash, expires)
+        VALUES (\(t.hash), \(t.clientId), \(t.userId), \(t.mpinId), \(t.scope), \(t.codeHash), \(t.expires))
+        """
+    }
+
+    /// A live access token of an identity that is still active (revoking or blocking an
+    /// identity ends its tokens at once, not when they expire).
     public func oidcAccessToken(hash: String, now: Int) async throws -> OIDCAccessToken? {
-        try await driver.readOne("SELECT * FROM oidc_access_tokens WHERE hash = \(hash) AND expires > \(now)").map(OIDCAccessToken.init(row:))
+        try await driver.readOne(
+            """
+            SELECT t.* FROM oidc_access_tokens t JOIN identities i ON i.mpin_id = t.mpin_id
+            WHERE t.hash = \(hash) AND t.expires > \(now) AND i.state = 'active'
+            """
+        ).map(OIDCAccessToken.init(row:))
     }
 
-    /// Revokes every access and refresh token issued from the code; returns how many access tokens.
+    /// Revokes every access and refresh token issued from the code (the family), and the
+    /// family itself: its code row is marked first, which on PostgreSQL waits for a concurrent
+    /// `insertOIDCTokens` of the family to commit, so its tokens are deleted too. Returns how
+    /// many access tokens.
     public func revokeOIDCAccessTokens(codeHash: String) async throws -> Int {
         try await transaction { tx in
+            _ = try tx.run("UPDATE oidc_codes SET revoked = \(true) WHERE hash = \(codeHash)")
             let revoked = try tx.run("DELETE FROM oidc_access_tokens WHERE code_hash = \(codeHash) RETURNING 1").count
             _ = try tx.run("DELETE FROM oidc_refresh_tokens WHERE family = \(codeHash)")
             return revoked
         }
     }
 
+    /// Stores an access token and, when given, a refresh token of the family
+    /// `access.codeHash`, in one transaction and only while the family stands: its code row is
+    /// locked first, and a revocation marks it. False (nothing stored) when it was revoked.
+    public func insertOIDCTokens(_ access: OIDCAccessToken, refresh: OIDCRefreshToken?) async throws -> Bool {
+        try await transaction { tx in
+            let standing = try tx.one(
+                "UPDATE oidc_codes SET used = \(true) WHERE hash = \(access.codeHash) AND revoked = \(false) RETURNING 1")
+            guard standing != nil else { return false }
+            _ = try tx.run(Self.insertAccessToken(access))
+            if let refresh { _ = try tx.run(Self.insertRefreshToken(refresh)) }
+            return true
+        }
+    }
+
     // MARK: Refresh tokens
 
     public func insertOIDCRefreshToken(_ t: OIDCRefreshToken) async throws {
-        try await driver.write(
-            """
-            INSERT INTO oidc_refresh_tokens(hash, client_id, user_id, mpin_id, scope, auth_time, family, expires, used)
-            VALUES (\(t.hash), \(t.clientId), \(t.userId), \(t.mpinId), \(t.scope), \(t.authTime), \(t.family), \(t.expires), \(false))
-            """)
+        try await driver.write(Self.insertRefreshToken(t))
+    }
+
+    static func insertRefreshToken(_ t: OIDCRefreshToken) -> SQLStatement {
+        """
+        INSERT INTO oidc_refresh_tokens(hash, client_id, user_id, mpin_id, scope, auth_time, family, expires, used)
+        VALUES (\(t.hash), \(t.clientId), \(t.userId), \(t.mpinId), \(t.scope), \(t.authTime), \(t.family), \(t.expires), \(false))
+        """
     }
 
     /// Marks a live, unused refresh token used and returns it; nil when unknown, expired or used.
@@ -119,7 +150,12 @@ extension Store {
     /// second use is still recognised) and access and refresh tokens.
     public func purgeExpiredOIDC(now: Int) async throws {
         try await purge(now: now, tables: ["oidc_pending", "oidc_access_tokens", "oidc_refresh_tokens"])
-        try await driver.write("DELETE FROM oidc_codes WHERE expires <= \(now - OIDCSchema.usedCodeMemory)")
+        // A code stays while refresh tokens of its family live: it is the family's root.
+        try await driver.write(
+            """
+            DELETE FROM oidc_codes WHERE expires <= \(now - OIDCSchema.usedCodeMemory)
+              AND NOT EXISTS (SELECT 1 FROM oidc_refresh_tokens r WHERE r.family = oidc_codes.hash)
+            """)
     }
 }
 

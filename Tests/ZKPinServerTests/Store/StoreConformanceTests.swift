@@ -218,6 +218,9 @@ func pending(_ mpinId: String, user: String = "a@example.com", now: Int = 1000, 
     @Test(arguments: StoreKind.available) func webSessionsAndAudit(kind: StoreKind) async throws {
         let store = try await kind.make()
         try await store.insertWebSession(WebSession(hash: "s", mpinId: "m", userId: "u", created: 1, expires: 100))
+        #expect(try await store.webSession(hash: "s", now: 50) == nil)  // no active identity "m": no session
+        try await store.insertRegistration(pending("m"))
+        #expect(try await store.activate(mpinId: "m", now: 1))
         #expect(try await store.webSession(hash: "s", now: 50)?.userId == "u")
         #expect(try await store.webSession(hash: "s", now: 100) == nil)
         try await store.deleteWebSession(hash: "s")
@@ -302,6 +305,8 @@ extension StoreConformanceTests {
         }
         #expect(wins == 1)
         #expect(try await store.authorizationCodeWasUsed(hash: "c1"))
+        try await store.insertRegistration(pending("aa"))  // tokens answer only for an active identity
+        #expect(try await store.activate(mpinId: "aa", now: 100))
         let token = OIDCAccessToken(
             hash: "t1", clientId: "zk-1", userId: "a@example.com", mpinId: "aa", scope: "openid", codeHash: "c1", expires: 500)
         try await store.insertOIDCAccessToken(token)
