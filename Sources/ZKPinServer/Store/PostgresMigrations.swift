@@ -62,7 +62,9 @@ enum PostgresMigrations {
         // v3: e-mail addresses in their one normalised form (NFC, lower case): no SQL, the
         // rows are folded in Swift (`swiftSteps`), as registration folds them, whatever the
         // database's collation makes of lower().
-        []
+        [],
+        // v4: one-time codes (Store+OTP.swift) and the services that check them.
+        OTPSchema.postgres
     ]
 
     /// Work done in Swift after a version's statements, in the same transaction.

@@ -55,6 +55,8 @@ enum SQLiteMigrations {
                 }
             }
         }
+        // v5: one-time codes (Store+OTP.swift) and the services that check them.
+        m.registerMigration("v5") { db in try db.execute(sql: OTPSchema.sqlite) }
         return m
     }
 }
