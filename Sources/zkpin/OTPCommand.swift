@@ -35,14 +35,21 @@ struct OTPCommand: AsyncParsableCommand {
             let store = try options.openStore()
             let named = server ?? payload.map { String($0.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]) }
             let serverURL = try named.map { (text: String) throws(ClientError) in try ServerURL.normalize(text) }
-            let identity = try choose(from: store.all(), server: serverURL)
             let connection = options.connection()
+            let login = Login(connection: connection, store: store)
+            // As `login` does: a BLOCKED or REVOKED identity that kept its token may have been
+            // unblocked since; pass 1 (no PIN) asks the server before any PIN prompt.
+            let stored = try matching(store.all(), server: serverURL)
+            if !stored.contains(where: \.canSignIn), let first = stored.first {
+                let service = try await Discovery(connection: connection).discover(server: first.server)
+                _ = try await login.recheck(stored.filter { $0.server == first.server }, service: service)
+            }
+            let identity = try choose(from: matching(store.all(), server: serverURL))
             let discovered = try await Discovery(connection: connection).discover(server: identity.server)
             let label = service.map { " for \($0)" } ?? ""
             ClientOutput.note("One-time code\(label) from \(discovered.info.name) at \(identity.server) as \(identity.userId)")
             let pin = try PINPrompt.read(fromStandardInput: pinStdin)
-            let answer = try await Login(connection: connection, store: store)
-                .oneTimeCode(identity: identity, service: discovered, serviceName: service, pin: pin)
+            let answer = try await login.oneTimeCode(identity: identity, service: discovered, serviceName: service, pin: pin)
             if options.json {
                 ClientOutput.json(["otp": answer.otp, "expiresIn": answer.expiresIn, "service": answer.service])
             } else {
@@ -52,12 +59,17 @@ struct OTPCommand: AsyncParsableCommand {
         }
     }
 
-    /// The one identity that `--user` and the server leave; a clear refusal otherwise.
-    private func choose(from all: [Identity], server: String?) throws(ClientError) -> Identity {
+    /// The stored identities that `--user` and the server leave (none: a clear refusal).
+    private func matching(_ all: [Identity], server: String?) throws(ClientError) -> [Identity] {
         var matching = all
         if let user { matching = matching.filter { $0.userId.lowercased() == user.lowercased() } }
         if let server { matching = matching.filter { $0.server == server } }
         guard !matching.isEmpty else { throw .unknownIdentity(userId: user, server: server) }
+        return matching
+    }
+
+    /// The one identity that can get a code among `matching`; a clear refusal otherwise.
+    private func choose(from matching: [Identity]) throws(ClientError) -> Identity {
         let usable = matching.filter(\.canSignIn)
         guard let first = usable.first else {
             throw .notRegistered(userId: matching[0].userId, state: matching[0].state, server: matching[0].server)

@@ -82,5 +82,15 @@ struct OTPCommandTests {
         #expect(blocked.err.contains("is blocked"), "\(blocked.err)")
         #expect(blocked.out.isEmpty, "\(blocked.out)")
         #expect(try await home.users().first?["state"] as? String == "BLOCKED")
+        // Still blocked: refused before any PIN is asked.
+        let still = try await home.run(["otp", "--pin-stdin"])
+        #expect(still.status == 1 && still.err.contains("is still blocked"), "\(still.err)")
+        // After the operator's unblock the kept token and PIN get a code again.
+        let unblock = try ChildProcess(Binaries.server, ["admin", "unblock", "wanda@example.com", "--data", server.data])
+        unblock.closeInput()
+        #expect(await unblock.waitForExit() == 0, "\(unblock.standardError)")
+        let again = try await home.run(["otp", "--pin-stdin"], input: "1234\n")
+        #expect(again.status == 0, "\(again.err)")
+        #expect(again.out.range(of: #"^[0-9]{6}\n$"#, options: .regularExpression) != nil, "\(again.out)")
     }
 }
