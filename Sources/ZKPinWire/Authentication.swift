@@ -50,8 +50,13 @@ public struct Pass2Request: Codable, Sendable, Equatable {
     public var wid: String
     /// The pass-1 challenge id (required: the server consumes only the challenge named here).
     public var challenge: String?
-    /// `true` is refused (400): one-time passwords are not offered.
+    /// `true` asks for a one-time code for a password-only system instead of a login (docs/api.md,
+    /// "One-time codes"): the answer is `OTPResponse` after a verified proof, or the errors of
+    /// `/rps/authenticate`. Needs `WID` "0".
     public var otp: Bool?
+    /// With `otp`: the service the code is for (a client registered with `--otp`, by name or
+    /// id); may be left out when the server has exactly one.
+    public var service: String?
     /// Always 2.
     public var pass: Int
     /// ZKPin addition: `true` asks the server to finish the login in this request, answering as
@@ -60,10 +65,11 @@ public struct Pass2Request: Codable, Sendable, Equatable {
     public var complete: Bool?
 
     public init(
-        mpinId: String, v: String, wid: String, challenge: String? = nil, otp: Bool? = false, pass: Int = 2, complete: Bool? = nil
+        mpinId: String, v: String, wid: String, challenge: String? = nil, otp: Bool? = false, pass: Int = 2, complete: Bool? = nil,
+        service: String? = nil
     ) {
         self.mpinId = mpinId; self.v = v; self.wid = wid; self.challenge = challenge
-        self.otp = otp; self.pass = pass; self.complete = complete
+        self.otp = otp; self.pass = pass; self.complete = complete; self.service = service
     }
 
     enum CodingKeys: String, CodingKey {
@@ -74,6 +80,7 @@ public struct Pass2Request: Codable, Sendable, Equatable {
         case otp = "OTP"
         case pass
         case complete
+        case service
     }
 }
 
@@ -101,4 +108,50 @@ public struct AuthenticateRequest: Codable, Sendable, Equatable {
 public struct AuthenticateResponse: Codable, Sendable, Equatable {
     public var userId: String
     public init(userId: String) { self.userId = userId }
+}
+
+/// 200 from `/rps/pass2` with `OTP: true`: a one-time code for a password-only system.
+public struct OTPResponse: Codable, Sendable, Equatable {
+    /// The code: 6 to 8 decimal digits (the server's setting), single use.
+    public var otp: String
+    /// Seconds it stays valid from now.
+    public var expiresIn: Int
+    /// When it stops being valid (Unix seconds, the server's clock).
+    public var expires: Int
+    /// The name of the service it is for (checks by other services fail).
+    public var service: String
+    /// The person it is for: the user name to type with it.
+    public var userId: String
+    public var pass: Int
+
+    public init(otp: String, expiresIn: Int, expires: Int, service: String, userId: String, pass: Int = 2) {
+        self.otp = otp; self.expiresIn = expiresIn; self.expires = expires; self.service = service
+        self.userId = userId; self.pass = pass
+    }
+}
+
+/// `POST /otp/verify` (a service registered with `--otp`, client credentials as at
+/// `/oauth/token`: HTTP Basic, or `client_id` and `client_secret` here).
+public struct OTPVerifyRequest: Codable, Sendable, Equatable {
+    /// The person's e-mail address (the user name typed on the password-only system).
+    public var user: String
+    public var otp: String
+    public var clientId: String?
+    public var clientSecret: String?
+
+    public init(user: String, otp: String, clientId: String? = nil, clientSecret: String? = nil) {
+        self.user = user; self.otp = otp; self.clientId = clientId; self.clientSecret = clientSecret
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case user, otp
+        case clientId = "client_id"
+        case clientSecret = "client_secret"
+    }
+}
+
+/// The answer of `/otp/verify`: true once for a live code of this person for this service.
+public struct OTPVerifyResponse: Codable, Sendable, Equatable {
+    public var valid: Bool
+    public init(valid: Bool) { self.valid = valid }
 }

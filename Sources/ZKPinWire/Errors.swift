@@ -34,6 +34,8 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     /// 401 at `/rps/authenticate`: no genuine token (random or replayed values), or an
     /// unknown or used authOTT.
     case invalidToken = "invalid_token"
+    /// 401 at `/otp/verify`: the service's client credentials are missing or wrong.
+    case invalidClient = "invalid_client"
     /// 403: unknown or revoked identity.
     case identityNotAuthorized = "identity_not_authorized"
     /// 403 at pass 2: no live pass-1 challenge.
@@ -58,7 +60,7 @@ public enum ErrorCode: String, Codable, Sendable, CaseIterable {
     public var httpStatus: Int {
         switch self {
         case .badRequest, .invalidRegOTT: return 400
-        case .notActivated, .wrongPIN, .invalidToken: return 401
+        case .notActivated, .wrongPIN, .invalidToken, .invalidClient: return 401
         case .identityNotAuthorized, .noChallenge, .forbidden: return 403
         case .notFound: return 404
         case .authenticationTimeout: return 408

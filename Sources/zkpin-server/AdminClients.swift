@@ -17,6 +17,8 @@ struct Clients: AsyncParsableCommand {
         var postLogoutURIs: [String] = []
         @Flag(name: .customLong("public"), help: "A public client (no secret; PKCE required).") var isPublic = false
         @Option(name: .customLong("id-token-alg"), help: "ES256 (default) or RS256, for sites that cannot verify ES256.") var idTokenAlg = "ES256"
+        @Flag(name: .customLong("otp"), help: "A service that checks one-time codes at /otp/verify (FreeRADIUS, PAM); no redirect URI needed.")
+        var otp = false
         @OptionGroup var storage: AdminStorage
 
         func run() async throws {
@@ -24,7 +26,7 @@ struct Clients: AsyncParsableCommand {
             do {
                 let (client, secret) = try await ClientRegistry.add(
                     to: store, name: name, redirectURIs: redirectURIs, postLogoutURIs: postLogoutURIs,
-                    isPublic: isPublic, idTokenAlg: idTokenAlg, now: Int(Date().timeIntervalSince1970))
+                    isPublic: isPublic, idTokenAlg: idTokenAlg, otp: otp, now: Int(Date().timeIntervalSince1970))
                 print("client_id: \(client.id)")
                 if let secret { print("client_secret: \(secret)") } else { print("public client: no secret, PKCE (S256) required") }
             } catch let error as ClientRegistry.Invalid { throw ValidationError(error.description) }
@@ -37,7 +39,7 @@ struct Clients: AsyncParsableCommand {
             let store = try await storage.open()
             for c in try await store.oidcClients() {
                 print(
-                    "\(c.id)\t\(c.name)\t\(c.isPublic ? "public" : "confidential")\t\(c.idTokenAlg)\t\(c.redirectURIs.joined(separator: " "))"
+                    "\(c.id)\t\(c.name)\t\(c.isPublic ? "public" : "confidential")\t\(c.idTokenAlg)\(c.otp ? "\totp" : "")\t\(c.redirectURIs.joined(separator: " "))"
                         + (c.postLogoutURIs.isEmpty ? "" : "\tlogout: \(c.postLogoutURIs.joined(separator: " "))"))
             }
         }

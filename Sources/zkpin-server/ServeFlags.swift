@@ -62,6 +62,14 @@ struct ServeFlags: ParsableArguments {
     var bodyTimeout: String?
     @Option(name: .customLong("verification-batch"), help: ArgumentHelp(ServeSetting.helpText("verification-batch"), valueName: "N"))
     var verificationBatch: String?
+    @Option(name: .customLong("otp-digits"), help: ArgumentHelp(ServeSetting.helpText("otp-digits"), valueName: "N"))
+    var otpDigits: String?
+    @Option(name: .customLong("otp-ttl"), help: ArgumentHelp(ServeSetting.helpText("otp-ttl"), valueName: "SECONDS"))
+    var otpTtl: String?
+    @Option(name: .customLong("otp-wrong-codes"), help: ArgumentHelp(ServeSetting.helpText("otp-wrong-codes"), valueName: "N"))
+    var otpWrongCodes: String?
+    @Option(name: .customLong("otp-wrong-window"), help: ArgumentHelp(ServeSetting.helpText("otp-wrong-window"), valueName: "SECONDS"))
+    var otpWrongWindow: String?
     @Option(name: .customLong("database"), help: ArgumentHelp(ServeSetting.helpText("database"), valueName: "URL"))
     var database: String?
     @Option(name: .customLong("database-password-file"), help: ArgumentHelp(ServeSetting.helpText("database-password-file"), valueName: "FILE"))
@@ -99,6 +107,10 @@ struct ServeFlags: ParsableArguments {
             "idle-timeout": idleTimeout,
             "body-timeout": bodyTimeout,
             "verification-batch": verificationBatch,
+            "otp-digits": otpDigits,
+            "otp-ttl": otpTtl,
+            "otp-wrong-codes": otpWrongCodes,
+            "otp-wrong-window": otpWrongWindow,
             "database": database,
             "database-password-file": databasePasswordFile,
             "log-level": logLevel,

@@ -137,6 +137,55 @@ public struct Login: Sendable {
 
     /// Runs the protocol once; returns the user id the server signed in.
     public func signIn(identity: Identity, service: Service, accessCode: String, pin: PIN) async throws(ClientError) -> String {
+        let proof = try await prove(identity: identity, service: service, accessCode: accessCode, pin: pin)
+        let pass2 = try await connection.send(
+            .post, service.pass2URL,
+            Pass2Request(
+                mpinId: proof.mpinId, v: Hex.encode(proof.v), wid: accessCode,
+                challenge: proof.challenge))
+        try settleRefusal(pass2, identity: identity, mpinId: proof.mpinId)
+        let ott = try pass2.decode(Pass2Response.self)
+
+        let authenticate = try await connection.send(
+            .post, service.authenticateURL,
+            AuthenticateRequest(authOTT: ott.authOTT),
+            serverHoldSeconds: Self.pageTakeUpSeconds)
+        try settleRefusal(authenticate, identity: identity, mpinId: proof.mpinId)
+        let result = try authenticate.decode(AuthenticateResponse.self)
+        try store.recordLogin(server: identity.server, userId: identity.userId)
+        return result.userId
+    }
+
+    /// Asks for a one-time code for a password-only system (pass 2 with `OTP`, docs/api.md):
+    /// the same proof as a login, with no access code; a wrong PIN and a block are refused as
+    /// at a login. `serviceName` names the system (nil: the server's only one).
+    public func oneTimeCode(identity: Identity, service: Service, serviceName: String?, pin: PIN) async throws(ClientError) -> OTPResponse {
+        let proof = try await prove(identity: identity, service: service, accessCode: "0", pin: pin)
+        let pass2 = try await connection.send(
+            .post, service.pass2URL,
+            Pass2Request(
+                mpinId: proof.mpinId, v: Hex.encode(proof.v), wid: "0", challenge: proof.challenge, otp: true,
+                service: serviceName))
+        if pass2.status == 400 {
+            throw .badInput("The server refused the one-time code request: \(pass2.error?.message ?? "bad request")")
+        }
+        try settleRefusal(pass2, identity: identity, mpinId: proof.mpinId)
+        let answer = try pass2.decode(OTPResponse.self)
+        guard !answer.otp.isEmpty, answer.otp.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+            throw .unexpectedResponse(url: pass2.url, status: pass2.status, detail: "the one-time code is not digits")
+        }
+        try store.recordLogin(server: identity.server, userId: identity.userId)
+        return answer
+    }
+
+    struct Proof {
+        var mpinId: String
+        var v: [UInt8]
+        var challenge: String
+    }
+
+    /// Time permit (when the server uses them), pass 1 and the client's pass-2 value.
+    func prove(identity: Identity, service: Service, accessCode: String, pin: PIN) async throws(ClientError) -> Proof {
         guard identity.canSignIn, let mpinId = identity.mpinId, let tokenHex = identity.token else {
             throw .notRegistered(userId: identity.userId, state: identity.state, server: identity.server)
         }
@@ -180,23 +229,7 @@ public struct Login: Sendable {
         do { v = try suite.clientPass2(state, y: y) } catch {
             throw .unexpectedResponse(url: pass1.url, status: pass1.status, detail: "y is not a valid scalar")
         }
-
-        let pass2 = try await connection.send(
-            .post, service.pass2URL,
-            Pass2Request(
-                mpinId: mpinId, v: Hex.encode(v), wid: accessCode,
-                challenge: challenge.challenge))
-        try settleRefusal(pass2, identity: identity, mpinId: mpinId)
-        let ott = try pass2.decode(Pass2Response.self)
-
-        let authenticate = try await connection.send(
-            .post, service.authenticateURL,
-            AuthenticateRequest(authOTT: ott.authOTT),
-            serverHoldSeconds: Self.pageTakeUpSeconds)
-        try settleRefusal(authenticate, identity: identity, mpinId: mpinId)
-        let result = try authenticate.decode(AuthenticateResponse.self)
-        try store.recordLogin(server: identity.server, userId: identity.userId)
-        return result.userId
+        return Proof(mpinId: mpinId, v: v, challenge: challenge.challenge)
     }
 
     /// Share 1 from the relying party, share 2 from D-TA 2, added; the same date on both.

@@ -26,6 +26,11 @@ public struct ServeOptions: Sendable {
     public var bodyTimeout = 10
     /// `--verification-batch`: the most logins verified together.
     public var verificationBatch = 256
+    /// One-time codes: digits, lifetime, wrong codes per person, service and window.
+    public var otpDigits = 6
+    public var otpTTL = 90
+    public var otpWrongCodes = 5
+    public var otpWrongWindow = 300
     /// nil: the curve stored in the data folder, or bls12-381 on first start.
     public var curve: CurveID?
     /// nil: http://host:port (refused when port is 0).

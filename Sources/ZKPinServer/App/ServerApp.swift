@@ -103,6 +103,9 @@ public enum ZKPinServerApp {
         config.limits.pass1PerAddress.limit = o.pass1PerAddress
         config.limits.pass1PerIdentityAndAddress.limit = o.pass1PerIdentity
         config.maxVerificationBatch = o.verificationBatch
+        config.otp.digits = o.otpDigits
+        config.otp.ttl = o.otpTTL
+        config.otp.wrongCodes = RateLimiter.Rule(limit: o.otpWrongCodes, window: o.otpWrongWindow)
         config.bodyTimeout = o.bodyTimeout
         config.mailFrom = o.mailFrom
         config.notifyOnBlock = o.notifyUser
@@ -137,6 +140,7 @@ public enum ZKPinServerApp {
         router.addRoutes(DiscoveryRoutes.collection(rp: rp))
         router.addRoutes(RegistrationRoutes.collection(registration: rp.registration, shares: rp.shares, address: address))
         router.addRoutes(LoginRoutes.collection(login: rp.login, address: address))
+        router.addRoutes(OTPRoutes.collection(otp: rp.otp, storage: rp.storage, address: address))
         router.addRoutes(AccessRoutes.collection(access: rp.access, siteNames: rp.siteNames, clock: rp.clock, address: address))
         let pages = try Pages(clientCommand: rp.config.clientCommand)
         router.addRoutes(PageRoutes.collection(rp: rp, pages: pages, address: address))

@@ -2,7 +2,7 @@ import Hummingbird
 import ZKPinWire
 
 /// The M-Pin login: `POST /rps/pass1`, `/rps/pass2` (which finishes the login itself when the
-/// client asks, `complete`), `/rps/authenticate`.
+/// client asks, `complete`, or answers a one-time code, `OTP`), `/rps/authenticate`.
 enum LoginRoutes {
     static func collection(login: LoginService, address: ClientAddress) -> RouteCollection<AppContext> {
         let routes = RouteCollection(context: AppContext.self)
@@ -13,6 +13,9 @@ enum LoginRoutes {
         routes.post("/rps/pass2") { request, context -> Response in
             let body = try await request.decode(as: Pass2Request.self, context: context)
             let from = address.of(request, context)
+            if body.otp == true {
+                return try await login.pass2OTP(body, address: from).response(from: request, context: context)
+            }
             if body.complete == true {
                 return try await login.pass2Completing(body, address: from).response(from: request, context: context)
             }

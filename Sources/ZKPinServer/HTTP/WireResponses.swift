@@ -11,6 +11,8 @@ extension ClientSecretResponse: ResponseEncodable {}
 extension ClientSettings: ResponseEncodable {}
 extension Pass1Response: ResponseEncodable {}
 extension Pass2Response: ResponseEncodable {}
+extension OTPResponse: ResponseEncodable {}
+extension OTPVerifyResponse: ResponseEncodable {}
 extension RegisterResponse: ResponseEncodable {}
 extension ServerSecretResponse: ResponseEncodable {}
 extension ServerStatus: ResponseEncodable {}

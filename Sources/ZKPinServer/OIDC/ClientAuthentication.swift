@@ -22,15 +22,27 @@ struct BasicCredentials: Sendable, Equatable {
 extension OIDCProvider {
     /// client_secret_basic, client_secret_post, or none (public clients, which must use PKCE).
     func authenticateClient(_ p: TokenParameters, basic: BasicCredentials?) async throws(OAuthError) -> OIDCClient {
-        if basic != nil && p.client_secret != nil { throw .invalidRequest("use one client authentication method, not two") }
-        if let basic, let id = p.client_id, id != basic.id { throw .invalidRequest("client_id differs from the Basic credentials") }
-        guard let id = basic?.id ?? p.client_id, !id.isEmpty, id.utf8.count <= 256 else {
+        try await ClientCredentials.authenticate(id: p.client_id, secret: p.client_secret, basic: basic) { id in try await client(id: id) }
+    }
+}
+
+/// The token endpoint's client authentication, shared with `/otp/verify`.
+enum ClientCredentials {
+    /// Basic credentials, or an id and secret sent in the body, or (public clients) an id alone;
+    /// the secret is compared by its hash in constant time.
+    static func authenticate(
+        id bodyID: String?, secret bodySecret: String?, basic: BasicCredentials?,
+        lookup: (String) async throws -> OIDCClient?
+    ) async throws(OAuthError) -> OIDCClient {
+        if basic != nil && bodySecret != nil { throw .invalidRequest("use one client authentication method, not two") }
+        if let basic, let id = bodyID, id != basic.id { throw .invalidRequest("client_id differs from the Basic credentials") }
+        guard let id = basic?.id ?? bodyID, !id.isEmpty, id.utf8.count <= 256 else {
             throw .invalidClient("no client authentication")
         }
         let found: OIDCClient?
-        do { found = try await client(id: id) } catch { throw .temporarilyUnavailable }
+        do { found = try await lookup(id) } catch { throw .temporarilyUnavailable }
         guard let client = found else { throw .invalidClient("client authentication failed") }
-        let secret = basic?.secret ?? p.client_secret
+        let secret = basic?.secret ?? bodySecret
         if let stored = client.secretHash {
             guard let secret, Tokens.equal(Tokens.hash(secret), stored) else { throw .invalidClient("client authentication failed") }
         } else if secret != nil && secret != "" {

@@ -7,9 +7,11 @@ public enum ClientRegistry {
     }
 
     /// A new client: id and (for a confidential client) a secret, shown once; only its hash is stored.
+    /// `otp`: a service that checks one-time codes at `/otp/verify` (always confidential; it
+    /// needs no redirect URI unless it also signs people in through OpenID Connect).
     public static func add(
         to store: Store, name: String, redirectURIs: [String], postLogoutURIs: [String],
-        isPublic: Bool, idTokenAlg: String = "ES256", now: Int
+        isPublic: Bool, idTokenAlg: String = "ES256", otp: Bool = false, now: Int
     ) async throws -> (client: OIDCClient, secret: String?) {
         guard let algorithm = SigningKey.Algorithm(rawValue: idTokenAlg.uppercased()) else {
             throw Invalid(description: "the ID token algorithm is ES256 or RS256, not \(idTokenAlg)")
@@ -18,14 +20,15 @@ public enum ClientRegistry {
         guard !trimmed.isEmpty, trimmed.count <= 100, !trimmed.contains(where: \.isNewline) else {
             throw Invalid(description: "the client name must be 1 to 100 characters on one line")
         }
-        guard !redirectURIs.isEmpty else { throw Invalid(description: "give at least one --redirect-uri") }
+        if otp && isPublic { throw Invalid(description: "a one-time code service (--otp) needs a secret: leave out --public") }
+        guard otp || !redirectURIs.isEmpty else { throw Invalid(description: "give at least one --redirect-uri (or --otp)") }
         for uri in redirectURIs + postLogoutURIs { try check(uri) }
         let secret: String? = isPublic ? nil : Tokens.fresh()
         let client = OIDCClient(
             id: "zk-" + Tokens.fresh(bytes: 12), name: trimmed, secretHash: secret.map(Tokens.hash),
-            redirectURIs: redirectURIs, postLogoutURIs: postLogoutURIs, created: now, idTokenAlg: algorithm.rawValue)
+            redirectURIs: redirectURIs, postLogoutURIs: postLogoutURIs, created: now, idTokenAlg: algorithm.rawValue, otp: otp)
         try await store.insertOIDCClient(client)
-        try await store.appendAudit(AuditEvent(time: now, kind: "oidc_client_add", detail: "\(client.id) \(trimmed)"))
+        try await store.appendAudit(AuditEvent(time: now, kind: "oidc_client_add", detail: "\(client.id) \(trimmed)\(otp ? " otp" : "")"))
         return (client, secret)
     }
 

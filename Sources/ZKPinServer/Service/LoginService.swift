@@ -15,6 +15,7 @@ struct LoginService: Sendable {
     let metrics: ServerMetrics
     let clock: ServerClock
     let notices: BlockNotifier
+    let otp: OTPService
 
     /// `POST /rps/pass1`: records (mpinId, U, UT, y) under a single-use challenge, within the
     /// per-address and per-identity-and-address limits (a stranger who knows the mpinId uses up
@@ -83,7 +84,8 @@ struct LoginService: Sendable {
 
         init(_ request: Pass2Request) throws(APIError) {
             guard request.pass == 2 else { throw APIError.bad("pass must be 2") }
-            if request.otp == true { throw APIError.bad("one-time passwords are not offered") }
+            // pass2OTP clears the flag once it has checked its own fields.
+            if request.otp == true { throw APIError.bad("a one-time code request is answered by pass2OTP") }
             _ = try MPinIDText.bytes(request.mpinId)
             guard let challenge = request.challenge, !challenge.isEmpty, challenge.utf8.count <= 128
             else { throw APIError.bad("challenge is required: send the id that pass 1 answered") }
@@ -140,6 +142,39 @@ struct LoginService: Sendable {
             throw APIError(.wrongPIN, "wrong PIN", attemptsLeft: max(0, config.maxAttempts - verdict.after.failedAttempts))
         case .invalidToken: throw APIError(.invalidToken, "the login proof is not valid")
         }
+    }
+
+    /// `POST /rps/pass2` with `OTP`: a one-time code for a password-only system. The login
+    /// runs exactly as pass 2 and `/rps/authenticate` (the same checks, the same attempt count:
+    /// a wrong PIN counts towards the block and gives no code, with the answers of
+    /// `/rps/authenticate`), and only a verified proof of an active identity gets a code. The
+    /// service is resolved before anything is consumed. No authOTT leaves the server and no
+    /// page is signed in, so an access code is refused.
+    func pass2OTP(_ request: Pass2Request, address: String) async throws(APIError) -> OTPResponse {
+        guard request.wid == "0" else { throw APIError.bad("a one-time code is not for a page login: send WID \"0\"") }
+        if let name = request.service, name.isEmpty || name.utf8.count > 256 {
+            throw APIError.bad("service must name a one-time code service (1 to 256 characters)")
+        }
+        var login = request
+        login.otp = false
+        login.complete = nil
+        _ = try Pass2Input(login)  // the form first: bad input is 400 whatever the services
+        let service = try await otp.service(named: request.service)
+        let answer = try await pass2(login, address: address)
+        let now = clock.now
+        let taken = try await storage("take auth token") {
+            try await $0.takeAuthToken(hash: Tokens.hash(answer.authOTT), now: now, loginAudit: nil)
+        }
+        guard let (token, state) = taken else { throw APIError(.invalidToken, "the login proof expired before the code was drawn") }
+        guard let state, state != .revoked else { throw APIError(.identityNotAuthorized, "this identity is revoked") }
+        switch token.outcome {
+        case .wrongPIN: throw APIError(.wrongPIN, "wrong PIN", attemptsLeft: token.attemptsLeft)
+        case .blocked: throw APIError(.blocked, "wrong PIN: this identity is now blocked; register again")
+        case .invalidToken: throw APIError(.invalidToken, "the login proof is not valid")
+        case .success: break
+        }
+        guard state == .active else { throw APIError(.blocked, "this identity is blocked") }
+        return try await otp.issue(userId: token.userId, mpinId: token.mpinId, service: service, address: address)
     }
 
     /// Consumes exactly the named challenge and reserves an attempt.

@@ -15,6 +15,7 @@ public final class RelyingParty: Sendable {
     let shares: ShareService
     let access: AccessService
     let login: LoginService
+    let otp: OTPService
     /// D-TA 2's URL for clients (nil when it runs in process under /dta2).
     let dta2: DTA2Link
     /// The parts the OpenID Connect provider shares with the services.
@@ -58,11 +59,14 @@ public final class RelyingParty: Sendable {
             config: config, storage: storage, limiter: limiter, registrations: registration, dta1: dta1, dta2Signer: DTA2Signer(key: dta2Key),
             audit: audit, clock: clock)
         access = AccessService(config: config, storage: storage, limiter: limiter, links: links, audit: audit, clock: clock)
+        let otp = OTPService(config: config, storage: storage, limiter: limiter, key: linkKey, audit: audit, metrics: metrics, clock: clock)
+        self.otp = otp
         login = LoginService(
             config: config, storage: storage, limiter: limiter, access: access,
             verifier: LoginVerifier(suite: suite, serverSecret: prepared, batcher: batcher),
             audit: audit, metrics: metrics, clock: clock,
-            notices: BlockNotifier(config: config, mailer: mailer, logger: logger))
+            notices: BlockNotifier(config: config, mailer: mailer, logger: logger),
+            otp: otp)
     }
 
     // MARK: Discovery

@@ -30,6 +30,8 @@ public struct ServerConfig: Sendable {
     /// Mail a person when wrong PINs block their identity (`--notify-user on`).
     public var notifyOnBlock = false
     public var limits = Limits()
+    /// One-time codes (pass 2 with `OTP`, `/otp/verify`).
+    public var otp = OTPSettings()
     /// The data folder (the OpenID Connect provider keeps its signing key there); nil serves
     /// no OpenID Connect endpoints.
     public var dataDirectory: String?
@@ -52,6 +54,18 @@ public struct ServerConfig: Sendable {
         public var wrongCodesPerAddress = RateLimiter.Rule(limit: 30, window: 60)
         public var wrongConfirmationsPerRegistration = RateLimiter.Rule(limit: 5, window: 900)
         public var invalidTokensPerIdentityAndAddress = RateLimiter.Rule(limit: 50, window: 600)
+        public init() {}
+    }
+
+    /// One-time codes for password-only systems (docs/limits.md).
+    public struct OTPSettings: Sendable {
+        /// Digits of a code, 6 to 8.
+        public var digits = 6
+        /// Seconds a code stays valid.
+        public var ttl = 90
+        /// Wrong codes per person, per service and window; then that service's checks for that
+        /// person answer 429 until the window ends (PIN logins are never touched).
+        public var wrongCodes = RateLimiter.Rule(limit: 5, window: 300)
         public init() {}
     }
 

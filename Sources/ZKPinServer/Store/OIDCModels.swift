@@ -12,15 +12,17 @@ public struct OIDCClient: Sendable, Equatable {
     public var created: Int
     /// The ID token's signature: "ES256" (default) or "RS256".
     public var idTokenAlg: String
+    /// A service that checks one-time codes at `/otp/verify` (`admin clients add --otp`).
+    public var otp: Bool
 
     public var isPublic: Bool { secretHash == nil }
 
     public init(
         id: String, name: String, secretHash: String?, redirectURIs: [String], postLogoutURIs: [String] = [], created: Int,
-        idTokenAlg: String = "ES256"
+        idTokenAlg: String = "ES256", otp: Bool = false
     ) {
         self.id = id; self.name = name; self.secretHash = secretHash; self.redirectURIs = redirectURIs
-        self.postLogoutURIs = postLogoutURIs; self.created = created; self.idTokenAlg = idTokenAlg
+        self.postLogoutURIs = postLogoutURIs; self.created = created; self.idTokenAlg = idTokenAlg; self.otp = otp
     }
 }
 

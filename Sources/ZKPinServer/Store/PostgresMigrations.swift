@@ -64,7 +64,9 @@ enum PostgresMigrations {
         // database's collation makes of lower().
         [],
         // v4: a revoked login family (a code or refresh token used twice) takes no new tokens.
-        ["ALTER TABLE oidc_codes ADD COLUMN revoked BOOLEAN NOT NULL DEFAULT FALSE"]
+        ["ALTER TABLE oidc_codes ADD COLUMN revoked BOOLEAN NOT NULL DEFAULT FALSE"],
+        // v5: one-time codes (Store+OTP.swift) and the services that check them.
+        OTPSchema.postgres
     ]
 
     /// Work done in Swift after a version's statements, in the same transaction.

@@ -57,6 +57,8 @@ enum SQLiteMigrations {
         }
         // v5: a revoked login family (a code or refresh token used twice) takes no new tokens.
         m.registerMigration("v5") { db in try db.execute(sql: "ALTER TABLE oidc_codes ADD COLUMN revoked INTEGER NOT NULL DEFAULT 0") }
+        // v6: one-time codes (Store+OTP.swift) and the services that check them.
+        m.registerMigration("v6") { db in try db.execute(sql: OTPSchema.sqlite) }
         return m
     }
 }

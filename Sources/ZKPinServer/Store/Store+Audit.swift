@@ -35,7 +35,7 @@ extension Store {
 
     /// Deletes expired one-time rows (challenges, access sessions, tokens, web sessions, rate-limit windows).
     public func purgeExpired(now: Int) async throws {
-        try await purge(now: now, tables: ["rate_limits", "challenges", "auth_tokens", "web_sessions"])
+        try await purge(now: now, tables: ["rate_limits", "challenges", "auth_tokens", "web_sessions", "otp_codes"])
         // Keep access sessions a while past expiry so a late poll still reads `expired`.
         try await driver.write("DELETE FROM access_sessions WHERE expires <= \(now - 3600)")
     }

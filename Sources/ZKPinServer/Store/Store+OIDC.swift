@@ -8,9 +8,9 @@ extension Store {
     public func insertOIDCClient(_ c: OIDCClient) async throws {
         try await driver.write(
             """
-            INSERT INTO oidc_clients(id, name, secret_hash, redirect_uris, post_logout_uris, created, id_token_alg)
+            INSERT INTO oidc_clients(id, name, secret_hash, redirect_uris, post_logout_uris, created, id_token_alg, otp)
             VALUES (\(c.id), \(c.name), \(c.secretHash), \(URIList.join(c.redirectURIs)), \(URIList.join(c.postLogoutURIs)), \(c.created),
-                    \(c.idTokenAlg))
+                    \(c.idTokenAlg), \(c.otp))
             """)
     }
 
@@ -26,7 +26,7 @@ extension Store {
     public func deleteOIDCClient(id: String) async throws -> Bool {
         try await transaction { tx in
             let deleted = try tx.one("DELETE FROM oidc_clients WHERE id = \(id) RETURNING 1") != nil
-            for table in ["oidc_access_tokens", "oidc_refresh_tokens", "oidc_codes", "oidc_pending"] {
+            for table in ["oidc_access_tokens", "oidc_refresh_tokens", "oidc_codes", "oidc_pending", "otp_codes"] {
                 _ = try tx.run("DELETE FROM \(raw: table) WHERE client_id = \(id)")
             }
             return deleted

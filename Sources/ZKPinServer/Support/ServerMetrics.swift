@@ -20,6 +20,10 @@ public final class ServerMetrics: Sendable {
     let purges: Counter
     let purgeFailures: Counter
     let expiringRows: [String: Gauge]
+    /// One-time codes issued by pass 2, accepted once at /otp/verify, and refused there.
+    let otpIssued: Counter
+    let otpUsed: Counter
+    let otpRefused: Counter
 
     public init() {
         registrations = Self.counter(registry, "registrations", "Registrations started (PUT /rps/user).")
@@ -33,6 +37,9 @@ public final class ServerMetrics: Sendable {
         requests = Self.counter(registry, "http_requests", "HTTP requests answered.")
         purges = Self.counter(registry, "expiry_purges", "Runs of the purge of expired rows.")
         purgeFailures = Self.counter(registry, "expiry_purge_failures", "Runs of the purge that failed.")
+        otpIssued = Self.counter(registry, "otp_issued", "One-time codes issued after a verified proof (pass 2 with OTP).")
+        otpUsed = Self.counter(registry, "otp_used", "One-time codes accepted at /otp/verify.")
+        otpRefused = Self.counter(registry, "otp_refused", "Checks at /otp/verify refused: wrong, used or expired code, or over the limit.")
         let rows = MetricNameDescriptor(
             namespace: "zkpin", metricName: "rows", unitName: "", helpText: "Rows of each expiring table after the last purge.")
         var gauges: [String: Gauge] = [:]

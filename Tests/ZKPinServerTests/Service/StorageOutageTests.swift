@@ -30,6 +30,8 @@ import ZKPinWire
             let v = Hex.encode(try user.suite.clientPass2(state, y: Hex.decode(p1.y)!))
             let waiting = try await user.pass12(t).json(Pass2Response.self)
             let (client, secret) = try await OIDCFlow.addClient(h)
+            let (vpn, vpnSecret) = try await ClientRegistry.add(
+                to: h.rp.store, name: "VPN", redirectURIs: [], postLogoutURIs: [], isPublic: false, otp: true, now: h.clock.now)
 
             outage.failing = true
             let origin = [("Origin", "http://127.0.0.1:8080")]
@@ -43,7 +45,12 @@ import ZKPinWire
                 ("POST", "/rps/authenticate", AuthenticateRequest(authOTT: waiting.authOTT)),
                 ("POST", "/rps/getAccessNumber", [String: String]()),
                 ("POST", "/rps/access", AccessRequest(webOTT: page.webOTT)),
-                ("POST", "/rps/codeStatus", CodeStatusRequest(wid: page.accessNumber))
+                ("POST", "/rps/codeStatus", CodeStatusRequest(wid: page.accessNumber)),
+                ("POST", "/rps/pass2", Pass2Request(mpinId: user.mpinId, v: v, wid: "0", challenge: p1.challenge, otp: true)),
+                (
+                    "POST", "/otp/verify",
+                    OTPVerifyRequest(user: "olga@example.com", otp: "123456", clientId: vpn.id, clientSecret: vpnSecret)
+                )
             ]
             for (method, path, body) in json {
                 expectUnavailable(try await t.json(method, path, body), "\(method) \(path)", html: false)

@@ -48,7 +48,11 @@ struct TestUser: Sendable {
     /// Pass 1 names the page's code (`WID`) as zkpin does, unless `widAtPass1` is false (as
     /// other M-Pin clients do).
     /// With `complete`, pass 2 finishes the login itself (answers as `/rps/authenticate`).
-    func pass12(_ t: any Transport, pin: Int? = nil, wid: String = "0", widAtPass1: Bool = true, complete: Bool? = nil) async throws -> Reply {
+    /// With `otp`, pass 2 asks for a one-time code (for `service`).
+    func pass12(
+        _ t: any Transport, pin: Int? = nil, wid: String = "0", widAtPass1: Bool = true, complete: Bool? = nil, otp: Bool? = nil,
+        service: String? = nil
+    ) async throws -> Reply {
         var permit: [UInt8]? = nil
         var date = 0
         if usePermits {
@@ -68,7 +72,9 @@ struct TestUser: Sendable {
         let p1 = try r1.json(Pass1Response.self)
         let v = try suite.clientPass2(state, y: Hex.decode(p1.y)!)
         return try await t.json(
-            "POST", "/rps/pass2", Pass2Request(mpinId: mpinId, v: Hex.encode(v), wid: wid, challenge: p1.challenge, complete: complete))
+            "POST", "/rps/pass2",
+            Pass2Request(
+                mpinId: mpinId, v: Hex.encode(v), wid: wid, challenge: p1.challenge, otp: otp, complete: complete, service: service))
     }
 
     /// A whole login without a browser (WID "0").

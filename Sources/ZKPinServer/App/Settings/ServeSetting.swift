@@ -76,6 +76,12 @@ public struct ServeSetting: Sendable {
         ServeSetting(
             "verification-batch", .integer, default: "256",
             help: "The most pass-2 logins verified together, 1...4096 (1 verifies each alone)"),
+        ServeSetting("otp-digits", .integer, default: "6", help: "Digits of a one-time code (pass 2 with OTP), 6...8"),
+        ServeSetting("otp-ttl", .integer, default: "90", help: "Seconds a one-time code stays valid, 15...600"),
+        ServeSetting(
+            "otp-wrong-codes", .integer, default: "5",
+            help: "Wrong one-time codes per person and service in a window (otp-wrong-window) before that service's checks wait, 1...1000"),
+        ServeSetting("otp-wrong-window", .integer, default: "300", help: "Seconds of the wrong one-time code window, 10...86400"),
         ServeSetting(
             "database", mayHoldSecret: true,
             help:
