@@ -131,6 +131,7 @@ public struct ServeConfiguration: Sendable {
         o.verificationBatch = try integer("verification-batch", in: 1...4096)
         o.database = text("database")
         o.databasePasswordFile = text("database-password-file")
+        o.webDirectory = text("web-dir")
         _ = try logLevel()
         _ = try logFormat()
         return o
