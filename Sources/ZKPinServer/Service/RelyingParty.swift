@@ -15,6 +15,7 @@ public final class RelyingParty: Sendable {
     let shares: ShareService
     let access: AccessService
     let login: LoginService
+    let devices: DeviceService
     /// D-TA 2's URL for clients (nil when it runs in process under /dta2).
     let dta2: DTA2Link
     /// The parts the OpenID Connect provider shares with the services.
@@ -63,6 +64,7 @@ public final class RelyingParty: Sendable {
             verifier: LoginVerifier(suite: suite, serverSecret: prepared, batcher: batcher),
             audit: audit, metrics: metrics, clock: clock,
             notices: BlockNotifier(config: config, mailer: mailer, logger: logger))
+        devices = DeviceService(config: config, storage: storage, audit: audit, mailer: mailer, logger: logger)
     }
 
     // MARK: Discovery
