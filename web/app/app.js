@@ -44,6 +44,13 @@ async function renderHome() {
       renderHome();
     });
     li.append(who, where, remove);
+    if (identity.state === "registered") {
+      const change = document.createElement("button");
+      change.type = "button"; change.textContent = "Change PIN";
+      change.setAttribute("aria-label", `Change the PIN of ${identity.userId}`);
+      change.addEventListener("click", () => changePIN(identity));
+      li.append(change);
+    }
     if (identity.state === "pending") {
       const resume = document.createElement("button");
       resume.type = "button"; resume.textContent = "Finish the registration";
@@ -114,6 +121,44 @@ function choosePIN(identity, service, secret) {
     secret = null;
     await store.put({ ...identity, token: tokenHex, regOTT: undefined, confirmationCode: undefined, state: "registered" });
     done("Registered", `${identity.userId} can now sign in with this device at ${identity.server}.`);
+    return "done";
+  });
+}
+
+// The CLI's order (zkpin change-pin): the current PIN is proved to the server by a login that
+// signs no page in (code "0"; a wrong one counts towards the block), then the new PIN twice.
+async function changePIN(identity) {
+  let service;
+  try { service = await client.discover(identity.server); } catch (error) { say(error.message, true); return; }
+  let old = null, first = null;
+  askPIN("Current PIN", `Change the PIN of ${identity.userId}: type the current PIN first.`, async (pin) => {
+    if (old === null) {
+      say("Checking the current PIN…");
+      try { await client.signIn(service, identity, pin, "0"); } catch (error) {
+        if (error.status === 401 && error.code === "wrong_pin") {
+          const left = typeof error.attemptsLeft === "number" ? ` ${error.attemptsLeft} attempt${error.attemptsLeft === 1 ? "" : "s"} left before the identity is blocked.` : "";
+          say(`The current PIN is wrong; nothing was changed.${left}`, true);
+          return "again";
+        }
+        return refusal(error, identity);
+      }
+      old = pin;
+      say("Choose the new PIN.");
+      $("pin-title").textContent = "New PIN";
+      return "again";
+    }
+    if (first === null) {
+      const reason = client.trivialPIN(pin);
+      if (reason) { say(`That PIN is easy to guess (${reason}): choose another.`, true); return "again"; }
+      if (pin === old) { say("The new PIN is the same as the current one: choose another.", true); return "again"; }
+      first = pin;
+      $("pin-title").textContent = "Repeat the new PIN";
+      return "again";
+    }
+    if (pin !== first) { first = null; $("pin-title").textContent = "New PIN"; say("The two PINs differ: choose the new PIN again.", true); return "again"; }
+    const tokenHex = await client.changedToken(service, identity, old, pin);
+    await store.update(identity.key, { token: tokenHex });
+    done("PIN changed", `The PIN of ${identity.userId} on this device is changed.`);
     return "done";
   });
 }

@@ -71,6 +71,12 @@ export async function clientSecret(service, mpinId, regOTT) {
 
 export const token = (service, mpinId, pin, secret) => extractPIN(service.curve, mpinId, pin, secret);
 
+/** TOKEN' = TOKEN + old·A - new·A (the CLI's PINChange; prove the old PIN first with signIn and code "0"). */
+export async function changedToken(service, identity, oldPIN, newPIN) {
+  let { SEC } = await clientPass1(service.curve, { idHex: identity.mpinId, tokenHex: identity.token, pin: oldPIN });
+  try { return await extractPIN(service.curve, identity.mpinId, newPIN, SEC); } finally { SEC = null; }
+}
+
 /** POST /rps/codeStatus: checks the code and tells the page it was scanned; the site's name if any. */
 export async function checkCode(service, code) {
   const answer = await call("POST", `${service.base}/${service.prefix}/codeStatus`, { status: "wid", wid: code });
