@@ -108,6 +108,11 @@ import Testing
             for file in ["/app/app.js", "/app/app.css", "/app/sw.js", "/app/manifest.webmanifest", "/app/icon.svg", "/app/icon-192.png"] {
                 #expect(try await t.get(file).status == 200, "\(file)")
             }
+            // The service worker's shell lists every module the app needs offline.
+            let worker = try await t.get("/app/sw.js").text
+            for path in seen.union(["/app/", "/app/app.js", "/app/client.js", "/app/identities.js", "/app/app.css"]) {
+                #expect(worker.contains("\"\(path)\""), "sw.js does not cache \(path)")
+            }
         }
     }
 
