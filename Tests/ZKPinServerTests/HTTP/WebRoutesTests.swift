@@ -98,7 +98,7 @@ import Testing
                 #expect(r.status == 200 && r.header("Content-Type") == "text/javascript; charset=utf-8", "\(path): \(r.status)")
                 for match in r.text.matches(of: /from\s+"(\.{1,2}\/[^"]+)"/) {
                     let base = URL(string: "http://x" + path)!
-                    pending.append(URL(string: String(match.1), relativeTo: base)!.path)
+                    pending.append(URL(string: String(match.1), relativeTo: base)!.absoluteURL.path)
                 }
             }
             #expect(seen.count > 5, "\(seen)")
