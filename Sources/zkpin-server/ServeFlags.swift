@@ -74,6 +74,8 @@ struct ServeFlags: ParsableArguments {
     var database: String?
     @Option(name: .customLong("database-password-file"), help: ArgumentHelp(ServeSetting.helpText("database-password-file"), valueName: "FILE"))
     var databasePasswordFile: String?
+    @Option(name: .customLong("web-dir"), help: ArgumentHelp(ServeSetting.helpText("web-dir"), valueName: "DIR"))
+    var webDir: String?
     @Option(name: .customLong("log-level"), help: ArgumentHelp(ServeSetting.helpText("log-level"), valueName: "LEVEL"))
     var logLevel: String?
     @Option(name: .customLong("log-format"), help: ArgumentHelp(ServeSetting.helpText("log-format"), valueName: "text|json"))
@@ -113,6 +115,7 @@ struct ServeFlags: ParsableArguments {
             "otp-wrong-window": otpWrongWindow,
             "database": database,
             "database-password-file": databasePasswordFile,
+            "web-dir": webDir,
             "log-level": logLevel,
             "log-format": logFormat
         ]

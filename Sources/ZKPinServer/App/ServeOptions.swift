@@ -57,6 +57,9 @@ public struct ServeOptions: Sendable {
     /// The client command the login page tells people to run (`zkpin-server demo
     /// --client-command`: the demo's client is not on PATH).
     public var clientCommand = "zkpin"
+    /// `--web-dir`: the web client's folder (nil: found beside the installed binaries or in the
+    /// repository, `WebFolder`).
+    public var webDirectory: String?
 
     public init() {}
 }

@@ -111,6 +111,10 @@ public enum ZKPinServerApp {
         config.notifyOnBlock = o.notifyUser
         config.dataDirectory = dir
         config.clientCommand = o.clientCommand
+        config.webDirectory = try WebFolder.find(setting: o.webDirectory)
+        if config.webDirectory == nil {
+            logger.warning("no web client folder found (--web-dir): /app and /js are not served")
+        }
         let mailer = try makeMailer(o, logger: logger)
         // Files made before this version (zkpin.sqlite was 0644) are narrowed too.
         DataFolder.restrictPermissions(dir)
@@ -146,6 +150,11 @@ public enum ZKPinServerApp {
         router.addRoutes(PageRoutes.collection(rp: rp, pages: pages, address: address))
         if let dir = rp.config.dataDirectory { try OIDCRoutes.add(to: router, rp: rp, pages: pages, dataDirectory: dir) }
         if let dta2 { DTA2Routes.add(to: router, dta2: dta2, prefix: "/dta2", withStatus: true) }
+        if let web = rp.config.webDirectory {
+            do { router.addRoutes(WebRoutes.collection(files: try WebFiles(folder: web))) } catch {
+                throw SetupError("the web client in \(web) cannot be read: \(error)", kind: .dataFolder)
+            }
+        }
         allowed.record(router)
         return router
     }

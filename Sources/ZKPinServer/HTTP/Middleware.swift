@@ -90,7 +90,7 @@ struct RedactingLogMiddleware: RouterMiddleware {
     /// registration poll (`GET /rps/signature/<mpinId>` answers 401 every two seconds until
     /// the person opens the activation link); info for the rest.
     static func level(path: String, status: Int) -> Logger.Level {
-        if routinePaths.contains(path) { return .debug }
+        if routinePaths.contains(path) || path.hasPrefix("/js/") || path.hasPrefix("/app") { return .debug }  // the web client's files
         if status == 401 && path.hasPrefix("/rps/signature/") { return .debug }
         return .info
     }

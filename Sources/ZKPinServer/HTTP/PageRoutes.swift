@@ -59,7 +59,19 @@ enum PageRoutes {
         }
         routes.get("/account") { request, _ in
             guard let account = try await access.account(cookie: session.value(in: request)) else { return HTMLPage.redirect("/") }
-            return HTMLPage.response(pages.accountPage(serviceName: name, account: account))
+            let devices = try await rp.devices.devices(userId: account.userId, current: account.mpinId)
+            return HTMLPage.response(pages.accountPage(serviceName: name, account: account, devices: devices))
+        }
+        // "This device is lost": the person revokes one of their own identities (same origin only,
+        // as every form of the pages).
+        routes.post("/account/revoke") { request, context in
+            try SameOrigin.check(request, publicURL: rp.config.publicURL)
+            guard let account = try await access.account(cookie: session.value(in: request)) else { return HTMLPage.redirect("/") }
+            let form = try await FormBody.decode(RevokeForm.self, from: request, context: context)
+            guard let mpinId = form.mpinId, !mpinId.isEmpty,
+                try await rp.devices.revoke(userId: account.userId, mpinId: mpinId, address: address.of(request, context))
+            else { throw APIError.bad("no such device of yours to revoke") }
+            return HTMLPage.redirect("/account")
         }
 
         @Sendable func link(_ request: Request) -> ActivationService.Link {
@@ -82,6 +94,8 @@ enum PageRoutes {
 
     /// The activation page's form.
     struct ActivationForm: Decodable { var code: String? }
+    /// The account page's revocation form.
+    struct RevokeForm: Decodable { var mpinId: String? }
 }
 
 /// The service logo that `/service` names as `logo_url`: a small inline SVG (a padlock

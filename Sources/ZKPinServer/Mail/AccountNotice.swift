@@ -19,6 +19,22 @@ public enum AccountNotice {
         return Mail(from: from, to: userId, subject: "Your \(serviceName) sign-in was revoked", body: body)
     }
 
+    /// The person revoked one of their identities on the account page ("this device is lost").
+    public static func revokedByPerson(userId: String, device: String, serviceName: String, publicURL: String, from: String) -> Mail {
+        let body = """
+            The ZKPin identity of \(userId) on \(serviceName) (\(publicURL)) for this device was revoked
+            from the account page:
+
+              device: \(device.isEmpty ? "(not named)" : device)
+
+            That device can no longer sign in. To use it again, register it again with your client.
+
+            If you did not do this, someone used a session signed in as you: sign in, check your
+            devices on the account page, and contact the administrator of \(serviceName).
+            """
+        return Mail(from: from, to: userId, subject: "A \(serviceName) device was revoked", body: body)
+    }
+
     /// Wrong PINs blocked the identity `device` of `userId`.
     public static func blocked(userId: String, device: String, maxAttempts: Int, serviceName: String, publicURL: String, from: String) -> Mail {
         let body = """

@@ -56,13 +56,22 @@ public struct Pages: Sendable {
         return login.render(PageStrings.adding(to: object))
     }
 
-    func accountPage(serviceName: String, account: AccountView) -> String {
+    func accountPage(serviceName: String, account: AccountView, devices: [DeviceView] = []) -> String {
         let t = PageStrings.table
+        let rows: [[String: Any]] = devices.map { d in
+            [
+                "mpinId": d.mpinId, "device": d.device.isEmpty ? t["accountDeviceUnnamed", default: ""] : d.device,
+                "created": ISOTime.string(d.created), "lastLogin": d.lastLogin.map(ISOTime.string) ?? t["accountNever", default: ""],
+                "state": t["accountState_" + d.state.rawValue, default: d.state.rawValue], "current": d.current,
+                "revocable": d.state != .revoked
+            ]
+        }
         return self.account.render(
             PageStrings.adding(to: [
                 "serviceName": serviceName, "userId": account.userId,
                 "device": account.device.isEmpty ? t["accountDeviceUnnamed", default: ""] : account.device,
-                "lastLogin": account.lastLogin.map(ISOTime.string) ?? t["accountNever", default: ""]
+                "lastLogin": account.lastLogin.map(ISOTime.string) ?? t["accountNever", default: ""],
+                "devices": rows
             ]))
     }
 

@@ -7,6 +7,8 @@ public struct AccountView: Sendable, Equatable {
     public var userId: String
     public var device: String
     public var lastLogin: Int?
+    /// The identity this session signed in with.
+    public var mpinId: String = ""
 }
 
 /// Access codes and the page that shows them: drawing a code, the page's status, the client's
@@ -159,7 +161,7 @@ struct AccessService: Sendable {
         guard let session = try await storage("read web session", { try await $0.webSession(hash: Tokens.hash(cookie), now: now) })
         else { return nil }
         let identity = try await storage("read identity") { try await $0.identity(mpinId: session.mpinId) }
-        return AccountView(userId: session.userId, device: identity?.device ?? "", lastLogin: identity?.lastLogin)
+        return AccountView(userId: session.userId, device: identity?.device ?? "", lastLogin: identity?.lastLogin, mpinId: session.mpinId)
     }
 
     /// `POST /logout`.

@@ -16,6 +16,7 @@ public final class RelyingParty: Sendable {
     let access: AccessService
     let login: LoginService
     let otp: OTPService
+    let devices: DeviceService
     /// D-TA 2's URL for clients (nil when it runs in process under /dta2).
     let dta2: DTA2Link
     /// The parts the OpenID Connect provider shares with the services.
@@ -67,6 +68,7 @@ public final class RelyingParty: Sendable {
             audit: audit, metrics: metrics, clock: clock,
             notices: BlockNotifier(config: config, mailer: mailer, logger: logger),
             otp: otp)
+        devices = DeviceService(config: config, storage: storage, audit: audit, mailer: mailer, logger: logger)
     }
 
     // MARK: Discovery

@@ -37,6 +37,8 @@ public struct ServerConfig: Sendable {
     public var dataDirectory: String?
     /// The client command the login page shows before `login 'URL#CODE'`.
     public var clientCommand = "zkpin"
+    /// The web client's folder (`WebFolder`); nil serves no `/js` and `/app`.
+    public var webDirectory: String?
 
     public struct Limits: Sendable {
         /// Keyed by e-mail and address: a stranger's registrations for someone else's address

@@ -53,6 +53,12 @@ extension Store {
         try await driver.read("SELECT * FROM identities ORDER BY created, mpin_id").map(Identity.init(row:))
     }
 
+    /// The identities of one person (the e-mail address in any case), oldest first: the devices
+    /// of the account page.
+    public func identities(userId: String) async throws -> [Identity] {
+        try await driver.read("SELECT * FROM identities WHERE lower(user_id) = lower(\(userId)) ORDER BY created, mpin_id").map(Identity.init(row:))
+    }
+
     /// Revokes every identity of `userId` (the e-mail address in any case); returns how many changed.
     public func revoke(userId: String) async throws -> Int {
         try await revoke(IdentitySelection(userId: userId))

@@ -135,6 +135,7 @@ public struct ServeConfiguration: Sendable {
         o.otpWrongWindow = try integer("otp-wrong-window", in: 10...86400)
         o.database = text("database")
         o.databasePasswordFile = text("database-password-file")
+        o.webDirectory = text("web-dir")
         _ = try logLevel()
         _ = try logFormat()
         return o

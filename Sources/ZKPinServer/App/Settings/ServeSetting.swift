@@ -88,6 +88,11 @@ public struct ServeSetting: Sendable {
                 "postgres://USER@HOST:PORT/DATABASE shared by several instances (unset: SQLite in the data folder); password from PGPASSWORD or --database-password-file"
         ),
         ServeSetting("database-password-file", help: "0600 file holding the PostgreSQL password"),
+        ServeSetting(
+            "web-dir",
+            help:
+                "Folder of the web client (mpin.js, lib/, app/) served at /js and /app (unset: share/zkpin/web above the binaries, else the repository's web/)"
+        ),
         ServeSetting("log-level", default: "info", help: "trace, debug, info, notice, warning, error or critical"),
         ServeSetting("log-format", default: "text", help: "text or json (one JSON object per line)")
     ]

@@ -1,0 +1,45 @@
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// The web client: `/js/...` (the crypto module and its `lib/`) and `/app/...` (the installable
+/// app), from the table of `WebFiles`. Every answer carries a strict policy: scripts, styles,
+/// images, the manifest, the service worker and requests only from this origin, no inline
+/// script, no framing. Files are revalidated (`no-cache` with an ETag): the service worker
+/// keeps the app shell for offline use, and an upgrade reaches the next visit.
+enum WebRoutes {
+    static let policy =
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+        + "manifest-src 'self'; worker-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+
+    static func collection(files: WebFiles) -> RouteCollection<AppContext> {
+        let routes = RouteCollection(context: AppContext.self)
+        let handler: @Sendable (Request, AppContext) async throws -> Response = { request, _ in
+            try answer(files[request.uri.path], request: request)
+        }
+        // `/app` answers `/app/` too (the app's own URL: the service worker's scope is `/app/`).
+        routes.get("/app", use: handler)
+        routes.get("/app/:file", use: handler)
+        routes.get("/js/:file", use: handler)
+        routes.get("/js/lib/:file", use: handler)
+        return routes
+    }
+
+    static func answer(_ file: WebFiles.File?, request: Request) throws -> Response {
+        guard let file else { throw HTTPError(.notFound) }
+        var headers: HTTPFields = [
+            .contentType: file.contentType,
+            .cacheControl: "no-cache",
+            .eTag: file.etag,
+            .contentSecurityPolicy: policy,
+            .xContentTypeOptions: "nosniff",
+            .init("Referrer-Policy")!: "no-referrer"
+        ]
+        if request.headers[.ifNoneMatch] == file.etag {
+            headers[.contentType] = nil
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentLength] = String(file.body.count)
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: file.body)))
+    }
+}

@@ -1,0 +1,322 @@
+// The ZKPin web app: identities in this browser, registration by e-mail, sign-in of another
+// screen (QR payload <url>#<code> opened here, or the code typed) and of this one ("Sign in
+// here with your PIN" on the sign-in page opens /app/#<code>). No inline script (CSP).
+import * as store from "/app/identities.js";
+import * as client from "/app/client.js";
+
+const $ = (id) => document.getElementById(id);
+const sections = ["home", "register", "activate", "signin", "pin", "done"];
+let waiting = null;  // the activation poll's timer
+
+function show(id) {
+  for (const s of sections) $(s).hidden = s !== id;
+  const heading = $(id).querySelector("h1");
+  if (heading) { heading.tabIndex = -1; heading.focus(); }
+}
+
+function say(text, error = false) {
+  $("status").textContent = text;
+  $("status").classList.toggle("error", error);
+}
+
+function stopWaiting() { if (waiting) { clearTimeout(waiting); waiting = null; } }
+
+const stateWords = { pending: "waiting for activation", registered: "ready", blocked: "blocked", revoked: "revoked" };
+
+async function renderHome() {
+  stopWaiting();
+  const list = await store.all();
+  const ul = $("identities");
+  ul.replaceChildren();
+  $("no-identities").hidden = list.length > 0;
+  for (const identity of list) {
+    const li = document.createElement("li");
+    const who = document.createElement("div"); who.className = "who"; who.textContent = identity.userId;
+    const where = document.createElement("div"); where.className = "where";
+    where.textContent = `${identity.serviceName || ""} ${identity.server} · ${identity.deviceName || "this device"} · ${stateWords[identity.state] || identity.state}`;
+    const remove = document.createElement("button");
+    remove.type = "button"; remove.textContent = "Remove";
+    remove.setAttribute("aria-label", `Remove ${identity.userId} at ${identity.server}`);
+    remove.addEventListener("click", async () => {
+      if (!confirm(`Remove ${identity.userId} from this device? You would have to register again.`)) return;
+      await store.remove(identity.key);
+      say(`Removed ${identity.userId}.`);
+      renderHome();
+    });
+    li.append(who, where, remove);
+    if (identity.state === "registered") {
+      const change = document.createElement("button");
+      change.type = "button"; change.textContent = "Change PIN";
+      change.setAttribute("aria-label", `Change the PIN of ${identity.userId}`);
+      change.addEventListener("click", () => changePIN(identity));
+      li.append(change);
+    }
+    if (identity.state === "pending") {
+      const resume = document.createElement("button");
+      resume.type = "button"; resume.textContent = "Finish the registration";
+      resume.addEventListener("click", () => waitForActivation(identity));
+      li.append(resume);
+    }
+    ul.append(li);
+  }
+  show("home");
+}
+
+// ---- registration -------------------------------------------------------------------------
+
+async function startRegistration(event) {
+  event.preventDefault();
+  const email = $("email").value.trim(), device = $("device").value.trim();
+  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) { say("Type an e-mail address like kim@example.com.", true); $("email").focus(); return; }
+  try {
+    say("Registering…");
+    const service = await client.discover(location.origin);
+    const started = await client.register(service, email, device);
+    const identity = {
+      key: store.keyOf(service.base, email), server: service.base, userId: email, deviceName: device,
+      serviceName: service.name, curve: service.curve, mpinId: started.mpinId, regOTT: started.regOTT,
+      confirmationCode: started.code, state: "pending", created: new Date().toISOString(),
+    };
+    await store.put(identity);
+    waitForActivation(identity);
+  } catch (error) {
+    say(`The registration failed: ${error.message}`, true);
+  }
+}
+
+async function waitForActivation(identity) {
+  $("activate-email").textContent = identity.userId;
+  $("confirmation-code").textContent = identity.confirmationCode;
+  say(`Confirmation code: ${identity.confirmationCode}`);
+  show("activate");
+  let service;
+  try { service = await client.discover(identity.server); } catch (error) { say(error.message, true); return; }
+  const poll = async () => {
+    try {
+      const secret = await client.clientSecret(service, identity.mpinId, identity.regOTT);
+      if (!secret) { waiting = setTimeout(poll, 2000); return; }
+      waiting = null;
+      choosePIN(identity, service, secret);
+    } catch (error) {
+      say(error.status && [400, 403, 404, 410].includes(error.status)
+        ? "This registration expired or was replaced: register again." : `Waiting failed: ${error.message}`, true);
+    }
+  };
+  stopWaiting();
+  poll();
+}
+
+function choosePIN(identity, service, secret) {
+  let first = null;
+  askPIN("Choose a PIN", "Activated. Choose a 4-digit PIN: it never leaves this device.", async (pin) => {
+    if (first === null) {
+      const reason = client.trivialPIN(pin);
+      if (reason) { say(`That PIN is easy to guess (${reason}): choose another.`, true); return "again"; }
+      first = pin;
+      askPIN("Repeat the PIN", "Type the same PIN again.", null, true);
+      return "again";
+    }
+    if (pin !== first) { first = null; say("The two PINs differ: choose a PIN again.", true); $("pin-title").textContent = "Choose a PIN"; return "again"; }
+    const tokenHex = await client.token(service, identity.mpinId, pin, secret);
+    secret = null;
+    await store.put({ ...identity, token: tokenHex, regOTT: undefined, confirmationCode: undefined, state: "registered" });
+    done("Registered", `${identity.userId} can now sign in with this device at ${identity.server}.`);
+    return "done";
+  });
+}
+
+// The CLI's order (zkpin change-pin): the current PIN is proved to the server by a login that
+// signs no page in (code "0"; a wrong one counts towards the block), then the new PIN twice.
+async function changePIN(identity) {
+  let service;
+  try { service = await client.discover(identity.server); } catch (error) { say(error.message, true); return; }
+  let old = null, first = null;
+  askPIN("Current PIN", `Change the PIN of ${identity.userId}: type the current PIN first.`, async (pin) => {
+    if (old === null) {
+      say("Checking the current PIN…");
+      try { await client.signIn(service, identity, pin, "0"); } catch (error) {
+        if (error.status === 401 && error.code === "wrong_pin") {
+          const left = typeof error.attemptsLeft === "number" ? ` ${error.attemptsLeft} attempt${error.attemptsLeft === 1 ? "" : "s"} left before the identity is blocked.` : "";
+          say(`The current PIN is wrong; nothing was changed.${left}`, true);
+          return "again";
+        }
+        return refusal(error, identity);
+      }
+      old = pin;
+      say("Choose the new PIN.");
+      $("pin-title").textContent = "New PIN";
+      return "again";
+    }
+    if (first === null) {
+      const reason = client.trivialPIN(pin);
+      if (reason) { say(`That PIN is easy to guess (${reason}): choose another.`, true); return "again"; }
+      if (pin === old) { say("The new PIN is the same as the current one: choose another.", true); return "again"; }
+      first = pin;
+      $("pin-title").textContent = "Repeat the new PIN";
+      return "again";
+    }
+    if (pin !== first) { first = null; $("pin-title").textContent = "New PIN"; say("The two PINs differ: choose the new PIN again.", true); return "again"; }
+    const tokenHex = await client.changedToken(service, identity, old, pin);
+    await store.update(identity.key, { token: tokenHex });
+    done("PIN changed", `The PIN of ${identity.userId} on this device is changed.`);
+    return "done";
+  });
+}
+
+// ---- the PIN pad ----------------------------------------------------------------------------
+
+let onPIN = null;
+
+function askPIN(title, hint, handler, keepHandler = false) {
+  $("pin-title").textContent = title;
+  $("pin-hint").textContent = hint;
+  if (!keepHandler) onPIN = handler;
+  $("pin-input").value = "";
+  show("pin");
+  $("pin-input").focus();
+}
+
+function setupPad() {
+  const input = $("pin-input");
+  for (const button of document.querySelectorAll(".pad [data-digit]")) {
+    button.addEventListener("click", () => {
+      if (input.value.length < 4) input.value += button.dataset.digit;
+      say(`${input.value.length} of 4 digits`);
+    });
+  }
+  document.querySelector(".pad [data-clear]").addEventListener("click", () => {
+    input.value = input.value.slice(0, -1);
+    say(`${input.value.length} of 4 digits`);
+  });
+  $("pin-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const pin = input.value;
+    if (!/^[0-9]{4}$/.test(pin)) { say("A PIN is exactly 4 digits.", true); input.focus(); return; }
+    input.value = "";
+    $("pin-ok").disabled = true;
+    try {
+      const next = onPIN ? await onPIN(pin) : "done";
+      if (next === "again") { show("pin"); input.focus(); }
+    } catch (error) {
+      say(error.message, true);
+    } finally { $("pin-ok").disabled = false; }
+  });
+}
+
+// ---- sign-in with an access code -------------------------------------------------------------
+
+async function signInWithCode(code) {
+  if (!/^[0-9]{7}$/.test(code)) { say("An access code is 7 digits.", true); $("code").focus(); return; }
+  const usable = (await store.all()).filter((i) => i.server === location.origin);
+  if (usable.length === 0) {
+    say(`No identity of ${location.origin} on this device: register one first, then open the code again.`, true);
+    $("code").value = code;
+    renderHome();
+    return;
+  }
+  let service, siteName;
+  try {
+    service = await client.discover(location.origin);
+    siteName = await client.checkCode(service, code);
+  } catch (error) {
+    if (error.status === 412 || error.status === 410) say("The access code expired: get a new code on the other screen.", true);
+    else say(`The code could not be checked: ${error.message}`, true);
+    $("code").value = "";
+    renderHome();
+    return;
+  }
+  // What the CLI checks before the PIN: the service's name and where it really is.
+  $("signin-service").textContent = service.name;
+  $("signin-origin").textContent = location.origin;
+  $("signin-site").textContent = siteName || "";
+  $("signin-site").hidden = $("signin-site-label").hidden = !siteName;
+  $("signin-code").textContent = code;
+  const select = $("signin-identity");
+  select.replaceChildren(...usable.map((i) => new Option(`${i.userId} (${stateWords[i.state] || i.state})`, i.key)));
+  const ready = usable.find((i) => i.state === "registered");
+  if (ready) select.value = ready.key;
+  $("signin-identity-label").hidden = select.hidden = usable.length < 2;
+  say(`Sign in to ${siteName ? siteName + " through " : ""}${service.name} at ${location.origin}?`);
+  $("signin").hidden = false;
+  askPIN("Enter your PIN", `Sign in to ${siteName || service.name} at ${location.origin} with code ${code}.`, async (pin) => {
+    const identity = await store.get(select.value);
+    if (identity.state === "blocked") { done("Blocked", "This identity is blocked: too many wrong PINs. Ask the site to unblock it, or register this device again.", true); return "done"; }
+    if (identity.state === "revoked") { done("Refused", "This identity is revoked. Register again.", true); return "done"; }
+    say("Signing in…");
+    try {
+      const userId = await client.signIn(service, identity, pin, code);
+      await store.update(identity.key, { lastLogin: new Date().toISOString() });
+      done("Signed in", `Signed in to ${siteName || service.name} as ${userId}. The other screen is now signed in.`);
+      return "done";
+    } catch (error) {
+      return refusal(error, identity);
+    }
+  });
+  $("signin").hidden = false;
+}
+
+// The states of docs/login-states.md, worded as the CLI and the page word them.
+async function refusal(error, identity) {
+  switch (error.status) {
+    case 401:
+      if (error.code === "wrong_pin") {
+        const left = typeof error.attemptsLeft === "number"
+          ? ` ${error.attemptsLeft === 1 ? "1 attempt" : error.attemptsLeft + " attempts"} left before the identity is blocked;` : "";
+        say(`Wrong PIN:${left} the same code still works.`, true);
+        $("pin-title").textContent = "Wrong PIN: try again";
+        return "again";
+      }
+      done("Refused", "The token of this identity is not valid. Register again.", true);
+      return "done";
+    case 410:
+      await store.update(identity.key, { state: "blocked" });
+      done("Blocked", "Blocked: too many wrong PINs. Ask the site to unblock your identity, or register this device again.", true);
+      return "done";
+    case 403:
+      if (error.code === "no_challenge") { done("Too slow", "The login took too long between its steps; get a new code and try again.", true); return "done"; }
+      await store.update(identity.key, { state: "revoked" });
+      done("Refused", `${identity.userId} is not authorized at ${identity.server} (revoked or unknown). Register again.`, true);
+      return "done";
+    case 412:
+      done("Expired", "The access code expired: get a new code on the other screen.", true);
+      return "done";
+    case 408:
+      done("Not taken up", "The other screen did not take the sign-in up in time: get a new code and try again.", true);
+      return "done";
+    default:
+      say(`The sign-in failed: ${error.message}`, true);
+      return "again";
+  }
+}
+
+function done(title, text, error = false) {
+  $("done-title").textContent = title;
+  $("done-text").textContent = text;
+  say(text, error);
+  show("done");
+}
+
+// ---- start -----------------------------------------------------------------------------------
+
+function codeFromFragment() {
+  const code = decodeURIComponent(location.hash.replace(/^#/, "")).replace(/\D/g, "");
+  if (location.hash) history.replaceState(null, "", location.pathname);  // the code is single use
+  return code;
+}
+
+async function start() {
+  if (!window.isSecureContext) say("This app needs a secure context: open it over https (or on localhost).", true);
+  setupPad();
+  $("server").value = location.origin;
+  $("add").addEventListener("click", () => { say(""); show("register"); });
+  $("register-form").addEventListener("submit", startRegistration);
+  for (const b of document.querySelectorAll("button.cancel")) b.addEventListener("click", () => { say(""); renderHome(); });
+  $("done-home").addEventListener("click", () => renderHome());
+  $("code-form").addEventListener("submit", (event) => { event.preventDefault(); signInWithCode($("code").value.trim()); });
+  window.addEventListener("hashchange", () => { const code = codeFromFragment(); if (code) signInWithCode(code); });
+  if ("serviceWorker" in navigator) navigator.serviceWorker.register("/app/sw.js", { scope: "/app/" }).catch(() => {});
+  const code = codeFromFragment();
+  if (code) { await renderHome(); await signInWithCode(code); } else await renderHome();
+}
+
+start();
