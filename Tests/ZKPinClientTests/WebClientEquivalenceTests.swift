@@ -50,7 +50,10 @@ import ZKPinWire
             let y = Self.scalar(suite.scalarByteCount, &random)
             let v = try suite.clientPass2(state.copyReusingX(), y: y)
             cases.append(Case(request: ["op": "hashID", "args": ["idHex": idHex]], expected: ["": Hex.encode(suite.hashID(id))], what: "HASH_ID"))
-            cases.append(Case(request: ["op": "addG1", "args": ["aHex": Hex.encode(share1), "bHex": Hex.encode(share2)]], expected: ["": Hex.encode(secret)], what: "CS1 + CS2"))
+            cases.append(
+                Case(
+                    request: ["op": "addG1", "args": ["aHex": Hex.encode(share1), "bHex": Hex.encode(share2)]],
+                    expected: ["": Hex.encode(secret)], what: "CS1 + CS2"))
             cases.append(
                 Case(
                     request: ["op": "extractPIN", "args": ["idHex": idHex, "pin": pin, "clientSecretHex": Hex.encode(secret)]],
