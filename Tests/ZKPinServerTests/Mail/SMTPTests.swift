@@ -26,9 +26,11 @@ import Testing
                        authenticator=authenticate, auth_required=True, auth_require_tls=True)
         c.start()
         print('ready', flush=True)
-        # The test SIGKILLs this process; the timer is a safety net if the test dies first.
+        # The test SIGKILLs this process; the timer is a safety net if the test dies first. It
+        # is long: on a busy machine the whole suite's parallel tests can starve this one for
+        # minutes between start and send (120 s was seen to end the server before the send).
         import threading
-        threading.Timer(120, lambda: os._exit(0)).start()
+        threading.Timer(1800, lambda: os._exit(0)).start()
         """
 
     static var available: Bool {
