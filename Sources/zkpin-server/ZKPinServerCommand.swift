@@ -54,10 +54,16 @@ struct DTA: AsyncParsableCommand {
     @Option var data = "./zkpin-dta2"
     @Option var curve = "bls12-381"
     @Option(name: .customLong("key-file"), help: "0600 file with the key shared with the relying party.") var keyFile: String
+    @Option(
+        name: .customLong("cors-origin"),
+        help: ArgumentHelp(
+            "The relying party's origin (https://login.example.com) whose web app reads the shares in the browser.", valueName: "ORIGIN"))
+    var corsOrigin: String?
 
     func run() async throws {
         var o = DTAOptions(keyFile: keyFile)
         o.host = host; o.port = port; o.dataDirectory = data; o.curve = try parseCurve(curve)
+        o.corsOrigin = corsOrigin
         let logger = Logger(label: "zkpin.dta2")
         let dta: DTA2Service
         let opts = o
@@ -68,7 +74,9 @@ struct DTA: AsyncParsableCommand {
         do { dta = try ZKPinServerApp.makeDTA2(opts, logger: logger) } catch let error as SetupError {
             throw ServerExitStatus.fail(error.description, status: ServerExitStatus.status(for: error))
         } catch { throw ServerExitStatus.fail("\(opts.dataDirectory): \(DataFolder.reason(error))", status: ServerExitStatus.dataFolder) }
-        try await ZKPinServerApp.serve(router: ZKPinServerApp.dtaRouter(dta, logger: logger), host: host, port: port, logger: logger) { port in
+        try await ZKPinServerApp.serve(
+            router: ZKPinServerApp.dtaRouter(dta, logger: logger, corsOrigin: opts.corsOrigin), host: host, port: port, logger: logger
+        ) { port in
             announce("zkpin-server dta listening on http://\(opts.host):\(port) (curve \(opts.curve.rawValue))")
         }
     }

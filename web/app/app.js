@@ -296,6 +296,36 @@ function done(title, text, error = false) {
   show("done");
 }
 
+// ---- in-app camera scan, where the browser has BarcodeDetector (Android's Chrome; not desktop Linux)
+
+let scanning = null;
+
+async function scan() {
+  let stream;
+  try {
+    stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment" } });
+  } catch (error) { say(`The camera is not available: ${error.message}`, true); return; }
+  const video = $("camera-video");
+  video.srcObject = stream;
+  $("camera").hidden = false;
+  await video.play();
+  const detector = new BarcodeDetector({ formats: ["qr_code"] });
+  const stop = () => { clearTimeout(scanning); scanning = null; stream.getTracks().forEach((t) => t.stop()); $("camera").hidden = true; };
+  $("camera-stop").onclick = stop;
+  const look = async () => {
+    try {
+      for (const code of await detector.detect(video)) {
+        // Only this server's payloads (<origin>/#<code>): another server's app signs in there.
+        const url = new URL(code.rawValue);
+        if (url.origin === location.origin && /^#[0-9]{7}$/.test(url.hash)) { stop(); signInWithCode(url.hash.slice(1)); return; }
+        say(`That QR code is not a sign-in code of ${location.origin}.`, true);
+      }
+    } catch { /* not a URL, or no frame yet */ }
+    scanning = setTimeout(look, 300);
+  };
+  look();
+}
+
 // ---- start -----------------------------------------------------------------------------------
 
 function codeFromFragment() {
@@ -312,6 +342,10 @@ async function start() {
   $("register-form").addEventListener("submit", startRegistration);
   for (const b of document.querySelectorAll("button.cancel")) b.addEventListener("click", () => { say(""); renderHome(); });
   $("done-home").addEventListener("click", () => renderHome());
+  if ("BarcodeDetector" in window && navigator.mediaDevices) {
+    $("scan").hidden = false;
+    $("scan").addEventListener("click", scan);
+  }
   $("code-form").addEventListener("submit", (event) => { event.preventDefault(); signInWithCode($("code").value.trim()); });
   window.addEventListener("hashchange", () => { const code = codeFromFragment(); if (code) signInWithCode(code); });
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("/app/sw.js", { scope: "/app/" }).catch(() => {});

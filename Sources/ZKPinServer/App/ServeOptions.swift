@@ -70,6 +70,9 @@ public struct DTAOptions: Sendable {
     public var port = 8081
     public var dataDirectory = "./zkpin-dta2"
     public var curve: CurveID = .bls12_381
+    /// `--cors-origin`: the relying party's origin (`https://login.example.com`) whose web app
+    /// may read the shares from the browser; nil answers no origin.
+    public var corsOrigin: String?
     public var keyFile: String
     public init(keyFile: String) { self.keyFile = keyFile }
 }

@@ -151,7 +151,7 @@ public enum ZKPinServerApp {
         if let dir = rp.config.dataDirectory { try OIDCRoutes.add(to: router, rp: rp, pages: pages, dataDirectory: dir) }
         if let dta2 { DTA2Routes.add(to: router, dta2: dta2, prefix: "/dta2", withStatus: true) }
         if let web = rp.config.webDirectory {
-            do { router.addRoutes(WebRoutes.collection(files: try WebFiles(folder: web))) } catch {
+            do { router.addRoutes(WebRoutes.collection(files: try WebFiles(folder: web), dta2URL: rp.dta2.clientURL)) } catch {
                 throw SetupError("the web client in \(web) cannot be read: \(error)", kind: .dataFolder)
             }
         }
@@ -160,8 +160,13 @@ public enum ZKPinServerApp {
     }
 
     /// The router of D-TA 2 alone.
-    public static func dtaRouter(_ dta2: DTA2Service, logger: Logger) -> Router<AppContext> {
+    /// With `corsOrigin`, that one origin (the relying party's web app) may read the answers
+    /// (Hummingbird's `CORSMiddleware`, GET only, no credentials); any other origin may not.
+    public static func dtaRouter(_ dta2: DTA2Service, logger: Logger, corsOrigin: String? = nil) -> Router<AppContext> {
         let router = Router(context: AppContext.self)
+        if let corsOrigin {
+            router.add(middleware: CORSMiddleware(allowOrigin: .custom(corsOrigin), allowHeaders: [.accept], allowMethods: [.get]))
+        }
         router.add(middleware: RedactingLogMiddleware(logger: logger, metrics: nil))
         let allowed = AllowedMethods()
         router.add(middleware: ErrorShapeMiddleware(logger: logger, allowed: allowed))

@@ -8,14 +8,20 @@ import NIOCore
 /// script, no framing. Files are revalidated (`no-cache` with an ETag): the service worker
 /// keeps the app shell for offline use, and an upgrade reaches the next visit.
 enum WebRoutes {
-    static let policy =
-        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
-        + "manifest-src 'self'; worker-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    /// The policy; a D-TA 2 on another origin (`dta2URL` absolute) is the one other origin the
+    /// app may connect to (for share 2 and time permits; it answers that origin with CORS).
+    static func policy(dta2URL: String = "/dta2") -> String {
+        var connect = "'self'"
+        if dta2URL.hasPrefix("https://") || dta2URL.hasPrefix("http://") { connect += " " + SameOrigin.originOf(dta2URL) }
+        return "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src \(connect); "
+            + "manifest-src 'self'; worker-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    }
 
-    static func collection(files: WebFiles) -> RouteCollection<AppContext> {
+    static func collection(files: WebFiles, dta2URL: String = "/dta2") -> RouteCollection<AppContext> {
         let routes = RouteCollection(context: AppContext.self)
+        let policy = policy(dta2URL: dta2URL)
         let handler: @Sendable (Request, AppContext) async throws -> Response = { request, _ in
-            try answer(files[request.uri.path], request: request)
+            try answer(files[request.uri.path], request: request, policy: policy)
         }
         // `/app` answers `/app/` too (the app's own URL: the service worker's scope is `/app/`).
         routes.get("/app", use: handler)
@@ -25,7 +31,7 @@ enum WebRoutes {
         return routes
     }
 
-    static func answer(_ file: WebFiles.File?, request: Request) throws -> Response {
+    static func answer(_ file: WebFiles.File?, request: Request, policy: String) throws -> Response {
         guard let file else { throw HTTPError(.notFound) }
         var headers: HTTPFields = [
             .contentType: file.contentType,

@@ -1,5 +1,10 @@
 import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
 import Testing
+import ZKPinProtocol
 
 @testable import ZKPinServer
 
@@ -130,5 +135,28 @@ import Testing
         try "".write(toFile: share + "/mpin.js", atomically: true, encoding: .utf8)
         #expect(try WebFolder.find(setting: nil, executable: root + "/bin/zkpin-server") == share)
         #expect(try WebFolder.find(setting: nil, executable: "/nonexistent/bin/zkpin-server") == nil)
+    }
+
+    /// A D-TA 2 on another origin: the app's policy names it as the one other origin to
+    /// connect to, and `zkpin-server dta --cors-origin` answers that origin (and only it).
+    @Test func aSeparateDTA2IsTheOneOtherOriginAndAnswersOnlyTheApps() async throws {
+        #expect(WebRoutes.policy(dta2URL: "https://dta2.example.com:8443/").contains("connect-src 'self' https://dta2.example.com:8443;"))
+        #expect(WebRoutes.policy().contains("connect-src 'self';"))
+        let dir = try TempDir.make()
+        let dta2 = DTA2Service(
+            authority: try TrustedAuthority.load(path: dir + "/dta2.master", suite: CurveID.bn254cx.suite),
+            key: Array(repeating: 7, count: 32))
+        let app = Application(router: ZKPinServerApp.dtaRouter(dta2, logger: Logger(label: "test"), corsOrigin: "https://login.example.com"))
+        try await app.test(.router) { client in
+            let r = try await client.execute(uri: "/status", method: .get, headers: [.origin: "https://login.example.com"])
+            #expect(r.status == .ok && r.headers[.accessControlAllowOrigin] == "https://login.example.com")
+            let other = try await client.execute(uri: "/status", method: .get, headers: [.origin: "https://evil.example"])
+            #expect(other.headers[.accessControlAllowOrigin] != "https://evil.example")
+        }
+        let closed = Application(router: ZKPinServerApp.dtaRouter(dta2, logger: Logger(label: "test")))
+        try await closed.test(.router) { client in
+            let r = try await client.execute(uri: "/status", method: .get, headers: [.origin: "https://login.example.com"])
+            #expect(r.status == .ok && r.headers[.accessControlAllowOrigin] == nil)
+        }
     }
 }
