@@ -40,4 +40,19 @@ import Testing
         #expect(try await h.rp.store.oidcClient(id: id) == nil)
         #expect(try AdminCommandTests.admin(["clients", "remove", id, "--data", h.dir]).status == 1)
     }
+
+    /// `--otp`: a one-time code service needs no redirect URI, always has a secret, and the list says so.
+    @Test func addsAOneTimeCodeService() async throws {
+        let h = try await Harness.make()
+        let add = try AdminCommandTests.admin(["clients", "add", "VPN", "--otp", "--data", h.dir])
+        #expect(add.status == 0, "\(add.err)")
+        let id = try #require(OIDCFlow.capture(#"client_id: (zk-[0-9a-f]+)"#, in: add.out))
+        #expect(OIDCFlow.capture(#"client_secret: ([0-9a-f]{64})"#, in: add.out) != nil)
+        #expect(try await h.rp.store.oidcClient(id: id)?.otp == true)
+        #expect(try await h.rp.store.otpServices().map(\.id) == [id])
+        let list = try AdminCommandTests.admin(["clients", "list", "--data", h.dir])
+        #expect(list.out.contains("\(id)\tVPN\tconfidential\tES256\totp"), "\(list.out)")
+        let open = try AdminCommandTests.admin(["clients", "add", "Open", "--otp", "--public", "--data", h.dir])
+        #expect(open.status != 0 && open.err.contains("needs a secret"), "\(open.err)")
+    }
 }
