@@ -64,7 +64,7 @@ public struct OneTimeCode: Sendable, Equatable {
     }
 }
 
-/// The one-time code tables, for both stores (SQLite migration v5, PostgreSQL version 4).
+/// The one-time code tables, for both stores (SQLite migration v6, PostgreSQL version 5).
 enum OTPSchema {
     static let postgres: [String] = [
         "ALTER TABLE oidc_clients ADD COLUMN otp BOOLEAN NOT NULL DEFAULT false",
