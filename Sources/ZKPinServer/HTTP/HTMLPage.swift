@@ -2,8 +2,13 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// HTML answers and redirects of the browser pages.
+/// HTML answers and redirects of the browser pages. Pages and redirects carry tokens in their
+/// URLs (activation links, authorization codes): no referrer leaves them, and no other site
+/// may frame them (CSP frame-ancestors, and X-Frame-Options for browsers without it).
 enum HTMLPage {
+    static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
+    static let frameOptions = HTTPField.Name("X-Frame-Options")!
+
     static func response(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
         Response(
             status: status,
@@ -11,12 +16,15 @@ enum HTMLPage {
                 .contentType: "text/html; charset=utf-8",
                 .contentSecurityPolicy: "frame-ancestors 'none'",
                 .cacheControl: "no-store",
-                .xContentTypeOptions: "nosniff"
+                .xContentTypeOptions: "nosniff",
+                referrerPolicy: "no-referrer",
+                frameOptions: "DENY"
             ], body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
     static func redirect(_ location: String, cookie: Cookie? = nil) -> Response {
-        var response = Response(status: .seeOther, headers: [.location: location, .cacheControl: "no-store"])
+        var response = Response(
+            status: .seeOther, headers: [.location: location, .cacheControl: "no-store", referrerPolicy: "no-referrer"])
         if let cookie { response.setCookie(cookie) }
         return response
     }

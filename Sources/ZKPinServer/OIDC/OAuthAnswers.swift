@@ -38,14 +38,14 @@ extension OAuthError: SelfShapedError {
     func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers: HTTPFields = [:]
         if statusCode == 401 { headers[.wwwAuthenticate] = #"Basic realm="zkpin""# }
-        if statusCode == 503 { headers[.retryAfter] = "5" }
+        if statusCode == 503 || statusCode == 429 { headers[.retryAfter] = String(retryAfter ?? 5) }
         return try OAuthJSON(value: OAuthErrorBody(error: code, error_description: description), status: status, headers: headers)
             .response(from: request, context: context)
     }
 }
 
 /// RFC 6750 section 3: no bearer token (`error` nil) or one that is not valid.
-struct BearerChallenge: SelfShapedError {
+struct BearerChallenge: SelfShapedError, Equatable {
     var error: String?
     var status: HTTPResponse.Status { .unauthorized }
 

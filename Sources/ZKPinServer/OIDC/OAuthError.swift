@@ -4,6 +4,8 @@ struct OAuthError: Error, Sendable, Equatable {
     var description: String
     /// The token endpoint's status: 400, or 401 for invalid_client.
     var statusCode: Int = 400
+    /// Seconds for `Retry-After` (429 and 503).
+    var retryAfter: Int? = nil
 
     static func invalidRequest(_ d: String) -> OAuthError { OAuthError(code: "invalid_request", description: d) }
     static func invalidClient(_ d: String) -> OAuthError { OAuthError(code: "invalid_client", description: d, statusCode: 401) }
@@ -14,6 +16,12 @@ struct OAuthError: Error, Sendable, Equatable {
     static func invalidScope(_ d: String) -> OAuthError { OAuthError(code: "invalid_scope", description: d) }
     static func loginRequired(_ d: String) -> OAuthError { OAuthError(code: "login_required", description: d) }
     static func serverError(_ d: String) -> OAuthError { OAuthError(code: "server_error", description: d, statusCode: 500) }
+    /// Too many failures from this address (not an RFC 6749 code: 429 with Retry-After says it).
+    static func tooManyRequests(_ retryAfter: Int) -> OAuthError {
+        OAuthError(
+            code: "too_many_requests", description: "too many failed attempts from this address; try again in \(retryAfter) seconds",
+            statusCode: 429, retryAfter: retryAfter)
+    }
     /// The database is unavailable: 503 with Retry-After, never an error that blames the client.
     static let temporarilyUnavailable = OAuthError(
         code: "temporarily_unavailable",

@@ -19,6 +19,9 @@ final class OIDCProvider: Sendable {
     let clock: ServerClock
     let keys: KeyRing
     let metrics: OIDCMetrics
+    /// Failed client authentications and unknown bearer tokens, per address.
+    let limiter: StoreRateLimiter
+    let limits: ServerConfig.Limits
     static let codeTTL = 60
     static let accessTokenTTL = 3600
     static let idTokenTTL = 600
@@ -34,6 +37,25 @@ final class OIDCProvider: Sendable {
         clock = rp.clock
         self.keys = keys
         metrics = OIDCMetrics(rp.metrics)
+        limiter = StoreRateLimiter(storage: rp.storage)
+        limits = rp.config.limits
+    }
+
+    /// Refuses (429) an address whose failures used up `rule`, before any other work.
+    func checkFailures(_ key: String, _ rule: RateLimiter.Rule, address: String) async throws(OAuthError) {
+        let now = self.now
+        let exhausted: Bool
+        do { exhausted = try await limiter.exhausted(key, rule, now: now) } catch { throw .temporarilyUnavailable }
+        guard exhausted else { return }
+        let error = OAuthError.tooManyRequests(rule.window)
+        await refused(error, clientId: nil, address: address)
+        throw error
+    }
+
+    /// Counts one failure towards `rule`.
+    func countFailure(_ key: String, _ rule: RateLimiter.Rule) async throws(OAuthError) {
+        let now = self.now
+        do { _ = try await limiter.hit(key, rule, now: now) } catch { throw .temporarilyUnavailable }
     }
 
     var now: Int { clock.now }

@@ -12,7 +12,7 @@ enum OIDCRoutes {
         router.addRoutes(OIDCDiscoveryRoutes.collection(provider))
         router.addRoutes(AuthorizeRoutes.collection(web, pages: pages))
         router.addRoutes(TokenRoutes.collection(web))
-        router.addRoutes(UserInfoRoutes.collection(provider))
+        router.addRoutes(UserInfoRoutes.collection(provider, address: web.address))
         router.addRoutes(LogoutRoutes.collection(web))
     }
 }
@@ -49,12 +49,17 @@ enum OIDCDiscoveryRoutes {
 
 /// `/oauth/userinfo` (GET and POST) with a bearer access token (RFC 6750).
 enum UserInfoRoutes {
-    static func collection(_ provider: OIDCProvider) -> RouteCollection<AppContext> {
+    static func collection(_ provider: OIDCProvider, address: ClientAddress) -> RouteCollection<AppContext> {
         let routes = RouteCollection(context: AppContext.self)
         @Sendable func userinfo(_ request: Request, _ context: AppContext) async throws -> OAuthJSON<UserInfo> {
             guard let header = request.headers[.authorization], header.lowercased().hasPrefix("bearer ") else { throw BearerChallenge() }
+            let key = "bearer:" + address.of(request, context)
+            try await provider.checkFailures(key, provider.limits.invalidBearersPerAddress, address: address.of(request, context))
             let token = String(header.dropFirst(7)).trimmingCharacters(in: .whitespaces)
-            guard let info = try await provider.userInfo(accessToken: token) else { throw BearerChallenge(error: "invalid_token") }
+            guard let info = try await provider.userInfo(accessToken: token) else {
+                try await provider.countFailure(key, provider.limits.invalidBearersPerAddress)
+                throw BearerChallenge(error: "invalid_token")
+            }
             return OAuthJSON(value: info)
         }
         routes.get("/oauth/userinfo", use: userinfo)
@@ -70,7 +75,9 @@ enum TokenRoutes {
         let provider = web.provider
         routes.post("/oauth/token") { request, context in
             let from = web.address.of(request, context)
+            let key = "client-auth:" + from
             do {
+                try await provider.checkFailures(key, provider.limits.failedClientAuthPerAddress, address: from)
                 let params: TokenParameters
                 do { params = try await OAuthForm.decode(TokenParameters.self, from: request, context: context, allowQuery: false) } catch {
                     throw OAuthError.invalidRequest("the body must be an application/x-www-form-urlencoded form, each parameter once")
@@ -78,6 +85,8 @@ enum TokenRoutes {
                 let basic = try BasicCredentials.parse(request.headers[.authorization])
                 return OAuthJSON(value: try await provider.token(params, basic: basic, address: from))
             } catch let error as OAuthError {
+                if error.statusCode == 429 { throw error }  // refused and audited by checkFailures
+                if error.statusCode == 401 { try await provider.countFailure(key, provider.limits.failedClientAuthPerAddress) }
                 await provider.refused(error, clientId: nil, address: from)
                 throw error
             }

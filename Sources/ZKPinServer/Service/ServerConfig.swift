@@ -56,6 +56,10 @@ public struct ServerConfig: Sendable {
         public var wrongCodesPerAddress = RateLimiter.Rule(limit: 30, window: 60)
         public var wrongConfirmationsPerRegistration = RateLimiter.Rule(limit: 5, window: 900)
         public var invalidTokensPerIdentityAndAddress = RateLimiter.Rule(limit: 50, window: 600)
+        /// Failed client authentications at the OAuth endpoints, and unknown bearer tokens at
+        /// userinfo, per address: the secrets are 256-bit (no guessing), so this bounds load.
+        public var failedClientAuthPerAddress = RateLimiter.Rule(limit: 30, window: 60)
+        public var invalidBearersPerAddress = RateLimiter.Rule(limit: 60, window: 60)
         public init() {}
     }
 
