@@ -3,8 +3,10 @@ import Hummingbird
 import NIOCore
 
 /// HTML answers and redirects of the browser pages. Pages and redirects carry tokens in their
-/// URLs (activation links, authorization codes): no referrer leaves them, and no other site
-/// may frame them (CSP frame-ancestors, and X-Frame-Options for browsers without it).
+/// URLs (activation links, authorization codes): no referrer leaves them for another origin
+/// (`same-origin`, not `no-referrer`: with that, a browser sends `Origin: null` on the pages'
+/// own form posts and the same-origin check refuses them), and no other site may frame them
+/// (CSP frame-ancestors, and X-Frame-Options for browsers without it).
 enum HTMLPage {
     static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
     static let frameOptions = HTTPField.Name("X-Frame-Options")!
@@ -17,14 +19,14 @@ enum HTMLPage {
                 .contentSecurityPolicy: "frame-ancestors 'none'",
                 .cacheControl: "no-store",
                 .xContentTypeOptions: "nosniff",
-                referrerPolicy: "no-referrer",
+                referrerPolicy: "same-origin",
                 frameOptions: "DENY"
             ], body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
     static func redirect(_ location: String, cookie: Cookie? = nil) -> Response {
         var response = Response(
-            status: .seeOther, headers: [.location: location, .cacheControl: "no-store", referrerPolicy: "no-referrer"])
+            status: .seeOther, headers: [.location: location, .cacheControl: "no-store", referrerPolicy: "same-origin"])
         if let cookie { response.setCookie(cookie) }
         return response
     }

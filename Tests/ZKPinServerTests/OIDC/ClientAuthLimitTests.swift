@@ -5,7 +5,7 @@ import ZKPinWire
 @testable import ZKPinServer
 
 /// Failed client authentications and unknown bearer tokens are limited per address (429 with
-/// Retry-After, audited); the pages send no referrer and may not be framed.
+/// Retry-After, audited); the pages send no referrer to other origins and may not be framed.
 @Suite struct ClientAuthLimitTests {
     @Test func wrongClientSecretsAreLimitedPerAddress() async throws {
         let h = try await Harness.make()
@@ -50,7 +50,7 @@ import ZKPinWire
         try await h.run { t in
             let page = try await t.get("/", headers: [("Accept", "text/html")])
             #expect(page.status == 200)
-            #expect(page.header("Referrer-Policy") == "no-referrer")
+            #expect(page.header("Referrer-Policy") == "same-origin")
             #expect(page.header("X-Frame-Options") == "DENY")
             #expect(page.header("Content-Security-Policy")?.contains("frame-ancestors 'none'") == true)
         }
