@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ZKPinTestSupport
 
 @testable import ZKPinServer
 
@@ -21,7 +22,7 @@ import Testing
     static let critical999 = 1143.9  // 999 degrees of freedom (1000 bins), Wilson-Hilferty
 
     @Test(arguments: [6, 7, 8]) func everyDigitPositionIsUniform(digits: Int) {
-        var generator = OTPGenerator(digits: digits, source: SeededRandomSource(seed: Self.seed))
+        var generator = OTPGenerator(digits: digits, source: SeededRandom(seed: Self.seed))
         let draws = 100_000
         var positions = Array(repeating: Array(repeating: 0, count: 10), count: digits)
         var leading = Array(repeating: 0, count: 1000)
@@ -42,7 +43,7 @@ import Testing
     /// The statistic catches a biased draw (so the test above can fail): digits taken as a
     /// 4-bit value modulo 10 make 0 to 5 twice as likely as 6 to 9.
     @Test func theChiSquareCheckCatchesModuloBias() {
-        var source = SeededRandomSource(seed: Self.seed)
+        var source = SeededRandom(seed: Self.seed)
         var counts = Array(repeating: 0, count: 10)
         for _ in 0..<10_000 { counts[Int(source.next() & 0xF) % 10] += 1 }
         #expect(Self.chiSquare(counts) > Self.critical9, "seed \(Self.seed)")
@@ -70,8 +71,8 @@ import Testing
     }
 
     @Test func theSameSeedGivesTheSameCodes() {
-        var a = OTPGenerator(digits: 6, source: SeededRandomSource(seed: Self.seed))
-        var b = OTPGenerator(digits: 6, source: SeededRandomSource(seed: Self.seed))
+        var a = OTPGenerator(digits: 6, source: SeededRandom(seed: Self.seed))
+        var b = OTPGenerator(digits: 6, source: SeededRandom(seed: Self.seed))
         let first = (0..<20).map { _ in a.next() }
         #expect(first == (0..<20).map { _ in b.next() })
         #expect(Set(first).count > 15)
