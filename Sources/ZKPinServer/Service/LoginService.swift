@@ -125,15 +125,22 @@ struct LoginService: Sendable {
             let answer = try await pass2(request, address: address)
             return try await authenticate(AuthenticateRequest(authOTT: answer.authOTT), address: address)
         }
+        let identity = try await verifiedWithoutToken(input, address: address, successAudit: "login")
+        metrics.logins.increment()
+        return AuthenticateResponse(userId: identity.userId)
+    }
+
+    /// Pass 2 without an access code that stores no authOTT (a completing login, a one-time
+    /// code): the verdict settled in one transaction and refused as `/rps/authenticate` refuses
+    /// it (a concurrent block or revocation wins); the identity when the proof was verified.
+    func verifiedWithoutToken(_ input: Pass2Input, address: String, successAudit: String) async throws(APIError) -> Identity {
         let (challenge, identity) = try await start(input)
         let verification = await verifier.verify(challenge, v: input.v)
         let verdict = try await settle(
-            identity, verification, input: input, address: address, invalidKey: "invalid:\(input.mpinId):\(address)", completing: true)
-        // As /rps/authenticate answers a verdict (a concurrent block or revocation wins).
+            identity, verification, input: input, address: address, invalidKey: "invalid:\(input.mpinId):\(address)",
+            issueToken: false, successAudit: successAudit)
         switch verdict.outcome {
-        case .success where verdict.after.state == .active:
-            metrics.logins.increment()
-            return AuthenticateResponse(userId: identity.userId)
+        case .success where verdict.after.state == .active: return identity
         case .success where verdict.after.state == .blocked: throw APIError(.blocked, "this identity is blocked")
         case .success: throw APIError(.identityNotAuthorized, "this identity is revoked")
         case .wrongPIN where verdict.after.state == .blocked, .blocked:
@@ -158,23 +165,10 @@ struct LoginService: Sendable {
         var login = request
         login.otp = false
         login.complete = nil
-        _ = try Pass2Input(login)  // the form first: bad input is 400 whatever the services
+        let input = try Pass2Input(login)  // the form first: bad input is 400 whatever the services
         let service = try await otp.service(named: request.service)
-        let answer = try await pass2(login, address: address)
-        let now = clock.now
-        let taken = try await storage("take auth token") {
-            try await $0.takeAuthToken(hash: Tokens.hash(answer.authOTT), now: now, loginAudit: nil)
-        }
-        guard let (token, state) = taken else { throw APIError(.invalidToken, "the login proof expired before the code was drawn") }
-        guard let state, state != .revoked else { throw APIError(.identityNotAuthorized, "this identity is revoked") }
-        switch token.outcome {
-        case .wrongPIN: throw APIError(.wrongPIN, "wrong PIN", attemptsLeft: token.attemptsLeft)
-        case .blocked: throw APIError(.blocked, "wrong PIN: this identity is now blocked; register again")
-        case .invalidToken: throw APIError(.invalidToken, "the login proof is not valid")
-        case .success: break
-        }
-        guard state == .active else { throw APIError(.blocked, "this identity is blocked") }
-        return try await otp.issue(userId: token.userId, mpinId: token.mpinId, service: service, address: address)
+        let identity = try await verifiedWithoutToken(input, address: address, successAudit: "login_pass2")
+        return try await otp.issue(userId: identity.userId, mpinId: identity.mpinId, service: service, address: address)
     }
 
     /// Consumes exactly the named challenge and reserves an attempt.
@@ -205,7 +199,8 @@ struct LoginService: Sendable {
         _ identity: Identity, _ verification: ServerVerification, input: Pass2Input, address: String,
         invalidKey: String
     ) async throws(APIError) -> Pass2Response {
-        let verdict = try await settle(identity, verification, input: input, address: address, invalidKey: invalidKey, completing: false)
+        let verdict = try await settle(
+            identity, verification, input: input, address: address, invalidKey: invalidKey, issueToken: true, successAudit: "login_pass2")
         return Pass2Response(authOTT: verdict.authOTT ?? "")
     }
 
@@ -217,11 +212,11 @@ struct LoginService: Sendable {
         var after: AttemptResult
     }
 
-    /// `finish`'s work; `completing` (no access code) stores no token and audits the success as
-    /// the complete login it is.
+    /// `finish`'s work; without `issueToken` (no access code) no token is stored. A success is
+    /// audited as `successAudit` in the same transaction.
     func settle(
         _ identity: Identity, _ verification: ServerVerification, input: Pass2Input, address: String,
-        invalidKey: String, completing: Bool
+        invalidKey: String, issueToken: Bool, successAudit: String
     ) async throws(APIError) -> Verdict {
         metrics.verifications.increment()
         let now = clock.now
@@ -230,7 +225,7 @@ struct LoginService: Sendable {
             ? .success(now: now)
             : verification.pinError != 0 ? .wrongPIN(maxAttempts: config.maxAttempts) : .neutral
         let outcome: AuthToken.Outcome = verification.accepted ? .success : verification.pinError != 0 ? .wrongPIN : .invalidToken
-        let authOTT = completing ? nil : Tokens.fresh()
+        let authOTT = issueToken ? Tokens.fresh() : nil
         let token = authOTT.map {
             AuthToken(
                 hash: Tokens.hash($0), mpinId: identity.mpinId, userId: identity.userId, outcome: outcome,
@@ -246,7 +241,7 @@ struct LoginService: Sendable {
         // A success's audit row goes in with the verdict; the others need the settled count.
         let successAudit =
             outcome == .success
-            ? AuditEvent(time: now, kind: completing ? "login" : "login_pass2", userId: identity.userId, mpinId: identity.mpinId, address: address)
+            ? AuditEvent(time: now, kind: successAudit, userId: identity.userId, mpinId: identity.mpinId, address: address)
             : nil
         let settled = try await storage("finish login") {
             try await $0.finishLogin(settlement, mpinId: identity.mpinId, token: token, maxAttempts: config.maxAttempts, audit: successAudit)
