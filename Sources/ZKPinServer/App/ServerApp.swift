@@ -205,10 +205,14 @@ public enum ZKPinServerApp {
                 "connection cap lowered to fit the file-descriptor limit",
                 metadata: ["max_connections": "\(cap)", "descriptor_limit": "\(descriptors)"])
         }
-        let gate = ConnectionGate(limit: cap)
-        let http1 = HTTP1Channel.Configuration(idleTimeout: .seconds(Int64(limits.idleTimeout)))
+        let gate = ConnectionGate(
+            limit: cap, perAddressLimit: limits.perAddressConnections(cap: cap),
+            unlimitedAddresses: limits.trustedProxy.map { [$0] } ?? [])
+        let idle = TimeAmount.seconds(Int64(limits.idleTimeout))
+        let http1 = HTTP1Channel.Configuration(idleTimeout: idle)
         let server = HTTPServerBuilder { responder in
-            CappedHTTP1Channel(inner: HTTP1Channel(responder: responder, configuration: http1), gate: gate)
+            CappedHTTP1Channel(
+                inner: HTTP1Channel(responder: responder, configuration: http1), gate: gate, stalledWriteTimeout: idle)
         }
         // The backlog holds connections the accept loop has not taken yet; the cap answers the rest.
         let app = Application(

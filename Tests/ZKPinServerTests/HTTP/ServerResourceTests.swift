@@ -18,9 +18,11 @@ import ZKPinWire
         try #require(limits.rlim_max >= 2_600, "the hard file-descriptor limit (\(limits.rlim_max)) is too low for this test")
         let dir = try TempDir.make()
         let port = ServerProcess.freePort()
+        // One address may hold them all here: this is about descriptors, not about shares
+        // (ConnectionShareTests).
         let server = try ServerProcess(
-            ["serve", "--port", "\(port)", "--data", dir, "--curve", "bn254cx"], port: port,
-            descriptorLimit: 1_024)
+            ["serve", "--port", "\(port)", "--data", dir, "--curve", "bn254cx", "--max-connections-per-address", "2500"],
+            port: port, descriptorLimit: 1_024)
         defer { server.stop() }
         try await server.waitUntilListening()
         let holder = try IdleConnections(port: port, count: 2_000)
@@ -44,7 +46,8 @@ import ZKPinWire
     }
 
     @Test func overTheConnectionCapANewClientIsToldWhy() async throws {
-        let server = try await Self.server(["--max-connections", "20"])
+        // The share of one address (an eighth of the cap) would stop this one host first.
+        let server = try await Self.server(["--max-connections", "20", "--max-connections-per-address", "20"])
         defer { server.stop() }
         var idle: [RawSocket] = []
         for _ in 0..<20 {

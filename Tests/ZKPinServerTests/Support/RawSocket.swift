@@ -5,9 +5,27 @@ import Foundation
 final class RawSocket: @unchecked Sendable {
     let fd: Int32
 
-    init(port: Int) throws {
+    /// Connects from the loopback address `source` (any of 127.0.0.0/8: one machine as several
+    /// hosts); `receiveBuffer` shrinks the socket's receive buffer (a peer that reads slowly).
+    init(port: Int, source: String? = nil, receiveBuffer: Int32? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure("socket: \(String(cString: strerror(errno)))") }
+        if var size = receiveBuffer {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else {
+                let reason = String(cString: strerror(errno))
+                close(fd)
+                throw Failure("bind \(source): \(reason)")
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -26,6 +44,46 @@ final class RawSocket: @unchecked Sendable {
 
     func send(_ text: String) {
         _ = text.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// Sends all of `text`, waiting while the server does not take it, until `seconds` pass or
+    /// the connection fails (the server closed it); answers the bytes sent.
+    @discardableResult
+    func sendAll(_ text: String, seconds: Double) async -> Int {
+        let bytes = Array(text.utf8)
+        return await onOwnThread {
+            var sent = 0
+            let deadline = Date().addingTimeInterval(seconds)
+            while sent < bytes.count, Date() < deadline {
+                var poller = pollfd(fd: self.fd, events: Int16(POLLOUT), revents: 0)
+                guard poll(&poller, 1, 200) > 0 else { continue }
+                let n = bytes[sent...].withUnsafeBytes { Glibc.send(self.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+                if n < 0 {
+                    if errno == EAGAIN || errno == EWOULDBLOCK { continue }
+                    break
+                }
+                sent += n
+            }
+            return sent
+        }
+    }
+
+    /// Everything the server sent, read only now (until it closes, or the connection fails, or
+    /// `seconds` pass); and whether it ended (closed or reset).
+    func drain(seconds: Double) async -> (bytes: [UInt8], ended: Bool) {
+        await onOwnThread {
+            var out = [UInt8]()
+            let deadline = Date().addingTimeInterval(seconds)
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while Date() < deadline {
+                var poller = pollfd(fd: self.fd, events: Int16(POLLIN), revents: 0)
+                guard poll(&poller, 1, 200) > 0 else { continue }
+                let n = recv(self.fd, &buffer, buffer.count, 0)
+                if n <= 0 { return (out, true) }
+                out += buffer[0..<n]
+            }
+            return (out, false)
+        }
     }
 
     /// The waits below poll a socket, which blocks: they run on a thread of their own, since

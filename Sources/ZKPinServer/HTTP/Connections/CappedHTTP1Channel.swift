@@ -7,10 +7,11 @@ struct CappedHTTP1Channel: ServerChildChannel {
     typealias Value = HTTP1Channel.Value
     let inner: HTTP1Channel
     let gate: ConnectionGate
+    let stalledWriteTimeout: TimeAmount
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         do {
-            try channel.pipeline.syncOperations.addHandler(ConnectionCapHandler(gate: gate))
+            try channel.pipeline.syncOperations.addHandler(ConnectionCapHandler(gate: gate, stalledWriteTimeout: stalledWriteTimeout))
         } catch {
             return channel.eventLoop.makeFailedFuture(error)
         }

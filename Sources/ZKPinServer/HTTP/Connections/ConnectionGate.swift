@@ -1,79 +1,94 @@
 import NIOCore
 import Synchronization
 
-/// Counts the connections being served, shared by every child channel of one server.
+/// Counts the connections being served, shared by every child channel of one server: all of
+/// them against the cap, and each address's against its share, so that one host cannot hold
+/// the service (issue 29, finding 2). The trusted proxy's address has no share of its own:
+/// every person behind it arrives from it, and the proxy is where their connections are
+/// limited (docs/operator.md).
 final class ConnectionGate: Sendable {
-    let limit: Int
-    private let open = Atomic<Int>(0)
-
-    init(limit: Int) { self.limit = limit }
-
-    /// Admits one more connection when under the limit.
-    func enter() -> Bool {
-        let now = open.wrappingAdd(1, ordering: .relaxed).newValue
-        if now <= limit { return true }
-        open.wrappingSubtract(1, ordering: .relaxed)
-        return false
+    enum Admission: Equatable {
+        case admitted
+        /// The server holds `limit` connections.
+        case full
+        /// This address holds its share.
+        case addressFull
     }
 
-    func leave() { open.wrappingSubtract(1, ordering: .relaxed) }
+    let limit: Int
+    let perAddressLimit: Int
+    private let unlimitedAddresses: Set<String>
+    private let open = Atomic<Int>(0)
+    private let byAddress = Mutex<[ConnectionAddress: Int]>([:])
+
+    init(limit: Int, perAddressLimit: Int? = nil, unlimitedAddresses: Set<String> = []) {
+        self.limit = limit
+        self.perAddressLimit = perAddressLimit ?? limit
+        self.unlimitedAddresses = unlimitedAddresses
+    }
+
+    /// Admits one more connection from `address` (nil: not an IP peer) when both the server and
+    /// the address are under their limits.
+    func enter(from address: ConnectionAddress?) -> Admission {
+        let now = open.wrappingAdd(1, ordering: .relaxed).newValue
+        guard now <= limit else {
+            open.wrappingSubtract(1, ordering: .relaxed)
+            return .full
+        }
+        guard let address, !unlimitedAddresses.contains(address.ip) else { return .admitted }
+        let admitted = byAddress.withLock { counts -> Bool in
+            let held = counts[address, default: 0]
+            guard held < perAddressLimit else { return false }
+            counts[address] = held + 1
+            return true
+        }
+        if admitted { return .admitted }
+        open.wrappingSubtract(1, ordering: .relaxed)
+        return .addressFull
+    }
+
+    /// Gives back what `enter(from:)` admitted.
+    func leave(from address: ConnectionAddress?) {
+        open.wrappingSubtract(1, ordering: .relaxed)
+        guard let address, !unlimitedAddresses.contains(address.ip) else { return }
+        byAddress.withLock { counts in
+            let held = (counts[address] ?? 1) - 1
+            counts[address] = held > 0 ? held : nil
+        }
+    }
 
     var count: Int { open.load(ordering: .relaxed) }
+
+    /// Connections held by `address` (for tests and metrics).
+    func count(from address: ConnectionAddress) -> Int { byAddress.withLock { $0[address] ?? 0 } }
 }
 
-/// First in every connection's pipeline, before HTTP parsing: a connection over the cap is
-/// answered a 503 with a JSON message as soon as it sends anything, then closed (or closed
-/// after a few seconds of silence), and never reaches the HTTP stack.
-final class ConnectionCapHandler: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = ByteBuffer
-    typealias InboundOut = ByteBuffer
-    typealias OutboundOut = ByteBuffer
+/// The address a connection's share is counted under: an IPv4 address, or an IPv6 address's
+/// /64 prefix (one subscriber commonly holds a whole /64, so counting single IPv6 addresses
+/// would give one host 2^64 shares). An IPv4-mapped IPv6 address counts as its IPv4 address.
+struct ConnectionAddress: Hashable, Sendable {
+    /// The peer's address as `SocketAddress.ipAddress` spells it (what `trusted-proxy` names).
+    let ip: String
+    /// What its share is counted under.
+    let key: String
 
-    static let refusal: String = {
-        let body = #"{"error":"unavailable","message":"the server has too many open connections; try again shortly"}"#
-        return "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n"
-            + "Retry-After: 5\r\nConnection: close\r\n\r\n" + body
-    }()
-    /// How long a refused connection is kept for its request to arrive.
-    static let refusedGrace = TimeAmount.seconds(5)
-
-    let gate: ConnectionGate
-    private var admitted = false
-    private var answered = false
-
-    init(gate: ConnectionGate) { self.gate = gate }
-
-    func handlerAdded(context: ChannelHandlerContext) {
-        admitted = gate.enter()
-        if !admitted {
-            context.eventLoop.scheduleTask(in: Self.refusedGrace) { [channel = context.channel] in channel.close(promise: nil) }
+    init?(_ address: SocketAddress?) {
+        guard let address, let ip = address.ipAddress else { return nil }
+        self.ip = ip
+        switch address {
+        case .v6(let v6):
+            let bytes = withUnsafeBytes(of: v6.address.sin6_addr) { Array($0) }
+            if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xff && bytes[11] == 0xff {
+                key = bytes[12..<16].map { String($0) }.joined(separator: ".")
+            } else {
+                key = stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
+                    .joined(separator: ":") + "::/64"
+            }
+        default:
+            key = ip
         }
     }
 
-    func handlerRemoved(context: ChannelHandlerContext) { release() }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        release()
-        context.fireChannelInactive()
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard admitted else {
-            refuse(context)
-            return
-        }
-        context.fireChannelRead(data)
-    }
-
-    private func refuse(_ context: ChannelHandlerContext) {
-        guard !answered else { return }
-        answered = true
-        let buffer = context.channel.allocator.buffer(string: Self.refusal)
-        context.writeAndFlush(wrapOutboundOut(buffer)).whenComplete { [channel = context.channel] _ in channel.close(promise: nil) }
-    }
-
-    private func release() {
-        if admitted { gate.leave() }
-        admitted = false
-    }
+    static func == (a: Self, b: Self) -> Bool { a.key == b.key }
+    func hash(into hasher: inout Hasher) { hasher.combine(key) }
 }

@@ -1,19 +1,28 @@
 import Foundation
 
 /// The bounds on the connections of one server process (docs/limits.md): how many it serves
-/// at once, and how long a connection may wait without a complete request part (which is also
-/// the header timeout). The body timeout belongs to the router (`BodyLimitMiddleware`).
+/// at once, how many of them one address may hold, and how long a connection may wait without
+/// a complete request part (which is also the header timeout) or with an answer its peer does
+/// not read. The body timeout belongs to the router (`BodyLimitMiddleware`).
 public struct ServerLimits: Sendable {
     public var maxConnections: Int
+    /// Connections one address (an IPv6 /64) may hold; 0: an eighth of the effective cap.
+    public var maxConnectionsPerAddress: Int
     public var idleTimeout: Int
+    /// The proxy whose connections carry everyone's: no share of its own, only the cap.
+    public var trustedProxy: String?
 
-    public init(maxConnections: Int = 10_000, idleTimeout: Int = 30) {
+    public init(maxConnections: Int = 10_000, maxConnectionsPerAddress: Int = 0, idleTimeout: Int = 30, trustedProxy: String? = nil) {
         self.maxConnections = maxConnections
+        self.maxConnectionsPerAddress = maxConnectionsPerAddress
         self.idleTimeout = idleTimeout
+        self.trustedProxy = trustedProxy
     }
 
     public init(_ options: ServeOptions) {
-        self.init(maxConnections: options.maxConnections, idleTimeout: options.idleTimeout)
+        self.init(
+            maxConnections: options.maxConnections, maxConnectionsPerAddress: options.maxConnectionsPerAddress,
+            idleTimeout: options.idleTimeout, trustedProxy: options.trustedProxy)
     }
 
     /// File descriptors kept back from the connection cap: the database, logs, key files, the
@@ -23,6 +32,12 @@ public struct ServerLimits: Sendable {
     /// The cap that fits under the process's file-descriptor limit.
     func effectiveMaxConnections(descriptorLimit: Int) -> Int {
         max(1, min(maxConnections, descriptorLimit - Self.reservedDescriptors))
+    }
+
+    /// One address's share of `cap`: the configured number, or an eighth of the cap (at least
+    /// 16: a household behind one address opens a few browsers' worth of connections).
+    func perAddressConnections(cap: Int) -> Int {
+        maxConnectionsPerAddress > 0 ? min(maxConnectionsPerAddress, cap) : min(cap, max(16, cap / 8))
     }
 }
 
