@@ -3,6 +3,8 @@ import Foundation
 import ZKPinServer
 
 /// `zkpin-server admin clients add|list|remove`: the relying parties of the OpenID Connect provider.
+extension OIDCClient.CIBAMode: ExpressibleByArgument {}
+
 struct Clients: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Register the web sites that sign people in through ZKPin (OpenID Connect).",
@@ -19,6 +21,14 @@ struct Clients: AsyncParsableCommand {
         @Option(name: .customLong("id-token-alg"), help: "ES256 (default) or RS256, for sites that cannot verify ES256.") var idTokenAlg = "ES256"
         @Flag(name: .customLong("otp"), help: "A service that checks one-time codes at /otp/verify (FreeRADIUS, PAM); no redirect URI needed.")
         var otp = false
+        @Option(
+            name: .customLong("ciba"),
+            help: ArgumentHelp(
+                "A site that asks people to approve things (OpenID CIBA): poll (it polls the token endpoint) or ping (ZKPin also posts to --notification-endpoint).",
+                valueName: "poll|ping"))
+        var ciba: OIDCClient.CIBAMode?
+        @Option(name: .customLong("notification-endpoint"), help: ArgumentHelp("With --ciba ping: the site's URI that ZKPin posts to when the person answered.", valueName: "URI"))
+        var notificationEndpoint: String?
         @OptionGroup var storage: AdminStorage
 
         func run() async throws {
@@ -26,7 +36,8 @@ struct Clients: AsyncParsableCommand {
             do {
                 let (client, secret) = try await ClientRegistry.add(
                     to: store, name: name, redirectURIs: redirectURIs, postLogoutURIs: postLogoutURIs,
-                    isPublic: isPublic, idTokenAlg: idTokenAlg, otp: otp, now: Int(Date().timeIntervalSince1970))
+                    isPublic: isPublic, idTokenAlg: idTokenAlg, otp: otp, ciba: ciba, notificationEndpoint: notificationEndpoint,
+                    now: Int(Date().timeIntervalSince1970))
                 print("client_id: \(client.id)")
                 if let secret { print("client_secret: \(secret)") } else { print("public client: no secret, PKCE (S256) required") }
             } catch let error as ClientRegistry.Invalid { throw ValidationError(error.description) }
@@ -39,7 +50,7 @@ struct Clients: AsyncParsableCommand {
             let store = try await storage.open()
             for c in try await store.oidcClients() {
                 print(
-                    "\(c.id)\t\(c.name)\t\(c.isPublic ? "public" : "confidential")\t\(c.idTokenAlg)\(c.otp ? "\totp" : "")\t\(c.redirectURIs.joined(separator: " "))"
+                    "\(c.id)\t\(c.name)\t\(c.isPublic ? "public" : "confidential")\t\(c.idTokenAlg)\(c.otp ? "\totp" : "")\(c.ciba.map { "\tciba-\($0.rawValue)" } ?? "")\t\(c.redirectURIs.joined(separator: " "))"
                         + (c.postLogoutURIs.isEmpty ? "" : "\tlogout: \(c.postLogoutURIs.joined(separator: " "))"))
             }
         }

@@ -11,7 +11,8 @@ public enum ClientRegistry {
     /// needs no redirect URI unless it also signs people in through OpenID Connect).
     public static func add(
         to store: Store, name: String, redirectURIs: [String], postLogoutURIs: [String],
-        isPublic: Bool, idTokenAlg: String = "ES256", otp: Bool = false, now: Int
+        isPublic: Bool, idTokenAlg: String = "ES256", otp: Bool = false, ciba: OIDCClient.CIBAMode? = nil,
+        notificationEndpoint: String? = nil, now: Int
     ) async throws -> (client: OIDCClient, secret: String?) {
         guard let algorithm = SigningKey.Algorithm(rawValue: idTokenAlg.uppercased()) else {
             throw Invalid(description: "the ID token algorithm is ES256 or RS256, not \(idTokenAlg)")
@@ -21,14 +22,24 @@ public enum ClientRegistry {
             throw Invalid(description: "the client name must be 1 to 100 characters on one line")
         }
         if otp && isPublic { throw Invalid(description: "a one-time code service (--otp) needs a secret: leave out --public") }
-        guard otp || !redirectURIs.isEmpty else { throw Invalid(description: "give at least one --redirect-uri (or --otp)") }
-        for uri in redirectURIs + postLogoutURIs { try check(uri) }
+        if ciba != nil && isPublic { throw Invalid(description: "a site that asks for approvals (--ciba) needs a secret: leave out --public") }
+        switch (ciba, notificationEndpoint) {
+        case (.ping?, nil): throw Invalid(description: "--ciba ping needs --notification-endpoint URI (where ZKPin posts when the person answered)")
+        case (.poll?, _?), (nil, _?): throw Invalid(description: "--notification-endpoint is only for --ciba ping")
+        default: break
+        }
+        guard otp || ciba != nil || !redirectURIs.isEmpty else {
+            throw Invalid(description: "give at least one --redirect-uri (or --otp, or --ciba)")
+        }
+        for uri in redirectURIs + postLogoutURIs + (notificationEndpoint.map { [$0] } ?? []) { try check(uri) }
         let secret: String? = isPublic ? nil : Tokens.fresh()
         let client = OIDCClient(
             id: "zk-" + Tokens.fresh(bytes: 12), name: trimmed, secretHash: secret.map(Tokens.hash),
-            redirectURIs: redirectURIs, postLogoutURIs: postLogoutURIs, created: now, idTokenAlg: algorithm.rawValue, otp: otp)
+            redirectURIs: redirectURIs, postLogoutURIs: postLogoutURIs, created: now, idTokenAlg: algorithm.rawValue, otp: otp,
+            ciba: ciba, notificationEndpoint: notificationEndpoint)
         try await store.insertOIDCClient(client)
-        try await store.appendAudit(AuditEvent(time: now, kind: "oidc_client_add", detail: "\(client.id) \(trimmed)\(otp ? " otp" : "")"))
+        let roles = (otp ? " otp" : "") + (ciba.map { " ciba-\($0.rawValue)" } ?? "")
+        try await store.appendAudit(AuditEvent(time: now, kind: "oidc_client_add", detail: "\(client.id) \(trimmed)\(roles)"))
         return (client, secret)
     }
 

@@ -6,15 +6,18 @@ struct ProviderMetadata: Codable, Sendable {
     var userinfo_endpoint: String
     var jwks_uri: String
     var end_session_endpoint: String
+    var backchannel_authentication_endpoint: String
+    var backchannel_token_delivery_modes_supported = ["poll", "ping"]
+    var backchannel_user_code_parameter_supported = false
     var scopes_supported = ["openid", "email", "profile", "offline_access"]
     var response_types_supported = ["code"]
     var response_modes_supported = ["query"]
-    var grant_types_supported = ["authorization_code", "refresh_token"]
+    var grant_types_supported = OIDCProvider.grantTypes
     var subject_types_supported = ["public"]
     var id_token_signing_alg_values_supported = ["ES256", "RS256"]
     var token_endpoint_auth_methods_supported = ["client_secret_basic", "client_secret_post", "none"]
     var code_challenge_methods_supported = ["S256"]
-    var claims_supported = ["iss", "sub", "aud", "exp", "iat", "auth_time", "nonce", "email", "email_verified", "amr", "azp"]
+    var claims_supported = ["iss", "sub", "aud", "exp", "iat", "auth_time", "nonce", "email", "email_verified", "amr", "azp", "approval"]
     var prompt_values_supported = ["none", "login"]
     var authorization_response_iss_parameter_supported = true
     var request_parameter_supported = false
@@ -27,5 +30,6 @@ struct ProviderMetadata: Codable, Sendable {
         userinfo_endpoint = issuer + "/oauth/userinfo"
         jwks_uri = issuer + "/oauth/jwks"
         end_session_endpoint = issuer + "/oauth/logout"
+        backchannel_authentication_endpoint = issuer + "/oauth/bc-authorize"
     }
 }

@@ -14,9 +14,11 @@ struct IDTokenClaims: JWTPayload, Equatable {
     var emailVerified: Bool
     var amr: [String]
     var azp: String
+    /// A CIBA grant's signed approval.
+    var approval: ApprovalClaim? = nil
 
     enum CodingKeys: String, CodingKey {
-        case iss, sub, aud, exp, iat, nonce, email, amr, azp
+        case iss, sub, aud, exp, iat, nonce, email, amr, azp, approval
         case authTime = "auth_time"
         case emailVerified = "email_verified"
     }

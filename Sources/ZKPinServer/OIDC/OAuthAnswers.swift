@@ -96,4 +96,5 @@ enum OAuthForm {
 extension ProviderMetadata: ResponseEncodable {}
 extension JWKSet: ResponseEncodable {}
 extension TokenResponse: ResponseEncodable {}
+extension BackchannelResponse: ResponseEncodable {}
 extension UserInfo: ResponseEncodable {}

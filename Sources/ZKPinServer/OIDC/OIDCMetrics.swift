@@ -6,6 +6,7 @@ struct OIDCMetrics: Sendable {
     let tokens: Counter
     let refusals: Counter
     let logouts: Counter
+    let backchannelRequests: Counter
 
     init(_ metrics: ServerMetrics) {
         let registry = metrics.registry
@@ -13,5 +14,6 @@ struct OIDCMetrics: Sendable {
         tokens = ServerMetrics.counter(registry, "oidc_tokens", "OpenID Connect token responses (codes and refresh tokens redeemed).")
         refusals = ServerMetrics.counter(registry, "oidc_refusals", "OpenID Connect requests refused (bad client, redirect, code or token).")
         logouts = ServerMetrics.counter(registry, "oidc_logouts", "OpenID Connect logouts.")
+        backchannelRequests = ServerMetrics.counter(registry, "ciba_requests", "Backchannel authentication requests (CIBA) accepted.")
     }
 }

@@ -68,29 +68,49 @@ enum UserInfoRoutes {
     }
 }
 
-/// `/oauth/token`: an urlencoded form, client authentication, the code and refresh grants.
+/// The client-authenticated endpoints: `/oauth/token` (the code, refresh and CIBA grants) and
+/// `/oauth/bc-authorize` (CIBA requests). Each takes an urlencoded form; failed client
+/// authentications count towards the address's limit.
 enum TokenRoutes {
     static func collection(_ web: ProviderWeb) -> RouteCollection<AppContext> {
         let routes = RouteCollection(context: AppContext.self)
         let provider = web.provider
         routes.post("/oauth/token") { request, context in
-            let from = web.address.of(request, context)
-            let key = "client-auth:" + from
-            do {
-                try await provider.checkFailures(key, provider.limits.failedClientAuthPerAddress, address: from)
-                let params: TokenParameters
-                do { params = try await OAuthForm.decode(TokenParameters.self, from: request, context: context, allowQuery: false) } catch {
-                    throw OAuthError.invalidRequest("the body must be an application/x-www-form-urlencoded form, each parameter once")
-                }
-                let basic = try BasicCredentials.parse(request.headers[.authorization])
-                return OAuthJSON(value: try await provider.token(params, basic: basic, address: from))
-            } catch let error as OAuthError {
-                if error.statusCode == 429 { throw error }  // refused and audited by checkFailures
-                if error.statusCode == 401 { try await provider.countFailure(key, provider.limits.failedClientAuthPerAddress) }
-                await provider.refused(error, clientId: nil, address: from)
-                throw error
+            try await clientAuthenticated(web, request, context, TokenParameters.self) { params, basic, from in
+                try await provider.token(params, basic: basic, address: from)
+            }
+        }
+        routes.post("/oauth/bc-authorize") { request, context in
+            try await clientAuthenticated(web, request, context, BackchannelParameters.self) { params, basic, from in
+                try await provider.backchannelAuthorize(params, basic: basic, address: from)
             }
         }
         return routes
+    }
+
+    /// Decodes the form, reads Basic credentials and runs `body`; refusals are counted (401s
+    /// towards the address's client-authentication limit) and audited.
+    static func clientAuthenticated<Parameters: Decodable, Answer: ResponseEncodable>(
+        _ web: ProviderWeb, _ request: Request, _ context: AppContext, _ type: Parameters.Type,
+        _ body: (Parameters, BasicCredentials?, String) async throws -> Answer
+    ) async throws -> OAuthJSON<Answer> {
+        let provider = web.provider
+        let from = web.address.of(request, context)
+        let key = "client-auth:" + from
+        do {
+            try await provider.checkFailures(key, provider.limits.failedClientAuthPerAddress, address: from)
+            let params: Parameters
+            do { params = try await OAuthForm.decode(type, from: request, context: context, allowQuery: false) } catch {
+                throw OAuthError.invalidRequest("the body must be an application/x-www-form-urlencoded form, each parameter once")
+            }
+            let basic = try BasicCredentials.parse(request.headers[.authorization])
+            return OAuthJSON(value: try await body(params, basic, from))
+        } catch let error as OAuthError {
+            if error.statusCode == 429 { throw error }  // refused and audited by checkFailures
+            if error.statusCode == 401 { try await provider.countFailure(key, provider.limits.failedClientAuthPerAddress) }
+            // Polling answers are the normal course of a CIBA grant, not refusals.
+            if !["authorization_pending", "slow_down"].contains(error.code) { await provider.refused(error, clientId: nil, address: from) }
+            throw error
+        }
     }
 }

@@ -11,6 +11,8 @@ struct TokenParameters: Decodable, Sendable {
     var code_verifier: String?
     var refresh_token: String?
     var scope: String?
+    /// The CIBA grant's request.
+    var auth_req_id: String?
 }
 
 /// The success answer of RFC 6749 section 5.1 with the ID token of OpenID Connect Core 3.1.3.3.
@@ -28,16 +30,19 @@ extension OIDCProvider {
     /// Refresh tokens (scope `offline_access`) live this long from the login; refreshing never
     /// extends it (seven days).
     static let refreshTokenTTL = 7 * 24 * 3600
+    static let cibaGrant = "urn:openid:params:grant-type:ciba"
+    static let grantTypes = ["authorization_code", "refresh_token", cibaGrant]
 
     /// `POST /oauth/token`: grants `authorization_code` (RFC 6749 4.1.3, RFC 7636 4.5) and
     /// `refresh_token` (RFC 6749 section 6, rotated on use).
     func token(_ p: TokenParameters, basic: BasicCredentials?, address: String) async throws(OAuthError) -> TokenResponse {
         guard let grant = p.grant_type, !grant.isEmpty else { throw .invalidRequest("grant_type is missing") }
-        guard grant == "authorization_code" || grant == "refresh_token" else {
-            throw .unsupportedGrantType("only authorization_code and refresh_token are supported")
+        guard Self.grantTypes.contains(grant) else {
+            throw .unsupportedGrantType("the grant types are " + Self.grantTypes.joined(separator: ", "))
         }
         let client = try await authenticateClient(p, basic: basic)
         if grant == "refresh_token" { return try await refresh(p, client: client, address: address) }
+        if grant == Self.cibaGrant { return try await redeemBackchannel(authReqId: p.auth_req_id, client: client, address: address) }
         guard let code = p.code, !code.isEmpty, code.utf8.count <= 256 else { throw .invalidRequest("code is missing") }
         guard let redirectURI = p.redirect_uri, !redirectURI.isEmpty else { throw .invalidRequest("redirect_uri is missing") }
         let codeHash = Tokens.hash(code)
@@ -102,7 +107,7 @@ extension OIDCProvider {
     /// The ID token, the access token and (with `refreshExpires`) a refresh token.
     func issue(
         client: OIDCClient, userId: String, mpinId: String, scope: String, authTime: Int, nonce: String?, family: String,
-        refreshExpires: Int?, address: String
+        refreshExpires: Int?, address: String, approval: ApprovalClaim? = nil
     ) async throws(OAuthError) -> TokenResponse {
         // The identity may have been revoked or blocked since the login.
         guard let identity = try await stored({ try await $0.identity(mpinId: mpinId) }), identity.state == .active else {
@@ -114,7 +119,7 @@ extension OIDCProvider {
         let claims = IDTokenClaims(
             iss: issuer, sub: subject(userId: userId), aud: client.id, exp: issued + Self.idTokenTTL,
             iat: issued, authTime: authTime, nonce: nonce, email: userId,
-            emailVerified: true, amr: ["pin", "zkp"], azp: client.id)
+            emailVerified: true, amr: approval == nil ? ["pin", "zkp"] : ["pin", "zkp", "dvs"], azp: client.id, approval: approval)
         let idToken: String
         do { idToken = try await keys.current(SigningKey.Algorithm(rawValue: client.idTokenAlg) ?? .es256).sign(claims) } catch {
             throw .serverError("the ID token could not be signed")

@@ -14,15 +14,22 @@ public struct OIDCClient: Sendable, Equatable {
     public var idTokenAlg: String
     /// A service that checks one-time codes at `/otp/verify` (`admin clients add --otp`).
     public var otp: Bool
+    /// A site that asks people to approve things (CIBA, `admin clients add --ciba poll|ping`).
+    public var ciba: CIBAMode?
+    /// Ping mode: where the provider posts `{"auth_req_id": ...}` once the person answered.
+    public var notificationEndpoint: String?
+
+    public enum CIBAMode: String, Sendable, CaseIterable { case poll, ping }
 
     public var isPublic: Bool { secretHash == nil }
 
     public init(
         id: String, name: String, secretHash: String?, redirectURIs: [String], postLogoutURIs: [String] = [], created: Int,
-        idTokenAlg: String = "ES256", otp: Bool = false
+        idTokenAlg: String = "ES256", otp: Bool = false, ciba: CIBAMode? = nil, notificationEndpoint: String? = nil
     ) {
         self.id = id; self.name = name; self.secretHash = secretHash; self.redirectURIs = redirectURIs
         self.postLogoutURIs = postLogoutURIs; self.created = created; self.idTokenAlg = idTokenAlg; self.otp = otp
+        self.ciba = ciba; self.notificationEndpoint = notificationEndpoint
     }
 }
 

@@ -66,7 +66,9 @@ enum PostgresMigrations {
         // v4: a revoked login family (a code or refresh token used twice) takes no new tokens.
         ["ALTER TABLE oidc_codes ADD COLUMN revoked BOOLEAN NOT NULL DEFAULT FALSE"],
         // v5: one-time codes (Store+OTP.swift) and the services that check them.
-        OTPSchema.postgres
+        OTPSchema.postgres,
+        // v6: backchannel authentication requests (CIBA) and the clients that may make them.
+        BackchannelSchema.postgres
     ]
 
     /// Work done in Swift after a version's statements, in the same transaction.

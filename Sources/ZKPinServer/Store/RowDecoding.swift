@@ -72,7 +72,9 @@ extension OIDCClient {
         self.init(
             id: try r.text("id"), name: try r.text("name"), secretHash: try r.optionalText("secret_hash"),
             redirectURIs: URIList.split(try r.text("redirect_uris")), postLogoutURIs: URIList.split(try r.text("post_logout_uris")),
-            created: try r.int("created"), idTokenAlg: try r.text("id_token_alg"), otp: try r.bool("otp"))
+            created: try r.int("created"), idTokenAlg: try r.text("id_token_alg"), otp: try r.bool("otp"),
+            ciba: try r.optionalText("ciba_mode").flatMap(CIBAMode.init(rawValue:)),
+            notificationEndpoint: try r.optionalText("ciba_notification_endpoint"))
     }
 }
 

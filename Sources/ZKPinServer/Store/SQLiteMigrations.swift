@@ -59,6 +59,8 @@ enum SQLiteMigrations {
         m.registerMigration("v5") { db in try db.execute(sql: "ALTER TABLE oidc_codes ADD COLUMN revoked INTEGER NOT NULL DEFAULT 0") }
         // v6: one-time codes (Store+OTP.swift) and the services that check them.
         m.registerMigration("v6") { db in try db.execute(sql: OTPSchema.sqlite) }
+        // v7: backchannel authentication requests (CIBA) and the clients that may make them.
+        m.registerMigration("v7") { db in try db.execute(sql: BackchannelSchema.sqlite) }
         return m
     }
 }

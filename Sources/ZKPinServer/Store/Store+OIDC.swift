@@ -8,9 +8,10 @@ extension Store {
     public func insertOIDCClient(_ c: OIDCClient) async throws {
         try await driver.write(
             """
-            INSERT INTO oidc_clients(id, name, secret_hash, redirect_uris, post_logout_uris, created, id_token_alg, otp)
+            INSERT INTO oidc_clients(id, name, secret_hash, redirect_uris, post_logout_uris, created, id_token_alg, otp, ciba_mode,
+                ciba_notification_endpoint)
             VALUES (\(c.id), \(c.name), \(c.secretHash), \(URIList.join(c.redirectURIs)), \(URIList.join(c.postLogoutURIs)), \(c.created),
-                    \(c.idTokenAlg), \(c.otp))
+                    \(c.idTokenAlg), \(c.otp), \(c.ciba?.rawValue), \(c.notificationEndpoint))
             """)
     }
 
@@ -26,7 +27,7 @@ extension Store {
     public func deleteOIDCClient(id: String) async throws -> Bool {
         try await transaction { tx in
             let deleted = try tx.one("DELETE FROM oidc_clients WHERE id = \(id) RETURNING 1") != nil
-            for table in ["oidc_access_tokens", "oidc_refresh_tokens", "oidc_codes", "oidc_pending", "otp_codes"] {
+            for table in ["oidc_access_tokens", "oidc_refresh_tokens", "oidc_codes", "oidc_pending", "otp_codes", "ciba_requests"] {
                 _ = try tx.run("DELETE FROM \(raw: table) WHERE client_id = \(id)")
             }
             return deleted
@@ -156,6 +157,7 @@ extension Store {
             DELETE FROM oidc_codes WHERE expires <= \(now - OIDCSchema.usedCodeMemory)
               AND NOT EXISTS (SELECT 1 FROM oidc_refresh_tokens r WHERE r.family = oidc_codes.hash)
             """)
+        try await purgeExpiredBackchannelRequests(now: now)
     }
 }
 

@@ -37,10 +37,14 @@ public struct SQLDialect: Sendable {
     /// What a subquery that picks one row to take adds so that concurrent takers never pick
     /// the same one (PostgreSQL's row locks; SQLite has one writer at a time).
     public var skipTaken: String
+    /// What a SELECT adds to lock the rows it reads until the transaction ends (PostgreSQL's
+    /// `FOR UPDATE`; SQLite's one writer at a time needs nothing).
+    public var lockRow: String
     /// PostgreSQL runs the login's hot paths as single statements with writable CTEs
     /// (`SingleStatementPaths`); SQLite, which has none, runs them as transactions.
     public var hasWritableCTEs: Bool
 
-    public static let sqlite = SQLDialect(name: .sqlite, insertionOrder: "rowid", skipTaken: "", hasWritableCTEs: false)
-    public static let postgres = SQLDialect(name: .postgres, insertionOrder: "seq", skipTaken: "FOR UPDATE SKIP LOCKED", hasWritableCTEs: true)
+    public static let sqlite = SQLDialect(name: .sqlite, insertionOrder: "rowid", skipTaken: "", lockRow: "", hasWritableCTEs: false)
+    public static let postgres = SQLDialect(
+        name: .postgres, insertionOrder: "seq", skipTaken: "FOR UPDATE SKIP LOCKED", lockRow: "FOR UPDATE", hasWritableCTEs: true)
 }

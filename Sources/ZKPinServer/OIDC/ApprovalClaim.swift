@@ -1,0 +1,16 @@
+/// The `approval` claim of a CIBA grant's ID token: what the person approved and their
+/// designated-verifier signature on it (docs/api.md, "Approvals"), so that the site can keep
+/// it as evidence and have it verified again (`POST /oauth/approval/verify`).
+struct ApprovalClaim: Codable, Sendable, Equatable {
+    var binding_message: String
+    /// Lower-case hex SHA-256 of the signed serialisation (docs/api.md).
+    var digest: String
+    /// The signature's time (Unix seconds), part of the serialisation and of the challenge.
+    var time: Int
+    /// The signing identity (hex) and its DVS public key Pa (hex, G2).
+    var mpin_id: String
+    var Pa: String
+    /// The signature (hex G1 points).
+    var U: String
+    var V: String
+}
