@@ -29,6 +29,10 @@ struct Clients: AsyncParsableCommand {
         var ciba: OIDCClient.CIBAMode?
         @Option(name: .customLong("notification-endpoint"), help: ArgumentHelp("With --ciba ping: the site's URI that ZKPin posts to when the person answered.", valueName: "URI"))
         var notificationEndpoint: String?
+        @Flag(
+            name: .customLong("device"),
+            help: "A device without a browser (a TV, a command-line tool) that signs people in with the device grant (RFC 8628); usually with --public.")
+        var deviceGrant = false
         @OptionGroup var storage: AdminStorage
 
         func run() async throws {
@@ -37,7 +41,7 @@ struct Clients: AsyncParsableCommand {
                 let (client, secret) = try await ClientRegistry.add(
                     to: store, name: name, redirectURIs: redirectURIs, postLogoutURIs: postLogoutURIs,
                     isPublic: isPublic, idTokenAlg: idTokenAlg, otp: otp, ciba: ciba, notificationEndpoint: notificationEndpoint,
-                    now: Int(Date().timeIntervalSince1970))
+                    deviceGrant: deviceGrant, now: Int(Date().timeIntervalSince1970))
                 print("client_id: \(client.id)")
                 if let secret { print("client_secret: \(secret)") } else { print("public client: no secret, PKCE (S256) required") }
             } catch let error as ClientRegistry.Invalid { throw ValidationError(error.description) }
@@ -50,7 +54,7 @@ struct Clients: AsyncParsableCommand {
             let store = try await storage.open()
             for c in try await store.oidcClients() {
                 print(
-                    "\(c.id)\t\(c.name)\t\(c.isPublic ? "public" : "confidential")\t\(c.idTokenAlg)\(c.otp ? "\totp" : "")\(c.ciba.map { "\tciba-\($0.rawValue)" } ?? "")\t\(c.redirectURIs.joined(separator: " "))"
+                    "\(c.id)\t\(c.name)\t\(c.isPublic ? "public" : "confidential")\t\(c.idTokenAlg)\(c.otp ? "\totp" : "")\(c.ciba.map { "\tciba-\($0.rawValue)" } ?? "")\(c.deviceGrant ? "\tdevice" : "")\t\(c.redirectURIs.joined(separator: " "))"
                         + (c.postLogoutURIs.isEmpty ? "" : "\tlogout: \(c.postLogoutURIs.joined(separator: " "))"))
             }
         }

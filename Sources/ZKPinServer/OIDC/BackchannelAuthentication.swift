@@ -167,26 +167,10 @@ extension OIDCProvider {
             guard let userId = request.userId, let mpinId = request.mpinId, let approval = request.approval else {
                 throw .serverError("the approved request lacks its approval")
             }
-            return try await issueForApproval(request, userId: userId, mpinId: mpinId, approval: approval, client: client, address: address)
+            return try await issueAnsweredGrant(
+                root: Tokens.hash("ciba\n" + request.id), client: client, userId: userId, mpinId: mpinId, scope: request.scope,
+                authTime: request.answered ?? now, address: address,
+                approval: try? JSONDecoder().decode(ApprovalClaim.self, from: Data(approval.utf8)))
         }
-    }
-
-    /// The tokens of an approved request. Its grant is recorded as a used code, the root of
-    /// the token family, so that revoking the identity or a reused refresh token ends them as
-    /// it ends a browser login's.
-    private func issueForApproval(
-        _ request: BackchannelRequest, userId: String, mpinId: String, approval: String, client: OIDCClient, address: String
-    ) async throws(OAuthError) -> TokenResponse {
-        let authTime = request.answered ?? now
-        let root = AuthorizationCode(
-            hash: Tokens.hash("ciba\n" + request.id), clientId: client.id, redirectURI: "", userId: userId, mpinId: mpinId,
-            scope: request.scope, nonce: nil, codeChallenge: nil, authTime: authTime, created: now, expires: now)
-        _ = try await stored { try await $0.insertAuthorizationCode(root) }
-        let offline = request.scope.split(separator: " ").contains("offline_access")
-        let claim = try? JSONDecoder().decode(ApprovalClaim.self, from: Data(approval.utf8))
-        return try await issue(
-            client: client, userId: userId, mpinId: mpinId, scope: request.scope, authTime: authTime, nonce: nil,
-            family: root.hash, refreshExpires: offline ? now + Self.refreshTokenTTL : nil, address: address,
-            approval: claim)
     }
 }

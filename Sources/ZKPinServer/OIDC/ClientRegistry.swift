@@ -12,7 +12,7 @@ public enum ClientRegistry {
     public static func add(
         to store: Store, name: String, redirectURIs: [String], postLogoutURIs: [String],
         isPublic: Bool, idTokenAlg: String = "ES256", otp: Bool = false, ciba: OIDCClient.CIBAMode? = nil,
-        notificationEndpoint: String? = nil, now: Int
+        notificationEndpoint: String? = nil, deviceGrant: Bool = false, now: Int
     ) async throws -> (client: OIDCClient, secret: String?) {
         guard let algorithm = SigningKey.Algorithm(rawValue: idTokenAlg.uppercased()) else {
             throw Invalid(description: "the ID token algorithm is ES256 or RS256, not \(idTokenAlg)")
@@ -28,17 +28,17 @@ public enum ClientRegistry {
         case (.poll?, _?), (nil, _?): throw Invalid(description: "--notification-endpoint is only for --ciba ping")
         default: break
         }
-        guard otp || ciba != nil || !redirectURIs.isEmpty else {
-            throw Invalid(description: "give at least one --redirect-uri (or --otp, or --ciba)")
+        guard otp || ciba != nil || deviceGrant || !redirectURIs.isEmpty else {
+            throw Invalid(description: "give at least one --redirect-uri (or --otp, --ciba or --device)")
         }
         for uri in redirectURIs + postLogoutURIs + (notificationEndpoint.map { [$0] } ?? []) { try check(uri) }
         let secret: String? = isPublic ? nil : Tokens.fresh()
         let client = OIDCClient(
             id: "zk-" + Tokens.fresh(bytes: 12), name: trimmed, secretHash: secret.map(Tokens.hash),
             redirectURIs: redirectURIs, postLogoutURIs: postLogoutURIs, created: now, idTokenAlg: algorithm.rawValue, otp: otp,
-            ciba: ciba, notificationEndpoint: notificationEndpoint)
+            ciba: ciba, notificationEndpoint: notificationEndpoint, deviceGrant: deviceGrant)
         try await store.insertOIDCClient(client)
-        let roles = (otp ? " otp" : "") + (ciba.map { " ciba-\($0.rawValue)" } ?? "")
+        let roles = (otp ? " otp" : "") + (ciba.map { " ciba-\($0.rawValue)" } ?? "") + (deviceGrant ? " device" : "")
         try await store.appendAudit(AuditEvent(time: now, kind: "oidc_client_add", detail: "\(client.id) \(trimmed)\(roles)"))
         return (client, secret)
     }

@@ -7,6 +7,7 @@ struct ProviderMetadata: Codable, Sendable {
     var jwks_uri: String
     var end_session_endpoint: String
     var backchannel_authentication_endpoint: String
+    var device_authorization_endpoint: String
     var backchannel_token_delivery_modes_supported = ["poll", "ping"]
     var backchannel_user_code_parameter_supported = false
     var scopes_supported = ["openid", "email", "profile", "offline_access"]
@@ -31,5 +32,6 @@ struct ProviderMetadata: Codable, Sendable {
         jwks_uri = issuer + "/oauth/jwks"
         end_session_endpoint = issuer + "/oauth/logout"
         backchannel_authentication_endpoint = issuer + "/oauth/bc-authorize"
+        device_authorization_endpoint = issuer + "/oauth/device_authorization"
     }
 }

@@ -97,4 +97,5 @@ extension ProviderMetadata: ResponseEncodable {}
 extension JWKSet: ResponseEncodable {}
 extension TokenResponse: ResponseEncodable {}
 extension BackchannelResponse: ResponseEncodable {}
+extension DeviceAuthorizationResponse: ResponseEncodable {}
 extension UserInfo: ResponseEncodable {}

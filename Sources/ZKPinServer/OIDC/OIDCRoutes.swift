@@ -14,6 +14,7 @@ enum OIDCRoutes {
         router.addRoutes(TokenRoutes.collection(web))
         router.addRoutes(UserInfoRoutes.collection(provider, address: web.address))
         router.addRoutes(LogoutRoutes.collection(web))
+        router.addRoutes(DeviceRoutes.collection(web, pages: pages))
     }
 }
 

@@ -13,6 +13,8 @@ struct TokenParameters: Decodable, Sendable {
     var scope: String?
     /// The CIBA grant's request.
     var auth_req_id: String?
+    /// The device grant's code.
+    var device_code: String?
 }
 
 /// The success answer of RFC 6749 section 5.1 with the ID token of OpenID Connect Core 3.1.3.3.
@@ -31,7 +33,7 @@ extension OIDCProvider {
     /// extends it (seven days).
     static let refreshTokenTTL = 7 * 24 * 3600
     static let cibaGrant = "urn:openid:params:grant-type:ciba"
-    static let grantTypes = ["authorization_code", "refresh_token", cibaGrant]
+    static let grantTypes = ["authorization_code", "refresh_token", cibaGrant, deviceGrant]
 
     /// `POST /oauth/token`: grants `authorization_code` (RFC 6749 4.1.3, RFC 7636 4.5) and
     /// `refresh_token` (RFC 6749 section 6, rotated on use).
@@ -42,6 +44,7 @@ extension OIDCProvider {
         }
         let client = try await authenticateClient(p, basic: basic)
         if grant == "refresh_token" { return try await refresh(p, client: client, address: address) }
+        if grant == Self.deviceGrant { return try await redeemDeviceCode(p.device_code, client: client, address: address) }
         if grant == Self.cibaGrant { return try await redeemBackchannel(authReqId: p.auth_req_id, client: client, address: address) }
         guard let code = p.code, !code.isEmpty, code.utf8.count <= 256 else { throw .invalidRequest("code is missing") }
         guard let redirectURI = p.redirect_uri, !redirectURI.isEmpty else { throw .invalidRequest("redirect_uri is missing") }

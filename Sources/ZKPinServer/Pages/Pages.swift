@@ -6,6 +6,7 @@ public struct Pages: Sendable {
     let login: MustacheTemplate
     let account: MustacheTemplate
     let activate: MustacheTemplate
+    let device: MustacheTemplate
     /// What the login page's command starts with, quoted for a POSIX shell when needed.
     let clientCommand: String
 
@@ -14,6 +15,7 @@ public struct Pages: Sendable {
         login = try Self.load("login")
         account = try Self.load("account")
         activate = try Self.load("activate")
+        device = try Self.load("device")
     }
 
     /// A template of `Templates/`, the package's resource folder.
@@ -73,6 +75,38 @@ public struct Pages: Sendable {
                 "lastLogin": account.lastLogin.map(ISOTime.string) ?? t["accountNever", default: ""],
                 "devices": rows
             ]))
+    }
+
+    /// The device grant's pages (RFC 8628): the code to type, the question, the outcome.
+    enum DeviceStep {
+        case enter(userCode: String, error: String?)
+        case confirm(userCode: String, clientName: String, userId: String, scope: String)
+        case allowed, denied
+    }
+
+    func devicePage(serviceName: String, step: DeviceStep) -> String {
+        let t = PageStrings.table
+        var object: [String: Any] = ["serviceName": serviceName]
+        switch step {
+        case let .enter(userCode, error):
+            object["title"] = t["deviceTitle", default: ""]
+            var enter: [String: Any] = ["userCode": userCode]
+            if let error { enter["error"] = error }
+            object["enter"] = enter
+        case let .confirm(userCode, clientName, userId, scope):
+            object["title"] = t["deviceConfirmTitle", default: ""]
+            object["confirm"] = [
+                "userCode": userCode, "userId": userId, "scopes": scope.split(separator: " ").joined(separator: ", "),
+                "question": t["deviceConfirmQuestion", default: ""].replacingOccurrences(of: "%s", with: clientName)
+            ]
+        case .allowed:
+            object["title"] = t["deviceAllowedTitle", default: ""]
+            object["done"] = ["message": t["deviceAllowed", default: ""]]
+        case .denied:
+            object["title"] = t["deviceDeniedTitle", default: ""]
+            object["done"] = ["message": t["deviceDenied", default: ""]]
+        }
+        return device.render(PageStrings.adding(to: object))
     }
 
     func activationPage(serviceName: String, page: ActivationPage, action: String) -> String {

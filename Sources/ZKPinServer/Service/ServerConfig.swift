@@ -60,6 +60,9 @@ public struct ServerConfig: Sendable {
         /// userinfo, per address: the secrets are 256-bit (no guessing), so this bounds load.
         public var failedClientAuthPerAddress = RateLimiter.Rule(limit: 30, window: 60)
         public var invalidBearersPerAddress = RateLimiter.Rule(limit: 60, window: 60)
+        /// Wrong or expired user codes typed at `/device`, per address: a code has about 34
+        /// bits and lives ten minutes, so 20 guesses a minute find one with odds of 1 in 10^8.
+        public var wrongUserCodesPerAddress = RateLimiter.Rule(limit: 20, window: 60)
         public init() {}
     }
 

@@ -18,6 +18,9 @@ public struct OIDCClient: Sendable, Equatable {
     public var ciba: CIBAMode?
     /// Ping mode: where the provider posts `{"auth_req_id": ...}` once the person answered.
     public var notificationEndpoint: String?
+    /// A device without a browser (a TV, a command-line tool) that signs people in with the
+    /// device authorization grant (RFC 8628, `admin clients add --device`).
+    public var deviceGrant: Bool
 
     public enum CIBAMode: String, Sendable, CaseIterable { case poll, ping }
 
@@ -25,11 +28,12 @@ public struct OIDCClient: Sendable, Equatable {
 
     public init(
         id: String, name: String, secretHash: String?, redirectURIs: [String], postLogoutURIs: [String] = [], created: Int,
-        idTokenAlg: String = "ES256", otp: Bool = false, ciba: CIBAMode? = nil, notificationEndpoint: String? = nil
+        idTokenAlg: String = "ES256", otp: Bool = false, ciba: CIBAMode? = nil, notificationEndpoint: String? = nil,
+        deviceGrant: Bool = false
     ) {
         self.id = id; self.name = name; self.secretHash = secretHash; self.redirectURIs = redirectURIs
         self.postLogoutURIs = postLogoutURIs; self.created = created; self.idTokenAlg = idTokenAlg; self.otp = otp
-        self.ciba = ciba; self.notificationEndpoint = notificationEndpoint
+        self.ciba = ciba; self.notificationEndpoint = notificationEndpoint; self.deviceGrant = deviceGrant
     }
 }
 

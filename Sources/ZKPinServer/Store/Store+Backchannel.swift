@@ -20,20 +20,32 @@ extension Store {
     public func pollBackchannelRequest(id: String, clientId: String, now: Int) async throws
         -> (request: BackchannelRequest, verdict: PollingRules.Verdict)?
     {
+        guard let (row, verdict) = try await pollGrant(table: "ciba_requests", key: "id", id: id, clientId: clientId, now: now)
+        else { return nil }
+        return (try BackchannelRequest(row: row), verdict)
+    }
+
+    /// One poll of a grant that a person answers elsewhere (CIBA's `ciba_requests`, the device
+    /// grant's `device_codes`: both carry status, expires, poll_interval and next_poll): the
+    /// row as it is after the poll, and the verdict. One locked transaction.
+    func pollGrant(table: String, key: String, id: String, clientId: String, now: Int) async throws -> (SQLRow, PollingRules.Verdict)? {
         let lock = dialect.lockRow
         return try await transaction { tx in
-            guard
-                let row = try tx.one("SELECT * FROM ciba_requests WHERE id = \(id) AND client_id = \(clientId) \(raw: lock)"),
-                var request = try? BackchannelRequest(row: row)
+            guard let row = try tx.one("SELECT * FROM \(raw: table) WHERE \(raw: key) = \(id) AND client_id = \(clientId) \(raw: lock)")
             else { return nil }
-            let verdict = PollingRules.decide(request.pollState, now: now)
-            request.apply(verdict, now: now)
+            var state = try PolledGrant(row: row)
+            let verdict = PollingRules.decide(state.rules, now: now)
+            state.apply(verdict, now: now)
             _ = try tx.run(
                 """
-                UPDATE ciba_requests SET status = \(request.status.rawValue), poll_interval = \(request.interval),
-                    next_poll = \(request.nextPoll) WHERE id = \(id)
+                UPDATE \(raw: table) SET status = \(state.status.rawValue), poll_interval = \(state.rules.interval),
+                    next_poll = \(state.rules.nextPoll) WHERE \(raw: key) = \(id)
                 """)
-            return (request, verdict)
+            var after = row
+            after.columns["status"] = .text(state.status.rawValue)
+            after.columns["poll_interval"] = .int(state.rules.interval)
+            after.columns["next_poll"] = .int(state.rules.nextPoll)
+            return (after, verdict)
         }
     }
 
@@ -75,11 +87,7 @@ extension Store {
 
 /// A site's question to a person (CIBA Core 1.0 section 7) and its answer.
 public struct BackchannelRequest: Sendable, Equatable {
-    public enum Status: String, Sendable {
-        case pending, approved, denied
-        /// The answer was handed to the site (tokens or access_denied): nothing more to redeem.
-        case redeemed
-    }
+    public typealias Status = GrantStatus
 
     /// The `auth_req_id`. Not a bearer credential: redeeming it needs the client's own
     /// authentication, and the person's device sees it (it is part of what it signs).
@@ -120,34 +128,57 @@ public struct BackchannelRequest: Sendable, Equatable {
             bindingMessage: try r.text("binding_message"), authorizationDetails: try r.optionalText("authorization_details"),
             notificationToken: try r.optionalText("notification_token"), created: try r.int("created"), expires: try r.int("expires"),
             interval: try r.int("poll_interval"))
-        guard let status = Status(rawValue: try r.text("status")) else { throw SQLRow.Mismatch(column: "status", found: try r.value("status")) }
-        self.status = status
+        status = try GrantStatus(row: r)
         nextPoll = try r.int("next_poll")
         approval = try r.optionalText("approval")
         mpinId = try r.optionalText("mpin_id")
         answered = try r.optionalInt("answered")
     }
+}
 
-    var pollState: PollingRules.State {
-        let answer: PollingRules.Answer? =
-            switch status {
-            case .pending: nil
-            case .approved: .approved
-            case .denied: .denied
-            case .redeemed: .redeemed
-            }
-        return PollingRules.State(answer: answer, expires: expires, nextPoll: nextPoll, interval: interval)
+/// Where a grant that a person answers elsewhere stands.
+public enum GrantStatus: String, Sendable {
+    case pending, approved, denied
+    /// The answer was handed to the client (tokens or access_denied): nothing more to redeem.
+    case redeemed
+
+    init(row r: SQLRow) throws {
+        guard let status = GrantStatus(rawValue: try r.text("status")) else {
+            throw SQLRow.Mismatch(column: "status", found: try r.value("status"))
+        }
+        self = status
+    }
+
+    var answer: PollingRules.Answer? {
+        switch self {
+        case .pending: nil
+        case .approved: .approved
+        case .denied: .denied
+        case .redeemed: .redeemed
+        }
+    }
+}
+
+/// The polling columns of a grant's row, and what one poll does to them.
+struct PolledGrant {
+    var status: GrantStatus
+    var rules: PollingRules.State
+
+    init(row r: SQLRow) throws {
+        status = try GrantStatus(row: r)
+        rules = PollingRules.State(
+            answer: status.answer, expires: try r.int("expires"), nextPoll: try r.int("next_poll"), interval: try r.int("poll_interval"))
     }
 
     mutating func apply(_ verdict: PollingRules.Verdict, now: Int) {
-        let next = PollingRules.after(verdict, pollState, now: now)
-        interval = next.interval
-        nextPoll = next.nextPoll
+        (rules.interval, rules.nextPoll) = PollingRules.after(verdict, rules, now: now)
         if verdict == .issue || verdict == .denied { status = .redeemed }
     }
 }
 
-/// The CIBA tables, for both stores (SQLite migration v7, PostgreSQL version 6).
+/// The tables of grants a person answers elsewhere, for both stores (SQLite migration v7,
+/// PostgreSQL version 6): CIBA requests and device codes (RFC 8628), and the clients that may
+/// make them.
 enum BackchannelSchema {
     static let columns = """
         id TEXT PRIMARY KEY, client_id TEXT NOT NULL, user_id TEXT, scope TEXT NOT NULL, binding_message TEXT NOT NULL,
@@ -156,18 +187,25 @@ enum BackchannelSchema {
         answered BIGINT
         """
 
-    static let postgres: [String] = [
-        "ALTER TABLE oidc_clients ADD COLUMN ciba_mode TEXT",
-        "ALTER TABLE oidc_clients ADD COLUMN ciba_notification_endpoint TEXT",
-        "CREATE TABLE ciba_requests(\(columns))",
-        "CREATE INDEX ciba_requests_user ON ciba_requests(user_id, status)"
-    ]
-
-    /// SQLite takes BIGINT as an integer column (type affinity), so the columns are the same text.
-    static let sqlite = """
-        ALTER TABLE oidc_clients ADD COLUMN ciba_mode TEXT;
-        ALTER TABLE oidc_clients ADD COLUMN ciba_notification_endpoint TEXT;
-        CREATE TABLE ciba_requests(\(columns));
-        CREATE INDEX ciba_requests_user ON ciba_requests(user_id, status);
+    static let deviceColumns = """
+        hash TEXT PRIMARY KEY, user_code_hash TEXT NOT NULL UNIQUE, client_id TEXT NOT NULL, scope TEXT NOT NULL,
+        status TEXT NOT NULL, created BIGINT NOT NULL, expires BIGINT NOT NULL, poll_interval BIGINT NOT NULL,
+        next_poll BIGINT NOT NULL, user_id TEXT, mpin_id TEXT, answered BIGINT
         """
+
+    /// SQLite takes BIGINT as an integer column (type affinity), so the statements are the same
+    /// text but for the boolean default.
+    static func statements(false: String) -> [String] {
+        [
+            "ALTER TABLE oidc_clients ADD COLUMN ciba_mode TEXT",
+            "ALTER TABLE oidc_clients ADD COLUMN ciba_notification_endpoint TEXT",
+            "ALTER TABLE oidc_clients ADD COLUMN device_grant BOOLEAN NOT NULL DEFAULT \(`false`)",
+            "CREATE TABLE ciba_requests(\(columns))",
+            "CREATE INDEX ciba_requests_user ON ciba_requests(user_id, status)",
+            "CREATE TABLE device_codes(\(deviceColumns))"
+        ]
+    }
+
+    static let postgres = statements(false: "false")
+    static let sqlite = statements(false: "0").joined(separator: ";\n") + ";"
 }

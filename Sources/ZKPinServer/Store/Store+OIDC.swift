@@ -9,9 +9,9 @@ extension Store {
         try await driver.write(
             """
             INSERT INTO oidc_clients(id, name, secret_hash, redirect_uris, post_logout_uris, created, id_token_alg, otp, ciba_mode,
-                ciba_notification_endpoint)
+                ciba_notification_endpoint, device_grant)
             VALUES (\(c.id), \(c.name), \(c.secretHash), \(URIList.join(c.redirectURIs)), \(URIList.join(c.postLogoutURIs)), \(c.created),
-                    \(c.idTokenAlg), \(c.otp), \(c.ciba?.rawValue), \(c.notificationEndpoint))
+                    \(c.idTokenAlg), \(c.otp), \(c.ciba?.rawValue), \(c.notificationEndpoint), \(c.deviceGrant))
             """)
     }
 
@@ -27,7 +27,7 @@ extension Store {
     public func deleteOIDCClient(id: String) async throws -> Bool {
         try await transaction { tx in
             let deleted = try tx.one("DELETE FROM oidc_clients WHERE id = \(id) RETURNING 1") != nil
-            for table in ["oidc_access_tokens", "oidc_refresh_tokens", "oidc_codes", "oidc_pending", "otp_codes", "ciba_requests"] {
+            for table in ["oidc_access_tokens", "oidc_refresh_tokens", "oidc_codes", "oidc_pending", "otp_codes", "ciba_requests", "device_codes"] {
                 _ = try tx.run("DELETE FROM \(raw: table) WHERE client_id = \(id)")
             }
             return deleted
@@ -158,6 +158,7 @@ extension Store {
               AND NOT EXISTS (SELECT 1 FROM oidc_refresh_tokens r WHERE r.family = oidc_codes.hash)
             """)
         try await purgeExpiredBackchannelRequests(now: now)
+        try await purgeExpiredDeviceCodes(now: now)
     }
 }
 

@@ -239,6 +239,6 @@ extension AuthToken {
 public enum ExpiringTables {
     public static let names = [
         "registrations", "challenges", "access_sessions", "auth_tokens", "web_sessions", "rate_limits",
-        "oidc_pending", "oidc_codes", "oidc_access_tokens", "oidc_refresh_tokens", "otp_codes", "ciba_requests"
+        "oidc_pending", "oidc_codes", "oidc_access_tokens", "oidc_refresh_tokens", "otp_codes", "ciba_requests", "device_codes"
     ]
 }

@@ -51,7 +51,7 @@ struct OIDCFlow {
 
     /// The page of an authorization request, signed in by `user` with `zkpin login` on its code;
     /// returns the page's final redirect (to the client) and the ZKPin cookie.
-    func signIn(page: Reply, user: TestUser) async throws -> (redirect: Reply, cookie: String) {
+    func signIn(page: Reply, user: TestUser, action: String = "/oauth/authorize/complete") async throws -> (redirect: Reply, cookie: String) {
         let webOTT = try #require(Self.capture(#"id="webOTT" value="([0-9a-f]+)""#, in: page.text))
         let code = try #require(Self.capture(#"id="code">([0-9]{7})<"#, in: page.text))
         let r2 = try await user.pass12(t, wid: code)
@@ -66,7 +66,7 @@ struct OIDCFlow {
         }
         #expect(try await answer.status == 200)
         let fields = ["webOTT": webOTT, "authOTT": try #require(pageToken)]
-        let done = try await t.form("/oauth/authorize/complete", fields, headers: [("Origin", pageOrigin)])
+        let done = try await t.form(action, fields, headers: [("Origin", pageOrigin)])
         let setCookie = try #require(done.header("Set-Cookie"))
         return (done, String(setCookie.split(separator: ";")[0]))
     }
