@@ -14,8 +14,8 @@ enum AuthorizeRoutes {
             let params: AuthorizationParameters
             do { params = try await OAuthForm.decode(AuthorizationParameters.self, from: request, context: context, allowQuery: true) } catch {
                 await provider.refused(.invalidRequest("malformed authorization request"), clientId: nil, address: from)
-                throw web.page(
-                    "Sign-in request refused", "The sign-in request is malformed (a parameter given twice, or not a form).", status: .badRequest)
+                let reason = (error as? OAuthForm.Malformed)?.reason ?? "a parameter given twice, or not a form"
+                throw web.page("Sign-in request refused", "The sign-in request is malformed (\(reason)).", status: .badRequest)
             }
             let client: OIDCClient, redirectURI: String
             do { (client, redirectURI) = try await AuthorizationValidation.client(params, lookup: provider.client) } catch let error

@@ -80,7 +80,8 @@ enum TokenRoutes {
                 try await provider.checkFailures(key, provider.limits.failedClientAuthPerAddress, address: from)
                 let params: TokenParameters
                 do { params = try await OAuthForm.decode(TokenParameters.self, from: request, context: context, allowQuery: false) } catch {
-                    throw OAuthError.invalidRequest("the body must be an application/x-www-form-urlencoded form, each parameter once")
+                    throw OAuthError.invalidRequest(
+                        (error as? OAuthForm.Malformed)?.reason ?? "the body must be an application/x-www-form-urlencoded form, each parameter once")
                 }
                 let basic = try BasicCredentials.parse(request.headers[.authorization])
                 return OAuthJSON(value: try await provider.token(params, basic: basic, address: from))
