@@ -8,7 +8,8 @@ enum OIDCRoutes {
         let provider = OIDCProvider(rp: rp, keys: try KeyRing(dataDirectory: dataDirectory))
         let web = ProviderWeb(
             provider: provider, messages: try OIDCPages(), serviceName: rp.config.serviceName, publicURL: rp.config.publicURL,
-            cookie: SessionCookie(config: rp.config), address: ClientAddress(trustedProxy: rp.config.trustedProxy))
+            cookie: SessionCookie(config: rp.config), binding: PageBinding(config: rp.config, key: rp.links.key),
+            address: ClientAddress(trustedProxy: rp.config.trustedProxy))
         router.addRoutes(OIDCDiscoveryRoutes.collection(provider))
         router.addRoutes(AuthorizeRoutes.collection(web, pages: pages))
         router.addRoutes(TokenRoutes.collection(web))
@@ -25,6 +26,8 @@ struct ProviderWeb: Sendable {
     let serviceName: String
     let publicURL: String
     let cookie: SessionCookie
+    /// Binds the authorization page's completion to the browser that opened it.
+    let binding: PageBinding
     let address: ClientAddress
 
     /// The provider's message page as an error to throw.
