@@ -14,6 +14,11 @@ enum LogoutRoutes {
                 let reason = (error as? OAuthForm.Malformed)?.reason.map { " (\($0))" } ?? ""
                 throw web.page("Sign-out refused", "The sign-out request is malformed\(reason).", status: .badRequest)
             }
+            // `confirm` is "yes" or absent (openapi.yaml): anything else is a malformed request,
+            // not a silent "ask again".
+            if let confirm = params.confirm, confirm != "yes" {
+                throw web.page("Sign-out refused", "The sign-out request is malformed (confirm must be \"yes\").", status: .badRequest)
+            }
             let target: String?, hintSubject: String?
             do { (target, hintSubject) = try await provider.logoutTarget(params) } catch let error as AuthorizationPageError {
                 throw web.page("Sign-out refused", error.message, status: .badRequest)
