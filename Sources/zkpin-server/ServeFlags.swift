@@ -56,6 +56,10 @@ struct ServeFlags: ParsableArguments {
     var pass1PerIdentity: String?
     @Option(name: .customLong("max-connections"), help: ArgumentHelp(ServeSetting.helpText("max-connections"), valueName: "N"))
     var maxConnections: String?
+    @Option(
+        name: .customLong("max-connections-per-address"),
+        help: ArgumentHelp(ServeSetting.helpText("max-connections-per-address"), valueName: "N"))
+    var maxConnectionsPerAddress: String?
     @Option(name: .customLong("idle-timeout"), help: ArgumentHelp(ServeSetting.helpText("idle-timeout"), valueName: "SECONDS"))
     var idleTimeout: String?
     @Option(name: .customLong("body-timeout"), help: ArgumentHelp(ServeSetting.helpText("body-timeout"), valueName: "SECONDS"))
@@ -106,6 +110,7 @@ struct ServeFlags: ParsableArguments {
             "pass1-per-address": pass1PerAddress,
             "pass1-per-identity": pass1PerIdentity,
             "max-connections": maxConnections,
+            "max-connections-per-address": maxConnectionsPerAddress,
             "idle-timeout": idleTimeout,
             "body-timeout": bodyTimeout,
             "verification-batch": verificationBatch,

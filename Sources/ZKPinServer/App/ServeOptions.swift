@@ -20,6 +20,8 @@ public struct ServeOptions: Sendable {
     public var pass1PerIdentity = 60
     /// Connections served at once; more get a 503 (clamped below the file-descriptor limit).
     public var maxConnections = 10_000
+    /// Connections one client address may hold at once (0: a tenth of the cap, at least 16).
+    public var maxConnectionsPerAddress = 0
     /// Seconds a connection may stay without a complete request part (also the header timeout).
     public var idleTimeout = 30
     /// Seconds a request body may take to arrive after its head.

@@ -208,7 +208,7 @@ public enum ZKPinServerApp {
                 "connection cap lowered to fit the file-descriptor limit",
                 metadata: ["max_connections": "\(cap)", "descriptor_limit": "\(descriptors)"])
         }
-        let gate = ConnectionGate(limit: cap)
+        let gate = ConnectionGate(limit: cap, perAddress: limits.perAddress(cap: cap), exempt: limits.trustedProxy)
         let http1 = HTTP1Channel.Configuration(idleTimeout: .seconds(Int64(limits.idleTimeout)))
         let server = HTTPServerBuilder { responder in
             CappedHTTP1Channel(inner: HTTP1Channel(responder: responder, configuration: http1), gate: gate)

@@ -18,8 +18,10 @@ import ZKPinWire
         try #require(limits.rlim_max >= 2_600, "the hard file-descriptor limit (\(limits.rlim_max)) is too low for this test")
         let dir = try TempDir.make()
         let port = ServerProcess.freePort()
+        // The holder and the new client are one host here: its share of the connections
+        // (oneHostCannotTakeEveryConnection) is raised so that the descriptors are what is tested.
         let server = try ServerProcess(
-            ["serve", "--port", "\(port)", "--data", dir, "--curve", "bn254cx"], port: port,
+            ["serve", "--port", "\(port)", "--data", dir, "--curve", "bn254cx", "--max-connections-per-address", "3000"], port: port,
             descriptorLimit: 1_024)
         defer { server.stop() }
         try await server.waitUntilListening()
@@ -44,7 +46,8 @@ import ZKPinWire
     }
 
     @Test func overTheConnectionCapANewClientIsToldWhy() async throws {
-        let server = try await Self.server(["--max-connections", "20"])
+        // One host here, so its share is the whole cap (oneHostCannotTakeEveryConnection tests the share).
+        let server = try await Self.server(["--max-connections", "20", "--max-connections-per-address", "20"])
         defer { server.stop() }
         var idle: [RawSocket] = []
         for _ in 0..<20 {
@@ -70,6 +73,61 @@ import ZKPinWire
             if !served { try await Task.sleep(for: .milliseconds(100)) }
         }
         #expect(served)
+    }
+
+    /// Issue 29, finding 2: one host held every connection (1,100 sockets under a cap of 768
+    /// kept `/status` at 503 for everyone). Now each client address holds at most its share: the
+    /// host that holds its share is told why, and another host is still served.
+    @Test func oneHostCannotTakeEveryConnection() async throws {
+        let server = try await Self.server(["--max-connections", "40", "--max-connections-per-address", "5"])
+        defer { server.stop() }
+        func served(_ socket: RawSocket) async -> Bool {
+            socket.send("GET /status HTTP/1.1\r\nHost: x\r\n\r\n")
+            return await socket.read(until: "}", seconds: 20).hasPrefix("HTTP/1.1 200")
+        }
+        // The host 127.0.0.2 holds its five (each served once, so certainly admitted, then idle).
+        var held: [RawSocket] = []
+        for n in 0..<5 {
+            let socket = try RawSocket(port: server.port, source: "127.0.0.2")
+            #expect(await served(socket), "connection \(n)")
+            held.append(socket)
+        }
+        // Its sixth, and every one after, is told why and closed.
+        for _ in 0..<3 {
+            let extra = try RawSocket(port: server.port, source: "127.0.0.2")
+            extra.send("GET /status HTTP/1.1\r\nHost: x\r\n\r\n")
+            let answer = await extra.readUntilClosed(seconds: 20)
+            #expect(answer.text.hasPrefix("HTTP/1.1 503"), "\(answer.text)")
+            #expect(answer.text.contains("this address has too many open connections"), "\(answer.text)")
+            #expect(answer.closed)
+        }
+        // Another host is served while the first holds its share.
+        let other = try RawSocket(port: server.port, source: "127.0.0.3")
+        #expect(await served(other))
+        // Once the first host lets go, it is served again.
+        held.removeAll()
+        var again = false
+        for _ in 0..<100 where !again {
+            again = await served(try RawSocket(port: server.port, source: "127.0.0.2"))
+            if !again { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(again)
+    }
+
+    @Test func theShareOfOneAddressFollowsTheCap() {
+        #expect(ServerLimits(maxConnections: 10_000).perAddress(cap: 10_000) == 1_000)
+        #expect(ServerLimits().perAddress(cap: 768) == 76)
+        #expect(ServerLimits().perAddress(cap: 100) == 16)
+        #expect(ServerLimits().perAddress(cap: 10) == 10)
+        #expect(ServerLimits(maxConnectionsPerAddress: 5).perAddress(cap: 768) == 5)
+        // The trusted proxy's connections count only towards the total.
+        let gate = ConnectionGate(limit: 10, perAddress: 2, exempt: "127.0.0.1")
+        #expect(gate.enter(address: "10.0.0.1") == nil && gate.enter(address: "10.0.0.1") == nil)
+        #expect(gate.enter(address: "10.0.0.1") == .address)
+        for _ in 0..<8 { #expect(gate.enter(address: "127.0.0.1") == nil) }
+        #expect(gate.enter(address: "10.0.0.2") == .full)
+        gate.leave(address: "10.0.0.1")
+        #expect(gate.count(of: "10.0.0.1") == 1 && gate.count == 9)
     }
 
     @Test func anIdleConnectionAndAHalfSentHeadAreClosed() async throws {

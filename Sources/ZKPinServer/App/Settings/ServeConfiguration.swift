@@ -126,6 +126,7 @@ public struct ServeConfiguration: Sendable {
         o.pass1PerAddress = try integer("pass1-per-address", in: 1...100_000_000)
         o.pass1PerIdentity = try integer("pass1-per-identity", in: 1...100_000_000)
         o.maxConnections = try integer("max-connections", in: 1...1_000_000)
+        o.maxConnectionsPerAddress = try integer("max-connections-per-address", in: 0...1_000_000)
         o.idleTimeout = try integer("idle-timeout", in: 1...3600)
         o.bodyTimeout = try integer("body-timeout", in: 1...600)
         o.verificationBatch = try integer("verification-batch", in: 1...4096)

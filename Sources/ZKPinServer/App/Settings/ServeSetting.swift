@@ -70,6 +70,11 @@ public struct ServeSetting: Sendable {
             "max-connections", .integer, default: "10000",
             help: "Connections served at once; more are answered 503 (kept below the file-descriptor limit)"),
         ServeSetting(
+            "max-connections-per-address", .integer, default: "0",
+            help:
+                "Connections one client address may hold at once; more are answered 503 (0: a tenth of max-connections, at least 16; the trusted proxy is not limited)"
+        ),
+        ServeSetting(
             "idle-timeout", .integer, default: "30",
             help: "Seconds a connection may wait without a complete request head or part, 1...3600"),
         ServeSetting("body-timeout", .integer, default: "10", help: "Seconds a request body may take to arrive, 1...600"),

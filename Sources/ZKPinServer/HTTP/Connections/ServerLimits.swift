@@ -6,14 +6,27 @@ import Foundation
 public struct ServerLimits: Sendable {
     public var maxConnections: Int
     public var idleTimeout: Int
+    /// Connections one client address may hold at once; 0: a tenth of the cap, at least 16.
+    public var maxConnectionsPerAddress: Int
+    /// The trusted proxy: its connections count only towards the total.
+    public var trustedProxy: String?
 
-    public init(maxConnections: Int = 10_000, idleTimeout: Int = 30) {
+    public init(maxConnections: Int = 10_000, idleTimeout: Int = 30, maxConnectionsPerAddress: Int = 0, trustedProxy: String? = nil) {
         self.maxConnections = maxConnections
         self.idleTimeout = idleTimeout
+        self.maxConnectionsPerAddress = maxConnectionsPerAddress
+        self.trustedProxy = trustedProxy
     }
 
     public init(_ options: ServeOptions) {
-        self.init(maxConnections: options.maxConnections, idleTimeout: options.idleTimeout)
+        self.init(
+            maxConnections: options.maxConnections, idleTimeout: options.idleTimeout,
+            maxConnectionsPerAddress: options.maxConnectionsPerAddress, trustedProxy: options.trustedProxy)
+    }
+
+    /// The share of `cap` one address may hold.
+    func perAddress(cap: Int) -> Int {
+        maxConnectionsPerAddress > 0 ? min(maxConnectionsPerAddress, cap) : min(cap, max(16, cap / 10))
     }
 
     /// File descriptors kept back from the connection cap: the database, logs, key files, the
