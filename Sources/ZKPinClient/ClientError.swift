@@ -39,7 +39,8 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     case timeout(url: String, seconds: Int? = nil)
     case notMPinServer(url: String, reason: String)
     case unexpectedResponse(url: String, status: Int, detail: String)
-    case rateLimited(url: String)
+    /// 429: the server's limit, with its message (which limit, and what to do) when it gave one.
+    case rateLimited(url: String, detail: String? = nil)
 
     public var exitCode: Int32 {
         switch self {
@@ -72,7 +73,8 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notActivated, .registrationExpired, .notRegistered: return .identityNotVerified
         case .authenticationTimeout: return .authenticationTimeout
         case .networkError, .timeout: return .networkError
-        case .notMPinServer, .unexpectedResponse, .rateLimited: return .unexpectedResponse
+        case .notMPinServer, .unexpectedResponse: return .unexpectedResponse
+        case .rateLimited: return .rateLimited
         }
     }
 
@@ -173,8 +175,12 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
             return "\(url) does not answer like an M-Pin server (\(reason)). Check that the URL is the site's login address."
         case let .unexpectedResponse(url, status, detail):
             return "\(url) answered HTTP \(status): \(detail). Nothing was changed on this device; try again later or tell the site's operator."
-        case let .rateLimited(url):
-            return "\(url) refused because of too many attempts. Wait a few minutes and try again."
+        case let .rateLimited(url, detail):
+            // The server says which limit (another login of this identity still running, too
+            // many logins from this address, ...): a race of wrong PINs used to end in a
+            // generic "too many attempts" that read like an unexpected answer.
+            let why = detail.map { ": \($0)" } ?? " because of too many attempts"
+            return "\(url) asked to slow down\(why). Nothing was changed on this device; wait a little and try again."
         }
     }
 

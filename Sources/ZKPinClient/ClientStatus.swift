@@ -22,6 +22,8 @@ public enum ClientStatus: String, Codable, Sendable, CaseIterable {
     case networkError = "NETWORK_ERROR"
     /// The server answered, but not as an M-Pin server does.
     case unexpectedResponse = "UNEXPECTED_RESPONSE"
+    /// 429: a limit of the server; the message says which, and to wait.
+    case rateLimited = "RATE_LIMITED"
     /// Input the client refuses before talking to anyone (URL, PIN, e-mail, image, identity).
     case badInput = "BAD_INPUT"
     /// The person declined to go on (host mismatch, PIN prompt closed).

@@ -14,9 +14,14 @@ public struct Pass1Request: Codable, Sendable, Equatable {
     /// clients leave it out): when pass 1 refuses the identity as blocked or revoked, that page
     /// says so too instead of waiting.
     public var wid: String?
+    /// The holder proof that the server gave this identity's client with its last successful
+    /// login (`AuthenticateResponse.holder`; a ZKPin addition, optional): pass 1 is then counted
+    /// in a budget of the identity that only its holder can spend, not in the counts of the
+    /// client address, which a stranger behind the same address shares (docs/limits.md).
+    public var holder: String?
 
-    public init(mpinId: String, u: String, ut: String? = nil, pass: Int = 1, wid: String? = nil) {
-        self.mpinId = mpinId; self.u = u; self.ut = ut; self.pass = pass; self.wid = wid
+    public init(mpinId: String, u: String, ut: String? = nil, pass: Int = 1, wid: String? = nil, holder: String? = nil) {
+        self.mpinId = mpinId; self.u = u; self.ut = ut; self.pass = pass; self.wid = wid; self.holder = holder
     }
 
     enum CodingKeys: String, CodingKey {
@@ -25,6 +30,7 @@ public struct Pass1Request: Codable, Sendable, Equatable {
         case ut = "UT"
         case pass
         case wid = "WID"
+        case holder
     }
 }
 
@@ -107,7 +113,10 @@ public struct AuthenticateRequest: Codable, Sendable, Equatable {
 /// `attemptsLeft`.)
 public struct AuthenticateResponse: Codable, Sendable, Equatable {
     public var userId: String
-    public init(userId: String) { self.userId = userId }
+    /// ZKPin addition: the identity's holder proof, for the `holder` of its later pass 1s (only
+    /// a verified login gets it; other M-Pin clients ignore it).
+    public var holder: String?
+    public init(userId: String, holder: String? = nil) { self.userId = userId; self.holder = holder }
 }
 
 /// 200 from `/rps/pass2` with `OTP: true`: a one-time code for a password-only system.

@@ -1,5 +1,6 @@
 import Testing
-import ZKPinClient
+
+@testable import ZKPinClient
 
 @Suite struct ClientErrorTests {
     /// The exit-code contract of issue 5: 1 refused, 2 bad input, 3 network or server.
@@ -19,7 +20,7 @@ import ZKPinClient
         let trouble: [ClientError] = [
             .networkError(url: "u", reason: "r"), .timeout(url: "u"),
             .notMPinServer(url: "u", reason: "r"),
-            .unexpectedResponse(url: "u", status: 500, detail: "d")
+            .unexpectedResponse(url: "u", status: 500, detail: "d"), .rateLimited(url: "u", detail: "d")
         ]
         for error in refused { #expect(error.exitCode == 1, "\(error)") }
         for error in badInput { #expect(error.exitCode == 2, "\(error)") }
@@ -53,5 +54,18 @@ import ZKPinClient
         }
         #expect(ClientError.notActivated(userId: "a@b.c", waitedSeconds: nil).message.contains("zkpin confirm a@b.c"))
         #expect(ClientError.hostMismatch(payloadHost: "evil", serviceHost: "bank").message.contains("--accept-host"))
+    }
+
+    /// Issue 29, finding 9: a 429 during a race of wrong PINs (two logins of one identity at
+    /// once) reached the person as a generic refusal with the status UNEXPECTED_RESPONSE; now it
+    /// says what the server said, and its own status.
+    @Test func aRateLimitSaysTheServersReason() {
+        let body = #"{"error":"rate_limited","message":"other logins of this identity are in progress; try again"}"#
+        let answer = RPSConnection.Answer(url: "http://rp/rps/pass2", status: 429, body: Array(body.utf8))
+        let error = answer.unexpected()
+        #expect(error.status == .rateLimited)
+        #expect(error.exitCode == 3)
+        #expect(error.message.contains("other logins of this identity are in progress"), "\(error.message)")
+        #expect(!error.message.contains("unexpected") && !error.message.contains("HTTP 429"), "\(error.message)")
     }
 }

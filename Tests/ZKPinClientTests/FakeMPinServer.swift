@@ -18,6 +18,8 @@ final class FakeMPinServer: HTTPTransport, Sendable {
         var blocked: Set<String> = []
         var accessCodes: Set<String> = []
         var requests: [String] = []
+        /// The `holder` of each pass 1, in order (nil when the client sent none).
+        var pass1Holders: [String?] = []
     }
 
     let base: String
@@ -44,6 +46,9 @@ final class FakeMPinServer: HTTPTransport, Sendable {
     /// The operator revokes `mpinId`: pass 1 answers 403 from now on.
     func revoke(mpinId: String) { state.withLock { _ = $0.pending.removeValue(forKey: mpinId) } }
     var requests: [String] { state.withLock { $0.requests } }
+    var pass1Holders: [String?] { state.withLock { $0.pass1Holders } }
+    /// The fake's holder proof of an identity (the real server's is an HMAC; any 64 hex do).
+    static func holder(_ mpinId: String) -> String { Hex.encode(Digest.sha256(Array(("holder" + mpinId).utf8))) }
 
     func send(_ verb: HTTPVerb, _ url: String, json body: [UInt8]?) async throws(ClientError) -> HTTPResult {
         try await send(verb, url, json: body, headers: [])
@@ -124,6 +129,7 @@ final class FakeMPinServer: HTTPTransport, Sendable {
             return reply(200, TimePermitResponse(date: today, timePermit: Hex.encode(share)))
         case (.post, "/rps/pass1"):
             let request = try decoder.decode(Pass1Request.self, from: body)
+            state.withLock { $0.pass1Holders.append(request.holder) }
             if state.withLock({ $0.blocked.contains(request.mpinId) }) { return reply(410, ErrorBody(.blocked, "blocked")) }
             guard state.withLock({ $0.pending[request.mpinId] != nil }) else {
                 return reply(403, ErrorBody(.identityNotAuthorized, "unknown"))
@@ -160,7 +166,7 @@ final class FakeMPinServer: HTTPTransport, Sendable {
             }
             if verdict.accepted {
                 state.withLock { $0.attemptsLeft[mpinId] = 3 }
-                return reply(200, AuthenticateResponse(userId: MPinIdentity(mpinId: mpinId)?.userID ?? "?"))
+                return reply(200, AuthenticateResponse(userId: MPinIdentity(mpinId: mpinId)?.userID ?? "?", holder: Self.holder(mpinId)))
             }
             guard verdict.pinError != 0 else { return reply(401, ErrorBody(.invalidToken, "not a token")) }
             let left = state.withLock { s -> Int in

@@ -59,6 +59,19 @@ import ZKPinWire
         #expect(setup.server.requests.contains("GET /rps/timePermit/" + identity.mpinId!) == usePermits)
     }
 
+    /// Issue 29, finding 1: the holder proof of a verified login is kept and sent with every
+    /// later pass 1, so that strangers behind the same address cannot use up the owner's logins.
+    @Test func theHolderProofOfALoginGoesWithTheNextPass1() async throws {
+        let setup = try Setup(usePermits: false)
+        defer { setup.folder.remove() }
+        let (service, identity) = try await setup.register()
+        #expect(try await setup.login(identity, service: service, pin: "1234") == "alice@example.com")
+        let stored = try #require(try setup.store.find(userId: "alice@example.com", server: setup.server.base))
+        #expect(stored.holder == FakeMPinServer.holder(identity.mpinId!))
+        #expect(try await setup.login(stored, service: service, pin: "1234") == "alice@example.com")
+        #expect(setup.server.pass1Holders == [nil, FakeMPinServer.holder(identity.mpinId!)])
+    }
+
     @Test func threeWrongPINsBlockAndKeepTheTokenForAnUnblock() async throws {
         let setup = try Setup()
         defer { setup.folder.remove() }

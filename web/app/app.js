@@ -245,7 +245,7 @@ async function signInWithCode(code) {
     say("Signing in…");
     try {
       const userId = await client.signIn(service, identity, pin, code);
-      await store.update(identity.key, { lastLogin: new Date().toISOString() });
+      await store.update(identity.key, { lastLogin: new Date().toISOString(), holder: identity.holder });
       done("Signed in", `Signed in to ${siteName || service.name} as ${userId}. The other screen is now signed in.`);
       return "done";
     } catch (error) {

@@ -98,9 +98,12 @@ export async function signIn(service, identity, pin, code) {
   }
   let pass1 = await clientPass1(service.curve, { idHex: identity.mpinId, tokenHex: identity.token, pin, ...permit });
   try {
-    const challenge = must(await call("POST", auth + "/pass1", { mpin_id: identity.mpinId, U: pass1.U, UT: pass1.UT || undefined, WID: code, pass: 1 }), "pass 1");
+    // holder: the proof the last verified login gave (docs/limits.md "A shared address").
+    const challenge = must(await call("POST", auth + "/pass1", { mpin_id: identity.mpinId, U: pass1.U, UT: pass1.UT || undefined, WID: code, pass: 1, holder: identity.holder || undefined }), "pass 1");
     const V = await clientPass2(service.curve, { xHex: pass1.xHex, yHex: challenge.y, secHex: pass1.SEC });
     const result = must(await call("POST", auth + "/pass2", { mpin_id: identity.mpinId, V, WID: code, challenge: challenge.challenge, pass: 2, complete: true }), "the login");
+    // The caller stores it with the identity (identity.holder) for the next pass 1.
+    if (typeof result.holder === "string" && /^[0-9a-f]{64}$/.test(result.holder)) identity.holder = result.holder;
     return result.userId;
   } finally {
     pass1 = null;  // x and SEC must not outlive pass 2

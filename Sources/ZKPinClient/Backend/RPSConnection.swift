@@ -33,7 +33,7 @@ public struct RPSConnection: Sendable {
 
         /// The generic error for a status the step does not expect.
         public func unexpected() -> ClientError {
-            if status == 429 { return .rateLimited(url: url) }
+            if status == 429 { return .rateLimited(url: url, detail: error?.message) }
             let detail: String
             if let error {
                 detail = "\(error.error): \(error.message)"

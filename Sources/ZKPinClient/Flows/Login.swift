@@ -82,7 +82,8 @@ public struct Login: Sendable {
         defer { state.wipe() }
         let pass1 = try await connection.send(
             .post, service.pass1URL,
-            Pass1Request(mpinId: mpinId, u: Hex.encode(state.u), ut: state.ut.map { Hex.encode($0) }, wid: accessCode))
+            Pass1Request(
+                mpinId: mpinId, u: Hex.encode(state.u), ut: state.ut.map { Hex.encode($0) }, wid: accessCode, holder: identity.holder))
         if pass1.isSuccess { return true }
         if [403, 410].contains(pass1.status) { return false }
         throw pass1.unexpected()
@@ -152,7 +153,9 @@ public struct Login: Sendable {
             serverHoldSeconds: Self.pageTakeUpSeconds)
         try settleRefusal(authenticate, identity: identity, mpinId: proof.mpinId)
         let result = try authenticate.decode(AuthenticateResponse.self)
-        try store.recordLogin(server: identity.server, userId: identity.userId)
+        // Only a proof-shaped value is kept (64 hex characters).
+        let holder = result.holder.flatMap { $0.utf8.count == 64 && Hex.decode($0) != nil ? $0 : nil }
+        try store.recordLogin(server: identity.server, userId: identity.userId, holder: holder)
         return result.userId
     }
 
@@ -219,7 +222,7 @@ public struct Login: Sendable {
             .post, service.pass1URL,
             Pass1Request(
                 mpinId: mpinId, u: Hex.encode(state.u),
-                ut: state.ut.map { Hex.encode($0) }, wid: accessCode))
+                ut: state.ut.map { Hex.encode($0) }, wid: accessCode, holder: identity.holder))
         try settleRefusal(pass1, identity: identity, mpinId: mpinId)
         let challenge = try pass1.decode(Pass1Response.self)
         guard let y = Hex.decode(challenge.y) else {

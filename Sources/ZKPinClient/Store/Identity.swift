@@ -30,6 +30,9 @@ public struct Identity: Codable, Sendable, Equatable, FetchableRecord, Persistab
     public var createdAt: Date
     public var updatedAt: Date
     public var lastLoginAt: Date?
+    /// The holder proof the server gave with the last successful login (sent with pass 1, so
+    /// that strangers behind the same address cannot use up this identity's logins).
+    public var holder: String? = nil
 
     public init(
         server: String, userId: String, deviceName: String? = nil, serviceName: String? = nil,

@@ -86,6 +86,10 @@ public final class IdentityStore: Sendable {
                 t.primaryKey(["server", "userId"])
             }
         }
+        // v2: the holder proof of the last successful login (issue 29, finding 1).
+        migrator.registerMigration("v2") { db in
+            try db.alter(table: "identity") { t in t.add(column: "holder", .text) }
+        }
         return migrator
     }
 
@@ -174,6 +178,7 @@ public final class IdentityStore: Sendable {
             else { return false }
             identity.mpinId = mpinId
             identity.token = token
+            identity.holder = nil  // the holder proof of another mpinId
             identity.curve = curve
             identity.state = .registered
             identity.pendingMpinId = nil
@@ -262,11 +267,11 @@ public final class IdentityStore: Sendable {
         }
     }
 
-    public func recordLogin(server: String, userId: String, now: Date = Date()) throws(ClientError) {
+    public func recordLogin(server: String, userId: String, holder: String? = nil, now: Date = Date()) throws(ClientError) {
         try write { db in
             try db.execute(
-                sql: "UPDATE identity SET lastLoginAt = ?, updatedAt = ? WHERE server = ? AND userId = ?",
-                arguments: [now, now, server, userId])
+                sql: "UPDATE identity SET lastLoginAt = ?, updatedAt = ?, holder = coalesce(?, holder) WHERE server = ? AND userId = ?",
+                arguments: [now, now, holder, server, userId])
         }
     }
 

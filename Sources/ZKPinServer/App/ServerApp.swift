@@ -145,7 +145,10 @@ public enum ZKPinServerApp {
         router.addRoutes(RegistrationRoutes.collection(registration: rp.registration, shares: rp.shares, address: address))
         router.addRoutes(LoginRoutes.collection(login: rp.login, address: address))
         router.addRoutes(OTPRoutes.collection(otp: rp.otp, storage: rp.storage, address: address))
-        router.addRoutes(AccessRoutes.collection(access: rp.access, siteNames: rp.siteNames, clock: rp.clock, address: address))
+        router.addRoutes(
+            AccessRoutes.collection(
+                access: rp.access, binding: PageBinding(config: rp.config, key: rp.links.key), siteNames: rp.siteNames, clock: rp.clock,
+                address: address))
         let pages = try Pages(clientCommand: rp.config.clientCommand)
         router.addRoutes(PageRoutes.collection(rp: rp, pages: pages, address: address))
         if let dir = rp.config.dataDirectory { try OIDCRoutes.add(to: router, rp: rp, pages: pages, dataDirectory: dir) }

@@ -3,9 +3,19 @@ import ZKPinWire
 
 /// Access codes for the page: `POST /rps/getAccessNumber`, `/rps/access`, `/rps/codeStatus`.
 enum AccessRoutes {
-    static func collection(access: AccessService, siteNames: SiteNames, clock: ServerClock, address: ClientAddress) -> RouteCollection<AppContext> {
+    static func collection(
+        access: AccessService, binding: PageBinding, siteNames: SiteNames, clock: ServerClock, address: ClientAddress
+    ) -> RouteCollection<AppContext> {
         let routes = RouteCollection(context: AppContext.self)
-        routes.post("/rps/getAccessNumber") { request, context in try await access.accessNumber(address: address.of(request, context)) }
+        // A page that draws its code here completes at /session like the login page: in the
+        // browser that drew it (the answer sets its PageBinding cookie).
+        routes.post("/rps/getAccessNumber") { request, context in
+            let browser = binding.browser(of: request)
+            let a = try await access.accessNumber(address: address.of(request, context)) { binding.webOTT(.session, browser: browser) }
+            var response = try a.response(from: request, context: context)
+            response.setCookie(binding.cookie(browser))
+            return response
+        }
         routes.post("/rps/access") { request, context in
             try await access.access(try await request.decode(as: AccessRequest.self, context: context))
         }

@@ -11,13 +11,17 @@ enum PageRoutes {
         let name = rp.config.serviceName
         let session = SessionCookie(config: rp.config)
         let access = rp.access, activation = rp.activation
+        let binding = PageBinding(config: rp.config, key: rp.links.key)
 
         routes.get("/") { request, context in
-            let a = try await access.accessNumber(address: address.of(request, context))
-            return HTMLPage.response(
+            let browser = binding.browser(of: request)
+            let a = try await access.accessNumber(address: address.of(request, context)) { binding.webOTT(.session, browser: browser) }
+            var response = HTMLPage.response(
                 pages.loginPage(
                     serviceName: name, accessNumber: a.accessNumber, webOTT: a.webOTT,
                     ttl: a.ttlSeconds, qrUrl: a.qrUrl))
+            response.setCookie(binding.cookie(browser))
+            return response
         }
 
         routes.get("/logo.svg") { _, _ in
@@ -49,6 +53,8 @@ enum PageRoutes {
         routes.post("/session") { request, context in
             try SameOrigin.check(request, publicURL: rp.config.publicURL)
             let form = try await FormBody.decode(SessionRequest.self, from: request, context: context)
+            // Only the browser that opened this sign-in page, and only a sign-in page's webOTT.
+            try binding.check(form.webOTT, for: .session, in: request)
             let cookie = try await access.openSession(form)
             return HTMLPage.redirect("/account", cookie: session.cookie(cookie))
         }

@@ -14,8 +14,8 @@ enum AuthorizeRoutes {
             let params: AuthorizationParameters
             do { params = try await OAuthForm.decode(AuthorizationParameters.self, from: request, context: context, allowQuery: true) } catch {
                 await provider.refused(.invalidRequest("malformed authorization request"), clientId: nil, address: from)
-                throw web.page(
-                    "Sign-in request refused", "The sign-in request is malformed (a parameter given twice, or not a form).", status: .badRequest)
+                let reason = (error as? OAuthForm.Malformed)?.reason ?? "a parameter given twice, or not a form"
+                throw web.page("Sign-in request refused", "The sign-in request is malformed (\(reason)).", status: .badRequest)
             }
             let client: OIDCClient, redirectURI: String
             do { (client, redirectURI) = try await AuthorizationValidation.client(params, lookup: provider.client) } catch let error
@@ -41,12 +41,15 @@ enum AuthorizeRoutes {
                     await provider.errorRedirect(
                         .loginRequired("no ZKPin session"), redirectURI: redirectURI, state: valid.state, clientId: client.id, address: from))
             }
-            let access = try await provider.startLogin(valid)
-            return HTMLPage.response(
+            let browser = web.binding.browser(of: request)
+            let access = try await provider.startLogin(valid) { web.binding.webOTT(.authorize, browser: browser) }
+            var response = HTMLPage.response(
                 pages.loginPage(
                     serviceName: web.serviceName, accessNumber: access.accessNumber, webOTT: access.webOTT,
                     ttl: access.ttlSeconds, qrUrl: access.qrUrl, clientName: client.name,
                     action: "/oauth/authorize/complete"))
+            response.setCookie(web.binding.cookie(browser))
+            return response
         }
         routes.get("/oauth/authorize", use: authorize)
         routes.post("/oauth/authorize", use: authorize)
@@ -56,6 +59,9 @@ enum AuthorizeRoutes {
             try SameOrigin.check(request, publicURL: web.publicURL)
             let form = try await FormBody.decode(SessionRequest.self, from: request, context: context)
             do {
+                // Only the browser that opened this authorization page, and only its webOTT
+                // (a sign-in page's cannot complete an authorization), before anything is consumed.
+                try web.binding.check(form.webOTT, for: .authorize, in: request)
                 let (cookie, redirect) = try await provider.completeLogin(
                     webOTT: form.webOTT, authOTT: form.authOTT, address: web.address.of(request, context))
                 return HTMLPage.redirect(redirect, cookie: web.cookie.cookie(cookie))

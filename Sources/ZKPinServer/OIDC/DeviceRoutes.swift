@@ -39,12 +39,15 @@ enum DeviceRoutes {
             if let session = try await provider.session(cookie: web.cookie.value(in: request)) {
                 return page(.confirm(userCode: shown, clientName: client.name, userId: session.userId, scope: code.scope))
             }
-            let access = try await provider.access.accessNumber()
+            let browser = web.binding.browser(of: request)
+            let access = try await provider.access.accessNumber(address: from) { web.binding.webOTT(.device, browser: browser) }
             provider.siteNames.record(code: access.accessNumber, name: client.name, expires: code.expires, now: provider.now)
-            return HTMLPage.response(
+            var response = HTMLPage.response(
                 pages.loginPage(
                     serviceName: web.serviceName, accessNumber: access.accessNumber, webOTT: access.webOTT, ttl: access.ttlSeconds,
                     qrUrl: access.qrUrl, clientName: client.name, action: "/device/complete?user_code=" + shown))
+            response.setCookie(web.binding.cookie(browser))
+            return response
         }
 
         // The access-code page's completion: the session, then back to the question.
@@ -55,6 +58,8 @@ enum DeviceRoutes {
             }
             let form = try await FormBody.decode(SessionRequest.self, from: request, context: context)
             do {
+                // Only the browser that opened this device page, with its webOTT (issue 29, finding 6).
+                try web.binding.check(form.webOTT, for: .device, in: request)
                 let cookie = try await provider.access.openSession(form)
                 return HTMLPage.redirect("/device?user_code=" + UserCode.display(canonical), cookie: web.cookie.cookie(cookie))
             } catch let error as APIError where error.status.code < 500 {

@@ -11,7 +11,13 @@ enum LogoutRoutes {
         @Sendable func logout(_ request: Request, _ context: AppContext) async throws -> Response {
             let params: LogoutParameters
             do { params = try await OAuthForm.decode(LogoutParameters.self, from: request, context: context, allowQuery: true) } catch {
-                throw web.page("Sign-out refused", "The sign-out request is malformed.", status: .badRequest)
+                let reason = (error as? OAuthForm.Malformed)?.reason.map { " (\($0))" } ?? ""
+                throw web.page("Sign-out refused", "The sign-out request is malformed\(reason).", status: .badRequest)
+            }
+            // `confirm` is "yes" or absent (openapi.yaml): anything else is a malformed request,
+            // not a silent "ask again".
+            if let confirm = params.confirm, confirm != "yes" {
+                throw web.page("Sign-out refused", "The sign-out request is malformed (confirm must be \"yes\").", status: .badRequest)
             }
             let target: String?, hintSubject: String?
             do { (target, hintSubject) = try await provider.logoutTarget(params) } catch let error as AuthorizationPageError {

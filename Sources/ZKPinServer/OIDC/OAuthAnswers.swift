@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import NIOCore
 
 /// OAuth's JSON answers through the API's response encoder (JSON, `Cache-Control: no-store`),
 /// with `Pragma: no-cache` as RFC 6749 section 5.1 asks; discovery and keys may be cached.
@@ -76,18 +77,24 @@ struct ProviderPageError: SelfShapedError {
 /// content type is refused), decoded by Hummingbird's form decoder. A parameter given twice or
 /// a body that is not a form throws `Malformed`.
 enum OAuthForm {
-    struct Malformed: Error {}
+    struct Malformed: Error {
+        /// What is wrong with the form's shape (FormBounds), when that is why.
+        var reason: String? = nil
+    }
 
     static func decode<T: Decodable>(_ type: T.Type, from request: Request, context: AppContext, allowQuery: Bool) async throws -> T {
         if allowQuery, request.method == .get { return try parse(type, request.uri.query ?? "") }
         guard let contentType = request.headers[.contentType], MediaType(from: contentType)?.isType(.applicationUrlEncoded) == true
         else { throw Malformed() }
         // The server's body limit applies (BodyLimitMiddleware); this bound is the form's own.
-        let body = try await request.body.collect(upTo: 64 * 1024)
+        let body: ByteBuffer
+        do { body = try await request.body.collect(upTo: FormBounds.maxBytes) } catch { throw Malformed(reason: "the form is larger than 64 KB") }
         return try parse(type, String(decoding: body.readableBytesView, as: UTF8.self))
     }
 
+    /// Checks the form's shape (FormBounds) before the decoder runs.
     static func parse<T: Decodable>(_ type: T.Type, _ text: String) throws -> T {
+        if let problem = FormBounds.problem(text.utf8) { throw Malformed(reason: problem) }
         do { return try URLEncodedFormDecoder().decode(type, from: text) } catch { throw Malformed() }
     }
 }

@@ -116,8 +116,9 @@ final class OIDCProvider: Sendable {
     }
 
     /// Shows the access-code page for a request: a fresh code whose page carries the request.
-    func startLogin(_ request: ValidAuthorization) async throws -> AccessNumberResponse {
-        let access = try await self.access.accessNumber()
+    /// `makeWebOTT` draws the page's webOTT (PageBinding: bound to the browser, for `authorize`).
+    func startLogin(_ request: ValidAuthorization, makeWebOTT: () -> String) async throws -> AccessNumberResponse {
+        let access = try await self.access.accessNumber(makeWebOTT: makeWebOTT)
         let created = now
         let pending = PendingAuthorization(
             webOTTHash: Tokens.hash(access.webOTT), clientId: request.client.id, redirectURI: request.redirectURI, scope: request.scope,

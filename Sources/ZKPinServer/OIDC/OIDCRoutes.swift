@@ -8,7 +8,8 @@ enum OIDCRoutes {
         let provider = OIDCProvider(rp: rp, keys: try KeyRing(dataDirectory: dataDirectory))
         let web = ProviderWeb(
             provider: provider, messages: try OIDCPages(), serviceName: rp.config.serviceName, publicURL: rp.config.publicURL,
-            cookie: SessionCookie(config: rp.config), address: ClientAddress(trustedProxy: rp.config.trustedProxy))
+            cookie: SessionCookie(config: rp.config), binding: PageBinding(config: rp.config, key: rp.links.key),
+            address: ClientAddress(trustedProxy: rp.config.trustedProxy))
         router.addRoutes(OIDCDiscoveryRoutes.collection(provider))
         router.addRoutes(AuthorizeRoutes.collection(web, pages: pages))
         router.addRoutes(TokenRoutes.collection(web))
@@ -26,6 +27,8 @@ struct ProviderWeb: Sendable {
     let serviceName: String
     let publicURL: String
     let cookie: SessionCookie
+    /// Binds the authorization page's completion to the browser that opened it.
+    let binding: PageBinding
     let address: ClientAddress
 
     /// The provider's message page as an error to throw.
@@ -102,7 +105,8 @@ enum TokenRoutes {
             try await provider.checkFailures(key, provider.limits.failedClientAuthPerAddress, address: from)
             let params: Parameters
             do { params = try await OAuthForm.decode(type, from: request, context: context, allowQuery: false) } catch {
-                throw OAuthError.invalidRequest("the body must be an application/x-www-form-urlencoded form, each parameter once")
+                throw OAuthError.invalidRequest(
+                    (error as? OAuthForm.Malformed)?.reason ?? "the body must be an application/x-www-form-urlencoded form, each parameter once")
             }
             let basic = try BasicCredentials.parse(request.headers[.authorization])
             return OAuthJSON(value: try await body(params, basic, from))

@@ -23,14 +23,15 @@ struct AccessService: Sendable {
 
     /// `POST /rps/getAccessNumber` and the login page: a fresh code bound to a fresh webOTT.
     /// With `address`, limited per client address (each code is a row until it is purged).
-    func accessNumber(address: String? = nil) async throws(APIError) -> AccessNumberResponse {
+    /// `makeWebOTT` draws the webOTT (PageBinding binds it to the browser and the purpose).
+    func accessNumber(address: String? = nil, makeWebOTT: () -> String = { Tokens.fresh() }) async throws(APIError) -> AccessNumberResponse {
         if let address, !(try await limiter.hit("codes:\(address)", config.limits.accessCodesPerAddress, now: clock.now)) {
             throw APIError(.rateLimited, "too many access codes asked from this address; wait a minute")
         }
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<20 {
             let code = AccessCode.generate { Int.random(in: 0...9, using: &generator) }
-            let webOTT = Tokens.fresh()
+            let webOTT = makeWebOTT()
             let created = clock.now
             let session = AccessSession(
                 webOTTHash: Tokens.hash(webOTT), code: code, created: created,

@@ -18,6 +18,12 @@ struct LinkSigner: Sendable {
         "\(publicURL)/mpinActivate?i=\(mpinId)&e=\(expires)&s=\(activationSignature(mpinId: mpinId, expires: expires))"
     }
 
+    /// The holder proof of an identity (`Pass1Request.holder`): given only with a verified
+    /// login, so only the token's holder has it; derived, so nothing is stored.
+    func holderProof(mpinId: String) -> String {
+        Tokens.hmac(key: key, "holder\n\(mpinId)")
+    }
+
     /// The token the page posts to `/session`: bound to webOTT and to the login that signed it
     /// in, so the server never stores it.
     func pageToken(webOTT: String, authOTTHash: String) -> String {

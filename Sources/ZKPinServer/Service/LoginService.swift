@@ -16,6 +16,8 @@ struct LoginService: Sendable {
     let clock: ServerClock
     let notices: BlockNotifier
     let otp: OTPService
+    /// The holder proofs (`LinkSigner.holderProof`).
+    let links: LinkSigner
 
     /// `POST /rps/pass1`: records (mpinId, U, UT, y) under a single-use challenge, within the
     /// per-address and per-identity-and-address limits (a stranger who knows the mpinId uses up
@@ -40,13 +42,22 @@ struct LoginService: Sendable {
             created: created, expires: created + config.challengeTTL)
         // One transaction counts the limits, checks that the identity is active and records the
         // challenge. U and UT are validated before it: a refused point changes nothing.
-        let limits = [
-            CountedEvent(key: "pass1-addr:\(address)", rule: config.limits.pass1PerAddress),
-            CountedEvent(key: "pass1:\(request.mpinId):\(address)", rule: config.limits.pass1PerIdentityAndAddress)
-        ]
+        // The identity's holder (who proved the token in an earlier login) is counted in the
+        // identity's own budget, never in the address's counts that a stranger behind the same
+        // address (a NAT, an office, a carrier) can use up (issue 29, finding 1).
+        let holder = request.holder.map { Tokens.equal(links.holderProof(mpinId: request.mpinId), $0.lowercased()) } ?? false
+        let limits =
+            holder
+            ? [CountedEvent(key: "pass1-holder:\(request.mpinId)", rule: config.limits.pass1PerHolder)]
+            : [
+                CountedEvent(key: "pass1-addr:\(address)", rule: config.limits.pass1PerAddress),
+                CountedEvent(key: "pass1:\(request.mpinId):\(address)", rule: config.limits.pass1PerIdentityAndAddress)
+            ]
         let admission = try await storage("insert challenge") { try await $0.admitPass1(challenge, counting: limits, now: created) }
         guard case .identity(let state) = admission else {
-            throw APIError(.rateLimited, "too many logins started from this address; wait a minute")
+            throw APIError(
+                .rateLimited,
+                holder ? "too many logins of this identity started; wait a minute" : "too many logins started from this address; wait a minute")
         }
         switch state {
         case .active: return Pass1Response(y: Hex.encode(challenge.y), challenge: challenge.id)
@@ -127,7 +138,7 @@ struct LoginService: Sendable {
         }
         let identity = try await verifiedWithoutToken(input, address: address, successAudit: "login")
         metrics.logins.increment()
-        return AuthenticateResponse(userId: identity.userId)
+        return AuthenticateResponse(userId: identity.userId, holder: links.holderProof(mpinId: identity.mpinId))
     }
 
     /// Pass 2 without an access code that stores no authOTT (a completing login, a one-time
@@ -308,7 +319,7 @@ struct LoginService: Sendable {
         }
         guard let code = token.accessCode else {
             metrics.logins.increment()
-            return AuthenticateResponse(userId: token.userId)
+            return AuthenticateResponse(userId: token.userId, holder: links.holderProof(mpinId: token.mpinId))
         }
         guard try await access.markAuthenticated(code: code, authOTTHash: token.hash) else {
             throw APIError(.accessCodeExpired, "the access code expired before the login finished")
@@ -319,6 +330,6 @@ struct LoginService: Sendable {
         }
         await audit.record("login", userId: token.userId, mpinId: token.mpinId, address: address)
         metrics.logins.increment()
-        return AuthenticateResponse(userId: token.userId)
+        return AuthenticateResponse(userId: token.userId, holder: links.holderProof(mpinId: token.mpinId))
     }
 }

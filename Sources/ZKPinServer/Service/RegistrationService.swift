@@ -17,7 +17,9 @@ struct RegistrationService: Sendable {
 
     func register(_ request: RegisterRequest, address: String) async throws(APIError) -> RegisterResponse {
         guard let email = EmailAddress.normalized(request.userId) else {
-            throw APIError.bad("userId must be an e-mail address (at most 254 characters, no control, format or bidi characters)")
+            throw APIError.bad(
+                "userId must be an e-mail address (at most 254 characters; no control, format or bidi characters, no emoji or other symbols, no full-width or other compatibility forms, no part mixing Latin, Greek and Cyrillic letters)"
+            )
         }
         let device = try DeviceName.checked(request.deviceName)
         guard request.mobile == nil || request.mobile == 0 || request.mobile == 1 else { throw APIError.bad("mobile is 0 or 1") }

@@ -67,7 +67,7 @@ public final class RelyingParty: Sendable {
             verifier: LoginVerifier(suite: suite, serverSecret: prepared, batcher: batcher),
             audit: audit, metrics: metrics, clock: clock,
             notices: BlockNotifier(config: config, mailer: mailer, logger: logger),
-            otp: otp)
+            otp: otp, links: links)
         devices = DeviceService(config: config, storage: storage, audit: audit, mailer: mailer, logger: logger)
     }
 

@@ -49,6 +49,9 @@ public struct ServerConfig: Sendable {
         /// mpinId uses up only their own address's count).
         public var pass1PerAddress = RateLimiter.Rule(limit: 600, window: 60)
         public var pass1PerIdentityAndAddress = RateLimiter.Rule(limit: 60, window: 60)
+        /// Pass 1 with the identity's holder proof, per identity (any address): the holder's
+        /// own budget, counted instead of the two per-address limits above.
+        public var pass1PerHolder = RateLimiter.Rule(limit: 30, window: 60)
         /// `GET /rps/timePermit/<mpinId>` (it signs a D-TA 2 query) per identity and address.
         public var timePermitsPerIdentityAndAddress = RateLimiter.Rule(limit: 30, window: 600)
         /// Access codes (login page views, `POST /rps/getAccessNumber`) per client address.

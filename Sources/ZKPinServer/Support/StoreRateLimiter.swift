@@ -10,6 +10,11 @@ struct StoreRateLimiter: Sendable {
         try await storage("count rate-limit event") { try await $0.countEvent(key: key, window: rule.window, now: now) } <= rule.limit
     }
 
+    /// Takes back one event counted by `hit` (a try that turned out right).
+    func giveBack(_ key: String) async throws(APIError) {
+        try await storage("give back a rate-limit event") { try await $0.uncountEvent(key: key) }
+    }
+
     /// Whether earlier events already used up the rule (without counting one).
     func exhausted(_ key: String, _ rule: RateLimiter.Rule, now: Int) async throws(APIError) -> Bool {
         try await storage("read rate-limit count") { try await $0.eventCount(key: key, now: now) } >= rule.limit

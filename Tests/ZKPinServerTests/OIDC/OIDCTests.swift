@@ -467,7 +467,9 @@ import ZKPinWire
             #expect(auth.status == 401)
             #expect(try await t.json("POST", "/rps/access", AccessRequest(webOTT: webOTT)).json(AccessResponse.self).status == .wrongPIN)
             // Without a successful login the page cannot complete.
-            let early = try await t.form("/oauth/authorize/complete", ["webOTT": webOTT, "authOTT": "00"], headers: [("Origin", OIDCFlow.origin)])
+            let early = try await t.form(
+                "/oauth/authorize/complete", ["webOTT": webOTT, "authOTT": "00"],
+                headers: [("Origin", OIDCFlow.origin), try #require(page.pageCookie)])
             #expect(early.status == 403 && early.header("Location") == nil)
         }
     }

@@ -13,7 +13,8 @@ import ZKPinWire
 
     /// A page session for `user` (pass 2 finishing the login while the page polls).
     static func session(_ t: any Transport, user: TestUser) async throws -> String {
-        let access = try await t.send("POST", "/rps/getAccessNumber", headers: [], body: nil).json(AccessNumberResponse.self)
+        let drawn = try await t.send("POST", "/rps/getAccessNumber", headers: [], body: nil)
+        let access = try drawn.json(AccessNumberResponse.self)
         async let login = user.pass12(t, wid: access.accessNumber, complete: true)
         var authOTT: String?
         for _ in 0..<200 {
@@ -23,7 +24,7 @@ import ZKPinWire
         }
         #expect(try await login.status == 200)
         let session = try await t.form(
-            "/session", ["webOTT": access.webOTT, "authOTT": try #require(authOTT)], headers: [("Origin", origin)])
+            "/session", ["webOTT": access.webOTT, "authOTT": try #require(authOTT)], headers: [("Origin", origin), try #require(drawn.pageCookie)])
         return String(try #require(session.header("Set-Cookie")).split(separator: ";")[0])
     }
 

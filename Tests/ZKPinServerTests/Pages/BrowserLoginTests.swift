@@ -42,7 +42,9 @@ enum BrowserLogin {
     /// The page gets a code, a client logs in with it, the page's poll turns to
     /// `authenticate` and its /session post opens /account.
     static func signIn(_ t: any Transport, user: TestUser, expectAccountOf email: String, origin: String = "http://127.0.0.1:8080") async throws {
-        let access = try await t.send("POST", "/rps/getAccessNumber", headers: [], body: nil).json(AccessNumberResponse.self)
+        let drawn = try await t.send("POST", "/rps/getAccessNumber", headers: [], body: nil)
+        let access = try drawn.json(AccessNumberResponse.self)
+        let browser = try #require(drawn.pageCookie)
         #expect(AccessCode.isValid(access.accessNumber))
         #expect(access.qrUrl.hasSuffix("#\(access.accessNumber)"))
         func status() async throws -> AccessResponse {
@@ -72,15 +74,15 @@ enum BrowserLogin {
 
         // Cross-origin posts are refused; the same origin gets the cookie.
         let fields = ["webOTT": access.webOTT, "authOTT": page.authOTT ?? ""]
-        #expect(try await t.form("/session", fields, headers: [("Origin", "http://evil.example")]).status == 403)
-        let session = try await t.form("/session", fields, headers: [("Origin", origin)])
+        #expect(try await t.form("/session", fields, headers: [("Origin", "http://evil.example"), browser]).status == 403)
+        let session = try await t.form("/session", fields, headers: [("Origin", origin), browser])
         #expect(session.status == 303)
         #expect(session.header("Location") == "/account")
         let setCookie = try #require(session.header("Set-Cookie"))
         #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Lax"))
         let cookie = String(setCookie.split(separator: ";")[0])
         // Both tokens are consumed.
-        #expect(try await t.form("/session", fields, headers: [("Origin", origin)]).status == 403)
+        #expect(try await t.form("/session", fields, headers: [("Origin", origin), browser]).status == 403)
         let account = try await t.get("/account", headers: [("Cookie", cookie)])
         #expect(account.status == 200)
         #expect(account.text.contains("Signed in as \(email)"))

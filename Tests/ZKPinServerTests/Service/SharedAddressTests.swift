@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ZKPinWire
 
 @testable import ZKPinServer
 
@@ -23,6 +24,40 @@ import Testing
             #expect(try await h.rp.store.identity(mpinId: owner.mpinId)?.failedAttempts == 0)
             // A genuine wrong PIN is still a wrong PIN (401 with attempts left), not a 429.
             #expect(try await owner.login(t, pin: 1111).status == 401)
+        }
+    }
+
+    /// Issue 29, finding 1: from the owner's own address, a stranger's pass 1s for the owner's
+    /// mpinId used up the pass-1 counts of that address (per identity and address, per
+    /// address) and the owner's logins failed with 429. The holder proof that the owner's last
+    /// login gave counts the owner's pass 1 in the identity's own budget instead.
+    @Test func aFloodOfPass1AtTheOwnersAddressLeavesTheOwnerSigningIn() async throws {
+        let h = try await Harness.make { o in
+            o.pass1PerIdentity = 10
+            o.pass1PerAddress = 25
+        }
+        try await h.run { t in
+            let owner = try await TestUser.register(t, email: "office@example.com", pin: 3691, outbox: h.outbox)
+            let first = try await owner.login(t)
+            #expect(first.status == 200)
+            let holder = try #require(try first.json(AuthenticateResponse.self).holder)
+            #expect(holder.count == 64)
+            // The stranger floods pass 1 for the owner's mpinId from the same address.
+            var statuses: [Int] = []
+            for _ in 0..<30 { statuses.append(try await owner.strangerPass1(t).status) }
+            #expect(statuses.suffix(5).allSatisfy { $0 == 429 }, "\(statuses)")
+            // Without the proof the owner is refused as the stranger is (what the attack did).
+            #expect(try await owner.login(t).status == 429)
+            // With it the owner signs in while the flood goes on, again and again.
+            for round in 0..<3 {
+                for _ in 0..<5 { #expect(try await owner.strangerPass1(t).status == 429) }
+                let login = try await owner.login(t, holder: holder)
+                #expect(login.status == 200, "round \(round): \(login.status) \(login.text)")
+            }
+            // A proof that is not this identity's counts as none.
+            #expect(try await owner.login(t, holder: String(repeating: "0", count: 64)).status == 429)
+            let other = try await TestUser.register(t, email: "other@example.com", pin: 1470, outbox: h.outbox)
+            #expect(try await other.login(t, holder: holder).status == 429)
         }
     }
 }

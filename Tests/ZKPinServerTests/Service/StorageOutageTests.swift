@@ -24,7 +24,8 @@ import ZKPinWire
             let pending = try await t.json("PUT", "/rps/user", RegisterRequest(userId: "pat@example.com")).json(RegisterResponse.self)
             let link = try Outbox.activationLink(in: h.outbox, to: "pat@example.com")
             let linkPath = String(link[link.range(of: "/mpinActivate")!.lowerBound...])
-            let page = try await t.json("POST", "/rps/getAccessNumber", [String: String]()).json(AccessNumberResponse.self)
+            let drawn = try await t.json("POST", "/rps/getAccessNumber", [String: String]())
+            let page = try drawn.json(AccessNumberResponse.self)
             let state = try user.suite.clientPass1(id: user.id, token: user.token, pin: user.pin, timePermit: nil, date: 0)
             let p1 = try await t.json("POST", "/rps/pass1", Pass1Request(mpinId: user.mpinId, u: Hex.encode(state.u))).json(Pass1Response.self)
             let v = Hex.encode(try user.suite.clientPass2(state, y: Hex.decode(p1.y)!))
@@ -61,7 +62,8 @@ import ZKPinWire
             expectUnavailable(try await t.get(linkPath, headers: html), "GET /mpinActivate", html: true)
             expectUnavailable(try await t.form(linkPath, ["code": "ABCD2345"], headers: html), "POST /mpinActivate", html: true)
             expectUnavailable(
-                try await t.form("/session", ["webOTT": page.webOTT, "authOTT": "00"], headers: origin + html), "POST /session", html: true)
+                try await t.form("/session", ["webOTT": page.webOTT, "authOTT": "00"], headers: origin + html + [try #require(drawn.pageCookie)]),
+                "POST /session", html: true)
             let cookie = [("Cookie", "zkpin=" + String(repeating: "ab", count: 16))]
             expectUnavailable(try await t.send("POST", "/logout", headers: origin + cookie + html, body: nil), "POST /logout", html: true)
             expectUnavailable(try await t.get("/account", headers: cookie + html), "GET /account", html: true)

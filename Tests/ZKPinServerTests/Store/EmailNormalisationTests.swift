@@ -23,8 +23,29 @@ import ZKPinWire
         ] {
             #expect(EmailAddress.normalized(bad) == nil, "\(bad.unicodeScalars.map { String($0.value, radix: 16) })")
         }
+        // Issue 29, finding 9: look-alikes and pictures. Whole-script names stay accepted.
+        for lookAlike in [
+            "ann@\u{0430}pple.com",  // a Cyrillic "а" in a Latin label (homograph)
+            "ann@p\u{03B1}ypal.com",  // a Greek alpha in a Latin label
+            "\u{0430}nn@example.com",  // a mixed-script local part
+            "ann\u{1F600}@example.com", "ann@ex\u{2764}\u{FE0F}ample.com",  // emoji
+            "\u{FF41}\u{FF4E}\u{FF4E}@example.com",  // full-width "ａｎｎ"
+            "\u{FB01}le@example.com",  // the "ﬁ" ligature
+            "ann\u{00B2}@example.com"  // a superscript two
+        ] {
+            #expect(EmailAddress.normalized(lookAlike) == nil, "\(lookAlike.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+        for fine in [
+            "ann@example.com", "o'brien+tag^x@example.com", "zo\u{00EB}@b\u{00FC}cher.de",
+            "\u{0438}\u{0432}\u{0430}\u{043D}@\u{043F}\u{0440}\u{0438}\u{043C}\u{0435}\u{0440}.\u{0440}\u{0444}",
+            "\u{7528}\u{6237}@\u{4F8B}\u{5B50}.cn"
+        ] {
+            #expect(EmailAddress.normalized(fine) != nil, "\(fine)")
+        }
         let h = try await Harness.make()
         try await h.run { t in
+            let homograph = try await t.json("PUT", "/rps/user", RegisterRequest(userId: "ann@\u{0430}pple.com"))
+            #expect(homograph.status == 400 && homograph.error?.message.contains("mixing Latin, Greek and Cyrillic") == true, "\(homograph.text)")
             let r = try await t.json("PUT", "/rps/user", RegisterRequest(userId: Self.decomposed))
             #expect(r.status == 200, "\(r.text)")
             let mpinId = try r.json(RegisterResponse.self).mpinId

@@ -61,7 +61,8 @@ enum SplitLogin {
     /// The page (on `page`) shows a code; the client logs in with it through `client`; the
     /// page turns to `authenticate` and trades its tokens for a session cookie. Returns the cookie.
     static func signIn(page: SocketTransport, client: SocketTransport, user: TestUser) async throws -> String {
-        let access = try await page.send("POST", "/rps/getAccessNumber", headers: [], body: nil).json(AccessNumberResponse.self)
+        let drawn = try await page.send("POST", "/rps/getAccessNumber", headers: [], body: nil)
+        let access = try drawn.json(AccessNumberResponse.self)
         func status() async throws -> AccessResponse {
             try await page.json("POST", "/rps/access", AccessRequest(webOTT: access.webOTT)).json(AccessResponse.self)
         }
@@ -81,7 +82,7 @@ enum SplitLogin {
         #expect(try await answer.status == 200)
         let session = try await page.form(
             "/session", ["webOTT": access.webOTT, "authOTT": taken.authOTT ?? ""],
-            headers: [("Origin", page.base)])
+            headers: [("Origin", page.base), try #require(drawn.pageCookie)])
         #expect(session.status == 303)
         let setCookie = try #require(session.header("Set-Cookie"))
         return String(setCookie.split(separator: ";")[0])

@@ -19,6 +19,12 @@ struct Reply: Sendable {
     var text: String { String(decoding: body, as: UTF8.self) }
     var error: ErrorBody? { try? json(ErrorBody.self) }
     func header(_ name: String) -> String? { headers.first { $0.0.lowercased() == name.lowercased() }?.1 }
+    /// The `name=value` of the page-binding cookie this answer sets (PageBinding), as a
+    /// `Cookie` header for the page's completion.
+    var pageCookie: (String, String)? {
+        headers.lazy.filter { $0.0.lowercased() == "set-cookie" }.map { String($0.1.split(separator: ";")[0]) }
+            .first { $0.hasPrefix("zkpin-page=") || $0.hasPrefix("__Host-zkpin-page=") }.map { ("Cookie", $0) }
+    }
 }
 
 /// How a test talks to a server: in process (HummingbirdTesting) or over a socket.

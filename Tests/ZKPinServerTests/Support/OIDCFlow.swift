@@ -66,7 +66,8 @@ struct OIDCFlow {
         }
         #expect(try await answer.status == 200)
         let fields = ["webOTT": webOTT, "authOTT": try #require(pageToken)]
-        let done = try await t.form(action, fields, headers: [("Origin", pageOrigin)])
+        // The browser that opened the page completes it (its page-binding cookie).
+        let done = try await t.form(action, fields, headers: [("Origin", pageOrigin), try #require(page.pageCookie)])
         let setCookie = try #require(done.header("Set-Cookie"))
         return (done, String(setCookie.split(separator: ";")[0]))
     }

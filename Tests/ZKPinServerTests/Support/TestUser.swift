@@ -51,7 +51,7 @@ struct TestUser: Sendable {
     /// With `otp`, pass 2 asks for a one-time code (for `service`).
     func pass12(
         _ t: any Transport, pin: Int? = nil, wid: String = "0", widAtPass1: Bool = true, complete: Bool? = nil, otp: Bool? = nil,
-        service: String? = nil
+        service: String? = nil, holder: String? = nil
     ) async throws -> Reply {
         var permit: [UInt8]? = nil
         var date = 0
@@ -67,7 +67,7 @@ struct TestUser: Sendable {
             "POST", "/rps/pass1",
             Pass1Request(
                 mpinId: mpinId, u: Hex.encode(state.u), ut: state.ut.map { Hex.encode($0) },
-                wid: widAtPass1 && wid != "0" ? wid : nil))
+                wid: widAtPass1 && wid != "0" ? wid : nil, holder: holder))
         guard r1.status == 200 else { return r1 }
         let p1 = try r1.json(Pass1Response.self)
         let v = try suite.clientPass2(state, y: Hex.decode(p1.y)!)
@@ -78,10 +78,18 @@ struct TestUser: Sendable {
     }
 
     /// A whole login without a browser (WID "0").
-    func login(_ t: any Transport, pin: Int? = nil) async throws -> Reply {
-        let r2 = try await pass12(t, pin: pin)
+    func login(_ t: any Transport, pin: Int? = nil, holder: String? = nil) async throws -> Reply {
+        let r2 = try await pass12(t, pin: pin, holder: holder)
         guard r2.status == 200 else { return r2 }
         return try await t.json("POST", "/rps/authenticate", AuthenticateRequest(authOTT: try r2.json(Pass2Response.self).authOTT))
+    }
+
+    /// A pass 1 for this mpinId with a random U and nothing after it: what a stranger who
+    /// knows only the mpinId can send.
+    func strangerPass1(_ t: any Transport) async throws -> Reply {
+        let fake = try suite.extractPIN(clientSecret: try suite.clientSecretShare(master: suite.randomScalar(), id: id), id: id, pin: 1234)
+        let state = try suite.clientPass1(id: id, token: fake, pin: 1234, timePermit: nil, date: 0)
+        return try await t.json("POST", "/rps/pass1", Pass1Request(mpinId: mpinId, u: Hex.encode(state.u)))
     }
 
     /// Random U and V: what someone who knows only the mpinId can send.
