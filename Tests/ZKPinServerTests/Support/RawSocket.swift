@@ -46,15 +46,17 @@ final class RawSocket: @unchecked Sendable {
         _ = text.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
     }
 
-    /// Sends all of `text`, waiting while the server does not take it, until `seconds` pass or
-    /// the connection fails (the server closed it); answers the bytes sent.
+    /// Sends all of `text`, waiting while the server does not take it, until `seconds` pass,
+    /// the server has taken nothing for `stalledFor` seconds, or the connection fails (the
+    /// server closed it); answers the bytes sent.
     @discardableResult
-    func sendAll(_ text: String, seconds: Double) async -> Int {
+    func sendAll(_ text: String, seconds: Double, stalledFor: Double = .infinity) async -> Int {
         let bytes = Array(text.utf8)
         return await onOwnThread {
             var sent = 0
             let deadline = Date().addingTimeInterval(seconds)
-            while sent < bytes.count, Date() < deadline {
+            var progressed = Date()
+            while sent < bytes.count, Date() < deadline, Date().timeIntervalSince(progressed) < stalledFor {
                 var poller = pollfd(fd: self.fd, events: Int16(POLLOUT), revents: 0)
                 guard poll(&poller, 1, 200) > 0 else { continue }
                 let n = bytes[sent...].withUnsafeBytes { Glibc.send(self.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
@@ -63,6 +65,7 @@ final class RawSocket: @unchecked Sendable {
                     break
                 }
                 sent += n
+                progressed = Date()
             }
             return sent
         }
