@@ -90,7 +90,9 @@ export async function signIn(service, identity, pin, code) {
   const auth = service.url(service.settings.mpinAuthServerURL);
   let permit = {};
   if (service.settings.usePermits) {
-    const share1 = must(await call("GET", service.url(service.settings.timePermitsURL) + "/" + identity.mpinId), "the time permit");
+    // The holder proof counts the request in this identity's own budget (docs/limits.md "A shared address").
+    const holder = identity.holder ? { "X-ZKPin-Holder": identity.holder } : {};
+    const share1 = must(await call("GET", service.url(service.settings.timePermitsURL) + "/" + identity.mpinId, undefined, holder), "the time permit");
     const dta2 = service.url(service.settings.dta2URL).replace(/\/+$/, "");
     const share2 = must(await call("GET", `${dta2}/timePermit?${share1.params}`), "D-TA 2");
     if (share1.date !== share2.date) throw new Error("the two time-permit shares do not match");

@@ -237,7 +237,9 @@ public struct Login: Sendable {
 
     /// Share 1 from the relying party, share 2 from D-TA 2, added; the same date on both.
     func timePermit(identity: Identity, mpinId: String, service: Service) async throws(ClientError) -> (date: Int, point: [UInt8]) {
-        let first = try await connection.get(service.timePermitURL(mpinId: mpinId))
+        // The holder proof keeps strangers behind this address from using up the permit count.
+        let first = try await connection.get(
+            service.timePermitURL(mpinId: mpinId), headers: identity.holder.map { [("X-ZKPin-Holder", $0)] } ?? [])
         try settleRefusal(first, identity: identity, mpinId: mpinId)
         let share1 = try first.decode(TimePermitResponse.self)
         guard let params = share1.params else {

@@ -21,7 +21,9 @@ enum RegistrationRoutes {
             return try await shares.signature(mpinId: try context.parameters.require("mpinId"), regOTT: regOTT)
         }
         routes.get("/rps/timePermit/:mpinId") { request, context in
-            try await shares.timePermit(mpinId: try context.parameters.require("mpinId"), address: address.of(request, context))
+            try await shares.timePermit(
+                mpinId: try context.parameters.require("mpinId"), address: address.of(request, context),
+                holder: request.headers[HTTPField.Name(ShareService.holderHeader)!])
         }
         return routes
     }

@@ -58,7 +58,7 @@ public final class RelyingParty: Sendable {
             metrics: metrics, clock: clock)
         shares = ShareService(
             config: config, storage: storage, limiter: limiter, registrations: registration, dta1: dta1, dta2Signer: DTA2Signer(key: dta2Key),
-            audit: audit, clock: clock)
+            audit: audit, clock: clock, links: links)
         access = AccessService(config: config, storage: storage, limiter: limiter, links: links, audit: audit, clock: clock)
         let otp = OTPService(config: config, storage: storage, limiter: limiter, key: linkKey, audit: audit, metrics: metrics, clock: clock)
         self.otp = otp

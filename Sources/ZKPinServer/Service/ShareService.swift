@@ -5,6 +5,8 @@ import ZKPinWire
 struct ShareService: Sendable {
     /// The header that carries the regOTT (never the URL, which proxies log).
     static let regOTTHeader = "X-ZKPin-RegOTT"
+    /// The header that carries the identity's holder proof (`LinkSigner.holderProof`).
+    static let holderHeader = "X-ZKPin-Holder"
     let config: ServerConfig
     let storage: StorageGateway
     let limiter: StoreRateLimiter
@@ -13,6 +15,8 @@ struct ShareService: Sendable {
     let dta2Signer: DTA2Signer
     let audit: AuditTrail
     let clock: ServerClock
+    /// The holder proofs (`LinkSigner.holderProof`).
+    let links: LinkSigner
 
     /// `GET /rps/signature/<mpinId>` with the regOTT in the `X-ZKPin-RegOTT` header (the
     /// `?regOTT=` query of rps-api.md is still read, for older clients). Share 1 is served only
@@ -37,10 +41,15 @@ struct ShareService: Sendable {
     }
 
     /// `GET /rps/timePermit/<mpinId>`: today's share 1 and the signed query for share 2, limited
-    /// per identity and client address (a stranger's requests use up only their own address's count).
-    func timePermit(mpinId: String, address: String) async throws(APIError) -> TimePermitResponse {
+    /// per identity and client address (a stranger's requests use up only their own address's
+    /// count). With the identity's holder proof (`holder`, the `X-ZKPin-Holder` header) they are
+    /// counted per identity instead, so that a stranger behind the same address cannot use up the
+    /// holder's count (docs/limits.md "A shared address").
+    func timePermit(mpinId: String, address: String, holder: String? = nil) async throws(APIError) -> TimePermitResponse {
         let id = try MPinIDText.bytes(mpinId)
-        guard try await limiter.hit("permit:\(mpinId):\(address)", config.limits.timePermitsPerIdentityAndAddress, now: clock.now)
+        let holds = holder.map { Tokens.equal(links.holderProof(mpinId: mpinId), $0.lowercased()) } ?? false
+        let key = holds ? "permit-holder:\(mpinId)" : "permit:\(mpinId):\(address)"
+        guard try await limiter.hit(key, config.limits.timePermitsPerIdentityAndAddress, now: clock.now)
         else { throw APIError(.rateLimited, "too many time permits asked from this address; try again later") }
         let identity = try await storage("read identity") { try await $0.identity(mpinId: mpinId) }
         guard let identity, identity.state == .active else { throw APIError(.identityNotAuthorized, "unknown, blocked or revoked identity") }

@@ -60,4 +60,26 @@ import ZKPinWire
             #expect(try await other.login(t, holder: holder).status == 429)
         }
     }
+
+    /// The same for time permits: a stranger's permit requests for the owner's mpinId from the
+    /// owner's address used up the count per identity and address; with the holder proof the
+    /// owner's requests are counted per identity.
+    @Test func strangersPermitRequestsAtTheOwnersAddressLeaveTheOwnersPermits() async throws {
+        let h = try await Harness.make(permits: true)
+        let rule = h.rp.config.limits.timePermitsPerIdentityAndAddress
+        try await h.run { t in
+            let owner = try await TestUser.register(t, email: "permits@example.com", pin: 2468, outbox: h.outbox, usePermits: true)
+            let first = try await owner.login(t)
+            #expect(first.status == 200)
+            let holder = try #require(try first.json(AuthenticateResponse.self).holder)
+            var statuses: [Int] = []
+            for _ in 0..<(rule.limit + 2) { statuses.append(try await t.get("/rps/timePermit/\(owner.mpinId)").status) }
+            #expect(statuses.suffix(2).allSatisfy { $0 == 429 }, "\(statuses)")
+            #expect(try await t.get("/rps/timePermit/\(owner.mpinId)").status == 429)  // without the proof, as before
+            let login = try await owner.login(t, holder: holder)
+            #expect(login.status == 200, "\(login.status) \(login.text)")
+            let wrong = try await t.get("/rps/timePermit/\(owner.mpinId)", headers: [("X-ZKPin-Holder", String(repeating: "0", count: 64))])
+            #expect(wrong.status == 429)
+        }
+    }
 }

@@ -56,7 +56,8 @@ struct TestUser: Sendable {
         var permit: [UInt8]? = nil
         var date = 0
         if usePermits {
-            let p1 = try await t.get("/rps/timePermit/\(mpinId)").json(TimePermitResponse.self)
+            let p1 = try await t.get("/rps/timePermit/\(mpinId)", headers: holder.map { [("X-ZKPin-Holder", $0)] } ?? [])
+                .json(TimePermitResponse.self)
             let settings = try await t.get("/rps/clientSettings").json(ClientSettings.self)
             let p2 = try await t.get("\(settings.dta2URL)/timePermit?\(p1.params ?? "")").json(TimePermitResponse.self)
             permit = try suite.addG1(Hex.decode(p1.timePermit)!, Hex.decode(p2.timePermit)!)
