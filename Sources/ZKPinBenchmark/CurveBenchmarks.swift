@@ -9,7 +9,10 @@ import ZKPinProtocol
 /// fresh U, V and y every iteration (a pool of genuine logins computed beforehand).
 /// `server_verify_batchN`: the same work for N logins verified together (`MPin.holdingChecks`:
 /// decoding and validating every U and V, one product of two pairings for the batch), reported
-/// per login.
+/// per login. `dvs_verify`: a DVS signature's verification (spec 4.1) on bytes: decoding and
+/// validating Pa (subgroup check in G2), U and V, hashing ID ‖ Pa to G1 and the message into y,
+/// and e(V, Pa)·e(y·A + U, SS) with Pa's lines computed on the fly (SS prepared), with fresh
+/// signatures from a pool.
 public struct CurveBenchmarks<C: PairingCurve> {
     typealias Scheme = MPin<C>
     typealias Encoding = PointEncoding<C>
@@ -27,7 +30,7 @@ public struct CurveBenchmarks<C: PairingCurve> {
     public static var operations: [String] {
         [
             "fp_mul", "g1_mul", "g2_mul", "gt_pow", "map_to_g1", "pairing", "multi_pairing2", "pairing_prepared", "client_login", "server_verify",
-            "server_verify_batch8", "server_verify_batch64", "server_verify_batch256"
+            "server_verify_batch8", "server_verify_batch64", "server_verify_batch256", "dvs_verify"
         ]
     }
 
@@ -129,6 +132,9 @@ public struct CurveBenchmarks<C: PairingCurve> {
                 }
             }
             precondition(accepted, "benchmark logins must verify")
+        }
+        if only?.contains("dvs_verify") ?? true {
+            dvsVerify(measure: measure)
         }
         return results
     }

@@ -116,15 +116,19 @@ public enum VectorFile {
         var vectors = [TestVector]()
         for (index, entry) in array.enumerated() {
             var fields = [(key: String, value: String)]()
+            // A DVS object's fields follow the DVS order (its keys overlap the others' little).
+            let order = entry["PA"] != nil || entry["VERIFY_PA"] != nil ? VectorChecker.dvsOrder : canonicalOrder
             let keys = entry.keys.sorted { a, b in
-                let ia = canonicalOrder.firstIndex(of: a) ?? Int.max, ib = canonicalOrder.firstIndex(of: b) ?? Int.max
+                let ia = order.firstIndex(of: a) ?? Int.max, ib = order.firstIndex(of: b) ?? Int.max
                 return ia != ib ? ia < ib : a < b
             }
             for key in keys {
                 switch entry[key] {
                 case let string as String: fields.append((key, string))
                 case let number as NSNumber: fields.append((key, number.stringValue))
-                default: continue  // nested or null values belong to keys the checker ignores
+                // null is a value (the DVS files' PIN_ERROR when there is none), written as in JSON.
+                case is NSNull: fields.append((key, "null"))
+                default: continue  // nested values belong to keys the checker ignores
                 }
             }
             let name = fields.first(where: { $0.key == "TEST" }).map { "TEST \($0.value)" } ?? "vector \(index)"

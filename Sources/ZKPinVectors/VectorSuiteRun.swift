@@ -15,6 +15,22 @@ public enum VectorSuiteRun {
     static let crossCheckHeader = try! NSRegularExpression(
         pattern: #"source vector index (\d+) of (\S+?)[ ,(].*DATE used = (\d+)"#)
 
+    /// The files to check for each argument: a file as it is; a folder's `.txt` and `.json`
+    /// files, in its subfolders too, sorted (spec section 5: read only those). A missing path
+    /// stays in the list, so that checking it reports it.
+    public static func files(for paths: [String]) -> [String] {
+        paths.flatMap { path -> [String] in
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue,
+                let names = FileManager.default.enumerator(atPath: path)
+            else { return [path] }
+            return names.compactMap { $0 as? String }
+                .filter { $0.hasSuffix(".txt") || $0.hasSuffix(".json") }
+                .sorted()
+                .map { (path as NSString).appendingPathComponent($0) }
+        }
+    }
+
     public static func check(path: String) throws(VectorFileError) -> VectorFileReport {
         let vectors = try VectorFile.load(path: path)
         var sources: [String: [TestVector]] = [:]

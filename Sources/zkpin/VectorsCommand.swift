@@ -18,14 +18,16 @@ struct VectorsCheckCommand: ParsableCommand {
         discussion: """
             Reads the .txt (KEY = value) and .json formats of the M-Pin spec: Milagro's BN254_CX, \
             MPIN_ONE_PASS and BLS381 files, the BN254CX cross-check file (joined with the \
-            BN254_CX.txt beside it or in milagro/), and the project's own Vectors/ files with \
-            EXPECT lines. Prints one line per failing vector naming the first field that differs, \
+            BN254_CX.txt beside it or in milagro/), the DVS signature files (DVS_*.json, \
+            recognised by their PA key), and the project's own Vectors/ files with EXPECT lines. \
+            A folder stands for its .txt and .json files (subfolders included). Prints one line \
+            per failing vector naming the first field that differs, \
             then "N passed, M failed". Exit status: 0 all passed, 1 some failed, 2 a file could \
             not be read or recognised.
             """
     )
 
-    @Argument(help: "Vector files (.txt or .json).")
+    @Argument(help: "Vector files (.txt or .json) or folders of them.")
     var files: [String]
 
     @Flag(name: .shortAndLong, help: "Also print a line per passing vector.")
@@ -33,6 +35,11 @@ struct VectorsCheckCommand: ParsableCommand {
 
     func run() throws {
         var passed = 0, failed = 0
+        let files = VectorSuiteRun.files(for: self.files)
+        if files.isEmpty {
+            StandardStreams.writeError("zkpin vectors check: no .txt or .json files in \(self.files.joined(separator: ", "))\n")
+            throw ExitCode(2)
+        }
         for file in files {
             let report: VectorFileReport
             do { report = try VectorSuiteRun.check(path: file) } catch {

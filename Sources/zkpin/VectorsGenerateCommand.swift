@@ -35,10 +35,14 @@ struct VectorsGenerateCommand: ParsableCommand {
     @Flag(help: "Write negative cases instead of regular vectors.")
     var negative = false
 
+    @Flag(help: "Write DVS signature vectors (good, wrong PIN, message, Pa and time, then undecodable Pa); with --dates, signed with time permits.")
+    var dvs = false
+
     @Option(name: .shortAndLong, help: "Write to this file instead of standard output.")
     var output: String?
 
     func validate() throws {
+        guard !(dvs && (negative || onePass)) else { throw ValidationError("--dvs goes with --dates only (a signature is one-pass already)") }
         guard CurveID(name: curve) != nil else { throw ValidationError("unknown curve '\(curve)': use \(CurveID.names())") }
         guard (1...10_000).contains(count) else { throw ValidationError("--count must be between 1 and 10000") }
     }
@@ -48,6 +52,7 @@ struct VectorsGenerateCommand: ParsableCommand {
         generator.dates = dates
         generator.onePass = onePass
         generator.negative = negative
+        generator.dvs = dvs
         let text = generator.generate()
         if let output {
             do { try Data(text.utf8).write(to: URL(fileURLWithPath: output)) } catch {

@@ -68,6 +68,58 @@ import ZKPinWire
                     request: ["op": "clientPass2", "args": ["xHex": xHex, "yHex": Hex.encode(y), "secHex": secHex]],
                     expected: ["": Hex.encode(v)], what: "pass 2"))
         }
+        try Self.compareWithNode(cases, curve: name, seed: seed)
+    }
+
+    /// DVS (spec section 4.1): the same z gives the same Pa, the same z·CS and token, and the
+    /// same x, time and message the same U, y and V in both implementations.
+    @Test(.enabled(if: node != nil, "node is not installed (tools/test installs Debian's nodejs)"), arguments: CurveID.allCases)
+    func sameDVSBytesAsTheSwiftClient(curve: CurveID) throws {
+        var random = SeededRandom()
+        let seed = random.seed
+        let suite = curve.suite
+        let name = curve.rawValue
+        var cases: [Case] = []
+        for round in 0..<4 {
+            let id = Array("{\"userID\":\"s\(round)-\(UInt32.random(in: 0...UInt32.max, using: &random))@example.com\"}".utf8)
+            let z = Self.scalar(suite.scalarByteCount, &random)
+            let keys = try suite.dvsKeyPair(z: z)
+            let identity = try suite.dvsIdentity(id: id, publicKey: keys.publicKey)
+            let secret = try suite.clientSecretShare(master: Self.scalar(suite.scalarByteCount, &random), id: identity)
+            let blinded = try suite.dvsBlind(secret, z: z, field: "CS")
+            let pin = Int.random(in: 0...9999, using: &random)
+            let token = try suite.extractPIN(clientSecret: blinded, id: identity, pin: pin)
+            let message = (0..<Int.random(in: 0...64, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+            let time = Int.random(in: 1...Int(UInt32.max), using: &random)
+            let x = Self.scalar(suite.scalarByteCount, &random)
+            let signature = try suite.dvsSign(
+                identity: identity, token: token, pin: pin, message: message, time: time, timePermit: nil, date: 0, x: x)
+            cases.append(
+                Case(
+                    request: ["op": "dvsKeyPair", "args": ["zHex": Hex.encode(z)]],
+                    expected: ["paHex": Hex.encode(keys.publicKey)], what: "Pa"))
+            cases.append(
+                Case(
+                    request: ["op": "dvsClientSecret", "args": ["zHex": Hex.encode(z), "clientSecretHex": Hex.encode(secret)]],
+                    expected: ["": Hex.encode(blinded)], what: "z·CS"))
+            cases.append(
+                Case(
+                    request: ["op": "extractPIN", "args": ["idHex": Hex.encode(identity), "pin": pin, "clientSecretHex": Hex.encode(blinded)]],
+                    expected: ["": Hex.encode(token)], what: "the token of ID'"))
+            let args: [String: Any] = [
+                "idPaHex": Hex.encode(identity), "tokenHex": Hex.encode(token), "pin": pin, "xHex": Hex.encode(x), "time": time,
+                "messageHex": Hex.encode(message)
+            ]
+            cases.append(
+                Case(
+                    request: ["op": "dvsSign", "args": args],
+                    expected: ["U": Hex.encode(signature.u), "V": Hex.encode(signature.v)], what: "the signature"))
+        }
+        try Self.compareWithNode(cases, curve: name, seed: seed)
+    }
+
+    /// Runs the cases through node and expects every answer to hold the Swift bytes.
+    static func compareWithNode(_ cases: [Case], curve name: String, seed: UInt64) throws {
         let requests = try cases.enumerated().map { index, c -> String in
             var r = c.request
             r["id"] = index

@@ -50,6 +50,62 @@ struct VectorFileTests {
         }
     }
 
+    /// Milagro's DVS vectors (spec section 4.1), kept apart from ../shared/vectors.
+    static let dvsShared = repository.deletingLastPathComponent().appendingPathComponent("shared/dvs-vectors")
+
+    static func dvsFiles() -> [String] {
+        guard FileManager.default.fileExists(atPath: dvsShared.path) else { return [] }
+        return VectorSuiteRun.files(for: [dvsShared.path])
+    }
+
+    @Test func dvsFolderIsThere() {
+        if Self.dvsFiles().isEmpty {
+            print("NOTE: \(Self.dvsShared.path) has no vector files; the DVS vectors were not checked")
+        }
+        #expect(Bool(true))
+    }
+
+    /// In a debug run the first vector of each KIND (good, wrong_pin, wrong_message, wrong_pa):
+    /// each is a signature, a pairing product and, on failure, a PIN-error search.
+    @Test(arguments: dvsFiles())
+    func dvsSample(path: String) throws {
+        let vectors = try VectorFile.load(path: path)
+        #expect(vectors.allSatisfy(VectorChecker.isDVS), "\(path) is read as DVS vectors")
+        var kinds = Set<String>()
+        for vector in vectors where Self.checkAll || kinds.insert(vector["KIND"] ?? "").inserted {
+            let outcome = VectorChecker.check(vector)
+            #expect(outcome == .passed, "\(path) \(vector.name) (\(vector["KIND"] ?? "?")): \(outcome)")
+        }
+        #expect(kinds.isSuperset(of: ["good", "wrong_pin", "wrong_message", "wrong_pa"]) || Self.checkAll)
+    }
+
+    /// A DVS vector whose expected verdict or PIN error is changed fails on that field.
+    @Test func aChangedDVSVerdictIsAFailure() throws {
+        guard let path = Self.projectFiles().first(where: { $0.contains("dvs_bn254cx") }) else {
+            Issue.record("no project DVS vector file")
+            return
+        }
+        let vectors = try VectorFile.load(path: path)
+        let wrongPIN = try #require(vectors.first { $0["KIND"] == "wrong_pin" })
+        #expect(VectorChecker.check(wrongPIN) == .passed)
+        for (key, value) in [("PIN_ERROR", "null"), ("SERVER_RESULT", "0")] {
+            var changed = wrongPIN
+            changed.fields[changed.fields.firstIndex { $0.key == key }!].value = value
+            guard case let .mismatch(field, _, _) = VectorChecker.check(changed) else {
+                Issue.record("a changed \(key) must be reported")
+                continue
+            }
+            #expect(field == key)
+        }
+    }
+
+    @Test func aFolderStandsForItsVectorFiles() throws {
+        let folder = Self.repository.appendingPathComponent("Vectors").path
+        let files = VectorSuiteRun.files(for: [folder, "/nonexistent/file.txt"])
+        #expect(files.dropLast() == Self.projectFiles()[...])
+        #expect(files.last == "/nonexistent/file.txt")
+    }
+
     @Test func projectVectorsExist() {
         #expect(Self.projectFiles().count >= 4, "Vectors/ holds the project's own vector files")
     }

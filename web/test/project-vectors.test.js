@@ -1,11 +1,13 @@
 // Every client-side value of the project's own vector files (Vectors/*.txt), and every decoding
-// rejection they describe, recomputed by web/mpin.js.
+// rejection they describe, recomputed by web/mpin.js. DVS files (Vectors/dvs_*.txt, their
+// vectors carry PA) are checked as ../shared/dvs-vectors is (test-support/dvs-check.js).
 
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import test from "node:test";
 import { decodingCase } from "../test-support/decoding-case.js";
+import { dvsProblems, isDVS } from "../test-support/dvs-check.js";
 import { canonicalFields, checkClientValues, problems, vectorCurve } from "../test-support/vector-check.js";
 import { REPOSITORY, readVectorFile } from "../test-support/vector-files.js";
 import { curveContext } from "../lib/curve-context.js";
@@ -23,6 +25,13 @@ for (const name of files) {
         let computed = 0, rejections = 0;
         for (const vector of readVectorFile(path.join(folder, name))) {
             const fields = canonicalFields(vector.fields);
+            if (isDVS(fields)) {
+                // A -14 here is the server's refusal of VERIFY_PA; the signer's values are valid.
+                const result = await dvsProblems(fields, vector.name);
+                computed += result.checked.length;
+                failures.push(...result.problems);
+                continue;
+            }
             if (fields.EXPECT === "-14") {
                 const expected = decodingCase(vector.header);
                 if (expected === null) continue; // a G2 value: decoded by the server, not the client

@@ -57,6 +57,17 @@ public enum MillerLoop<C: PairingCurve> {
         return run(&pairs)
     }
 
+    /// f_Q1(P1)·f_Q2(P2) with Q1 live and Q2 prepared: a DVS verification, whose Pa differs per
+    /// identity (computed on the fly) while the server secret's lines are recorded once.
+    @_specialize(where C == BN254CX)
+    @_specialize(where C == BLS12_381)
+    public static func evaluate(_ p1: G1Point<C>, _ q1: G2Point<C>, _ p2: G1Point<C>, _ q2: G2Prepared<C>) -> GT {
+        guard let p1a = affine(p1), let q1a = q1.affine else { return evaluate(p2, q2) }
+        guard let p2a = affine(p2), !q2.isInfinity else { return evaluate(p1, q1) }
+        var pairs = MillerPairsBoth(MillerPair(p1a, LiveLines<C>(q1a)), MillerPair(p2a, PreparedLines(q2)))
+        return run(&pairs)
+    }
+
     /// The product of the Miller functions of any number of pairs, with the squarings of f
     /// shared by all of them; pairs with a point at infinity contribute 1.
     @_specialize(where C == BN254CX)

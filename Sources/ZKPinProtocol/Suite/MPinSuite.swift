@@ -10,6 +10,8 @@ public enum MPinError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidPIN
     /// A time-permit date that is not a positive day number.
     case invalidDate
+    /// A signature time that is not positive Unix seconds below 2^32.
+    case invalidTime
 
     public var description: String {
         switch self {
@@ -17,6 +19,7 @@ public enum MPinError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .invalidScalar(field): return "\(field) is not a valid scalar"
         case .invalidPIN: return "a PIN is exactly 4 digits (0000-9999)"
         case .invalidDate: return "a time-permit date is a positive day number"
+        case .invalidTime: return "a signature time is positive Unix seconds below 2^32"
         }
     }
 
@@ -143,4 +146,28 @@ public protocol MPinSuite: Sendable {
     /// two pairings for a batch whose logins all verify; see `MPin.holdingChecks`): each
     /// result equals `serverVerify` of the same inputs.
     func serverVerifyBatch(_ logins: [ServerVerifyInput], serverSecret: PreparedServerSecret) -> [ServerVerification]
+
+    // Designated-verifier signatures (spec section 4.1; MPinCurveSuite+DVS.swift)
+    /// A fresh device key z and its Pa = z^-1·Q.
+    func dvsKeyPair() -> DVSKeyPair
+    /// Pa for a given z (PGS bytes, non-zero, below r).
+    func dvsKeyPair(z: [UInt8]) throws(MPinError) -> DVSKeyPair
+    /// ID' = ID ‖ Pa, the identity the shares are issued for; Pa is fully validated first.
+    func dvsIdentity(id: [UInt8], publicKey: [UInt8]) throws(MPinError) -> [UInt8]
+    /// z·P for the recombined client secret (or time permit) of ID': what the signer keeps
+    /// instead of CS (TP). `field` names the point in errors.
+    func dvsBlind(_ point: [UInt8], z: [UInt8], field: String) throws(MPinError) -> [UInt8]
+    /// A signature on `message` at `time` (Unix seconds) with a fresh x; `identity` is ID',
+    /// `token` extracted from z·CS. With `date` > 0 the z-blinded `timePermit` is used.
+    func dvsSign(
+        identity: [UInt8], token: [UInt8], pin: Int, message: [UInt8], time: Int,
+        timePermit: [UInt8]?, date: Int
+    ) throws(MPinError) -> DVSSignatureBytes
+    /// Verifies a signature of the identity ID (without Pa) whose key is `publicKey`:
+    /// y recomputed from the signature's time, U (or UT) and `message`; decoding failures of
+    /// Pa, U, UT or V give -14; a rejection carries the PIN error as a login does.
+    func dvsVerify(
+        id: [UInt8], publicKey: [UInt8], date: Int, serverSecret: PreparedServerSecret,
+        message: [UInt8], signature: DVSSignatureBytes
+    ) -> ServerVerification
 }

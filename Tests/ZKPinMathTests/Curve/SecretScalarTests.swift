@@ -49,6 +49,13 @@ struct SecretScalarTests {
             }
         }
         #expect(SecretScalar<C>.random(using: &random).isZero == false)
+        // The constant-time inverse (a DVS key's z^-1) agrees with GMP's; 0 has none.
+        #expect(SecretScalar<C>(0).inverse == nil, "\(C.name) inverse of 0")
+        for a in scalars where !a.isZero {
+            let inverse = a.inverse.map(Self.bigInt)
+            #expect(inverse == Self.bigInt(a).inverse(modulus: r), "\(C.name) inverse; \(random.replay)")
+            #expect(inverse.map { ($0 * Self.bigInt(a)).mod(r) } == BigInt(1), "\(C.name) z·z^-1; \(random.replay)")
+        }
         // The multiplications that take a SecretScalar agree with the BigInt ones.
         let p = C.g1Generator.multiplied(byPublic: BigInt(98_765)), q = C.g2Generator
         for k in scalars.prefix(8) {
