@@ -29,6 +29,18 @@ public struct MPinIdentity: Codable, Sendable, Equatable {
     /// The mpinId: hex of `jsonBytes()`.
     public var mpinId: String { Hex.encode(jsonBytes()) }
 
+    /// The identity and the DVS public key of a signing-capable mpinId, hex(ID ‖ Pa) with Pa of
+    /// `publicKeyBytes` bytes; for a plain mpinId (the JSON alone) the key is nil. nil when the
+    /// mpinId is neither.
+    public static func parts(of mpinId: String, publicKeyBytes: Int) -> (identity: MPinIdentity, publicKey: [UInt8]?)? {
+        guard let bytes = Hex.decode(mpinId) else { return nil }
+        if let whole = try? JSONDecoder().decode(MPinIdentity.self, from: Data(bytes)) { return (whole, nil) }
+        guard bytes.count > publicKeyBytes,
+            let identity = try? JSONDecoder().decode(MPinIdentity.self, from: Data(bytes.dropLast(publicKeyBytes)))
+        else { return nil }
+        return (identity, Array(bytes.suffix(publicKeyBytes)))
+    }
+
     /// Decodes an mpinId; nil when it is not hex of such a JSON object.
     public init?(mpinId: String) {
         guard let bytes = Hex.decode(mpinId),

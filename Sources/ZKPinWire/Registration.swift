@@ -7,9 +7,13 @@ public struct RegisterRequest: Codable, Sendable, Equatable {
     public var deviceName: String?
     /// 0 or 1.
     public var mobile: Int?
+    /// A signing-capable identity's DVS public key Pa (hex, G2; mpin-crypto.md 4.1): the
+    /// server then mints the identity ID' = ID ‖ Pa, for which both authorities issue shares.
+    /// Left out (Apache Milagro's clients), the identity is ID alone, as in M-Pin.
+    public var pa: String?
 
-    public init(userId: String, deviceName: String? = nil, mobile: Int? = nil) {
-        self.userId = userId; self.deviceName = deviceName; self.mobile = mobile
+    public init(userId: String, deviceName: String? = nil, mobile: Int? = nil, pa: String? = nil) {
+        self.userId = userId; self.deviceName = deviceName; self.mobile = mobile; self.pa = pa
     }
 }
 

@@ -14,6 +14,8 @@ struct RegistrationService: Sendable {
     let metrics: ServerMetrics
     let clock: ServerClock
     let logger: Logger
+    /// Validates a DVS public key Pa (on the twist, in G2) before it becomes part of an identity.
+    let suite: any MPinSuite
 
     func register(_ request: RegisterRequest, address: String) async throws(APIError) -> RegisterResponse {
         guard let email = EmailAddress.normalized(request.userId) else {
@@ -29,7 +31,7 @@ struct RegistrationService: Sendable {
         let identity = MPinIdentity(
             issued: ISOTime.string(created), userID: email, mobile: request.mobile ?? 0,
             salt: Tokens.fresh(bytes: 16))
-        let mpinId = identity.mpinId
+        let mpinId = try signingIdentity(identity, publicKey: request.pa)
         let regOTT = Tokens.fresh()
         let expires = created + config.registrationTTL
         let pending = PendingRegistration(
@@ -46,6 +48,19 @@ struct RegistrationService: Sendable {
     }
 
     /// Re-sends the activation mail.
+    /// The mpinId: hex(ID), or hex(ID ‖ Pa) for a client that sends its DVS public key, so that
+    /// both authorities issue shares for ID' and everything after (shares, permits, login,
+    /// revocation) works on that longer mpinId unchanged.
+    func signingIdentity(_ identity: MPinIdentity, publicKey: String?) throws(APIError) -> String {
+        guard let publicKey else { return identity.mpinId }
+        guard publicKey.utf8.count == 2 * suite.g2ByteCount, let pa = Hex.decode(publicKey) else {
+            throw APIError.bad("pa must be \(suite.g2ByteCount) bytes of hex: a G2 point of this server's curve")
+        }
+        do { return Hex.encode(try suite.dvsIdentity(id: identity.jsonBytes(), publicKey: pa)) } catch {
+            throw APIError.bad("pa is not a point of G2 on this server's curve")
+        }
+    }
+
     func resend(mpinId: String, _ request: ResendRequest, address: String) async throws(APIError) -> RegisterResponse {
         let pending = try await livePending(mpinId: mpinId, regOTT: request.regOTT)
         try await checkMailLimits(email: pending.userId, address: address, refusal: "too many mails; try again later")

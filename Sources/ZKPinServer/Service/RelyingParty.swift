@@ -52,7 +52,7 @@ public final class RelyingParty: Sendable {
         }
         registration = RegistrationService(
             config: config, storage: storage, limiter: limiter, links: links, mailer: mailer,
-            audit: audit, metrics: metrics, clock: clock, logger: logger)
+            audit: audit, metrics: metrics, clock: clock, logger: logger, suite: suite)
         activation = ActivationService(
             config: config, storage: storage, limiter: limiter, links: links, audit: audit,
             metrics: metrics, clock: clock)

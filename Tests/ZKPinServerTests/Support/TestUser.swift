@@ -13,15 +13,19 @@ struct TestUser: Sendable {
     let pin: Int
     let suite: any MPinSuite
     let usePermits: Bool
+    /// CS = share 1 + share 2 (kept for tests that sign with a DVS identity).
+    var clientSecret: [UInt8] = []
 
     var id: [UInt8] { Hex.decode(mpinId)! }
 
     /// register → mail → activation page → code → share 1 + share 2 → token.
     static func register(
         _ t: any Transport, email: String, pin: Int, outbox: String, curve: CurveID = .bn254cx,
-        usePermits: Bool = false, device: String = "laptop"
+        usePermits: Bool = false, device: String = "laptop", dvsPublicKey: [UInt8]? = nil
     ) async throws -> TestUser {
-        let reg = try await t.json("PUT", "/rps/user", RegisterRequest(userId: email, deviceName: device)).json(RegisterResponse.self)
+        let reg = try await t.json(
+            "PUT", "/rps/user", RegisterRequest(userId: email, deviceName: device, pa: dvsPublicKey.map(Hex.encode))
+        ).json(RegisterResponse.self)
         // Not activated yet: 401.
         #expect(try await t.get("/rps/signature/\(reg.mpinId)", headers: [("X-ZKPin-RegOTT", reg.regOTT)]).status == 401)
         let link = try Outbox.activationLink(in: outbox, to: email)
@@ -41,7 +45,8 @@ struct TestUser: Sendable {
         let suite = curve.suite
         let cs = try suite.addG1(Hex.decode(share1.clientSecretShare)!, Hex.decode(share2.clientSecret)!)
         let token = try suite.extractPIN(clientSecret: cs, id: Hex.decode(reg.mpinId)!, pin: pin)
-        return TestUser(email: email, mpinId: reg.mpinId, token: token, pin: pin, suite: suite, usePermits: usePermits)
+        return TestUser(
+            email: email, mpinId: reg.mpinId, token: token, pin: pin, suite: suite, usePermits: usePermits, clientSecret: cs)
     }
 
     /// pass 1 and pass 2 with `pin`; returns the pass-2 reply.
