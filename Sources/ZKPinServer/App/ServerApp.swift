@@ -145,6 +145,7 @@ public enum ZKPinServerApp {
         router.addRoutes(RegistrationRoutes.collection(registration: rp.registration, shares: rp.shares, address: address))
         router.addRoutes(LoginRoutes.collection(login: rp.login, address: address))
         router.addRoutes(OTPRoutes.collection(otp: rp.otp, storage: rp.storage, address: address))
+        router.addRoutes(ApprovalRoutes.collection(approvals: rp.approvals, address: address))
         router.addRoutes(
             AccessRoutes.collection(
                 access: rp.access, binding: PageBinding(config: rp.config, key: rp.links.key), siteNames: rp.siteNames, clock: rp.clock,

@@ -4,6 +4,8 @@ import ZKPinWire
 // The wire types answer through the context's response encoder (JSON, no-store). ZKPinWire is
 // shared with the client and knows nothing of Hummingbird, so the conformances live here.
 extension AccessNumberResponse: ResponseEncodable {}
+extension ApprovalsResponse: ResponseEncodable {}
+extension ApprovalAnswerResponse: ResponseEncodable {}
 extension AccessResponse: ResponseEncodable {}
 extension AuthenticateResponse: ResponseEncodable {}
 extension CodeStatusResponse: ResponseEncodable {}

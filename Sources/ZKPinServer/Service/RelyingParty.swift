@@ -17,6 +17,8 @@ public final class RelyingParty: Sendable {
     let login: LoginService
     let otp: OTPService
     let devices: DeviceService
+    /// Approvals: a signing-capable identity lists and answers CIBA requests.
+    let approvals: ApprovalService
     /// D-TA 2's URL for clients (nil when it runs in process under /dta2).
     let dta2: DTA2Link
     /// The parts the OpenID Connect provider shares with the services.
@@ -69,6 +71,9 @@ public final class RelyingParty: Sendable {
             notices: BlockNotifier(config: config, mailer: mailer, logger: logger),
             otp: otp, links: links)
         devices = DeviceService(config: config, storage: storage, audit: audit, mailer: mailer, logger: logger)
+        approvals = ApprovalService(
+            config: config, storage: storage, audit: audit, clock: clock, suite: suite, serverSecret: prepared,
+            notifier: BackchannelNotifier(audit: audit))
     }
 
     // MARK: Discovery

@@ -54,7 +54,7 @@ extension Store {
         try await driver.read(
             """
             SELECT * FROM ciba_requests WHERE user_id = \(userId) AND status = \(BackchannelRequest.Status.pending.rawValue)
-                AND expires > \(now) ORDER BY created, id
+                AND expires > \(now) ORDER BY created, \(raw: dialect.insertionOrder)
             """
         ).map(BackchannelRequest.init(row:))
     }
@@ -195,17 +195,18 @@ enum BackchannelSchema {
 
     /// SQLite takes BIGINT as an integer column (type affinity), so the statements are the same
     /// text but for the boolean default.
-    static func statements(false: String) -> [String] {
+    static func statements(false: String, insertionOrder: String) -> [String] {
         [
             "ALTER TABLE oidc_clients ADD COLUMN ciba_mode TEXT",
             "ALTER TABLE oidc_clients ADD COLUMN ciba_notification_endpoint TEXT",
             "ALTER TABLE oidc_clients ADD COLUMN device_grant BOOLEAN NOT NULL DEFAULT \(`false`)",
-            "CREATE TABLE ciba_requests(\(columns))",
+            "CREATE TABLE ciba_requests(\(columns)\(insertionOrder))",
             "CREATE INDEX ciba_requests_user ON ciba_requests(user_id, status)",
             "CREATE TABLE device_codes(\(deviceColumns))"
         ]
     }
 
-    static let postgres = statements(false: "false")
-    static let sqlite = statements(false: "0").joined(separator: ";\n") + ";"
+    /// PostgreSQL orders requests made in the same second by an identity column (SQLite by rowid).
+    static let postgres = statements(false: "false", insertionOrder: ", seq BIGINT GENERATED ALWAYS AS IDENTITY")
+    static let sqlite = statements(false: "0", insertionOrder: "").joined(separator: ";\n") + ";"
 }

@@ -1,0 +1,121 @@
+import Foundation
+import ZKPinProtocol
+import ZKPinWire
+
+/// The person's side of approvals (docs/api.md "Approvals: the person's side"): a
+/// signing-capable identity proves itself with a DVS signature to list its pending CIBA
+/// requests, and signs its answer to one. Every signature takes an attempt as a login does
+/// (reserve, then settle once): a genuine wrong PIN counts towards the same block.
+struct ApprovalService: Sendable {
+    let config: ServerConfig
+    let storage: StorageGateway
+    let audit: AuditTrail
+    let clock: ServerClock
+    let suite: any MPinSuite
+    let serverSecret: PreparedServerSecret
+    let notifier: BackchannelNotifier
+
+    /// How far a signature's time may be from the server's clock.
+    static let timeWindow = 120
+
+    /// `POST /rps/approvals`.
+    func pending(_ request: ApprovalsRequest, address: String) async throws(APIError) -> ApprovalsResponse {
+        let identity = try await verified(
+            mpinId: request.mpinId, time: request.time, u: request.U, v: request.V,
+            message: Digest.sha256(ApprovalText.list(mpinId: request.mpinId, time: request.time)), address: address)
+        let now = clock.now
+        let found = try await storage("read pending approvals") { try await $0.pendingBackchannelRequests(userId: identity.userId, now: now) }
+        var requests: [PendingApproval] = []
+        for r in found {
+            let site = try await storage("read OIDC client") { try await $0.oidcClient(id: r.clientId) }?.name ?? r.clientId
+            requests.append(
+                PendingApproval(
+                    authReqId: r.id, clientId: r.clientId, site: site, bindingMessage: r.bindingMessage,
+                    authorizationDetails: r.authorizationDetails, expires: r.expires))
+        }
+        return ApprovalsResponse(requests: requests)
+    }
+
+    /// `POST /rps/approvals/answer`: the signed answer, stored once. Another person's request,
+    /// an answered one and an expired one are all "no such pending request" (404), so a
+    /// stranger learns nothing about anyone's requests.
+    func answer(_ request: ApprovalAnswerRequest, address: String) async throws(APIError) -> ApprovalAnswerResponse {
+        guard request.answer == "approve" || request.answer == "deny" else { throw APIError.bad("answer is approve or deny") }
+        guard request.authReqId.utf8.count <= 256 else { throw APIError.bad("authReqId is too long") }
+        let now = clock.now
+        let identityUser = try await storage("read identity") { try await $0.identity(mpinId: request.mpinId) }?.userId
+        let stored = try await storage("read approval request") { try await $0.backchannelRequest(id: request.authReqId) }
+        guard let pending = stored, pending.status == .pending, pending.expires > now, pending.userId != nil,
+            pending.userId == identityUser
+        else { throw APIError(.notFound, "no such pending request for this identity") }
+        let text = ApprovalText.answer(
+            answer: request.answer, authReqId: pending.id, clientId: pending.clientId, bindingMessage: pending.bindingMessage,
+            time: request.time, authorizationDetails: pending.authorizationDetails)
+        let digest = Digest.sha256(text)
+        let identity = try await verified(
+            mpinId: request.mpinId, time: request.time, u: request.U, v: request.V, message: digest, address: address)
+        let approval: String? = request.answer == "approve" ? try approvalClaim(pending, identity: identity, request, digest: digest) : nil
+        let answered = try await storage("answer approval request") {
+            try await $0.answerBackchannelRequest(id: pending.id, userId: identity.userId, approval: approval, mpinId: identity.mpinId, now: now)
+        }
+        guard answered != nil else { throw APIError(.notFound, "no such pending request for this identity (answered already?)") }
+        if let token = pending.notificationToken,
+            let client = try? await storage("read OIDC client", { try await $0.oidcClient(id: pending.clientId) }),
+            client.ciba == .ping, let endpoint = client.notificationEndpoint
+        {
+            notifier.ping(endpoint: endpoint, token: token, authReqId: pending.id, clientId: client.id)
+        }
+        await audit.record(
+            request.answer == "approve" ? "ciba_approved" : "ciba_denied", userId: identity.userId, mpinId: identity.mpinId,
+            address: address, "client \(pending.clientId): \(pending.bindingMessage)")
+        return ApprovalAnswerResponse(authReqId: pending.id, status: request.answer == "approve" ? "approved" : "denied")
+    }
+
+    /// The ID token's `approval` claim (JSON) for a verified approval.
+    func approvalClaim(_ r: BackchannelRequest, identity: Identity, _ a: ApprovalAnswerRequest, digest: [UInt8]) throws(APIError) -> String {
+        let pa = Hex.encode(MPinIdentity.parts(of: identity.mpinId, publicKeyBytes: suite.g2ByteCount)?.publicKey ?? [])
+        let claim = ApprovalClaim(
+            binding_message: r.bindingMessage, digest: Hex.encode(digest), time: a.time, mpin_id: identity.mpinId, Pa: pa,
+            U: a.U.lowercased(), V: a.V.lowercased())
+        guard let data = try? JSONEncoder().encode(claim) else { throw APIError(.internalError, "the approval could not be recorded") }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// Verifies a DVS signature of `mpinId` on `message` and settles the attempt it took.
+    func verified(mpinId: String, time: Int, u: String, v: String, message: [UInt8], address: String) async throws(APIError) -> Identity {
+        let id = try MPinIDText.bytes(mpinId)
+        let uBytes = try MPinIDText.hexField(u, "U"), vBytes = try MPinIDText.hexField(v, "V")
+        let now = clock.now
+        guard abs(time - now) <= Self.timeWindow else {
+            throw APIError.bad("time is more than \(Self.timeWindow) seconds from the server's clock; check this device's clock")
+        }
+        guard let found = try await storage("read identity", { try await $0.identity(mpinId: mpinId) }) else {
+            throw APIError(.identityNotAuthorized, "identity not authorized (revoked or unknown)")
+        }
+        guard let parts = MPinIdentity.parts(of: mpinId, publicKeyBytes: suite.g2ByteCount), let pa = parts.publicKey else {
+            throw APIError(.forbidden, "this identity cannot sign approvals: register this device again to approve")
+        }
+        let reservation = try await storage("reserve attempt") {
+            try await $0.reserveAttempt(mpinId: mpinId, maxAttempts: config.maxAttempts, now: now, hold: config.attemptHold)
+        }
+        switch reservation {
+        case .reserved: break
+        case .blocked: throw APIError(.blocked, "identity blocked: too many wrong PINs")
+        case .revoked, .unknown: throw APIError(.identityNotAuthorized, "identity not authorized (revoked or unknown)")
+        case .busy: throw APIError(.rateLimited, "other logins of this identity are in progress; try again")
+        }
+        let verification = suite.dvsVerify(
+            id: Array(id.dropLast(pa.count)), publicKey: pa, date: 0, serverSecret: serverSecret, message: message,
+            signature: DVSSignatureBytes(time: time, u: uBytes, v: vBytes))
+        let settlement: AttemptSettlement =
+            verification.accepted ? .success(now: now) : verification.pinError != 0 ? .wrongPIN(maxAttempts: config.maxAttempts) : .neutral
+        let after = try await storage("settle attempt") { try await $0.settleAttempt(mpinId: mpinId, settlement) }
+        if verification.accepted { return found }
+        if verification.pinError != 0 {
+            await audit.record("approval_wrong_pin", userId: found.userId, mpinId: mpinId, address: address)
+            if after?.state == .blocked { throw APIError(.blocked, "identity blocked: too many wrong PINs") }
+            throw APIError(.wrongPIN, "wrong PIN", attemptsLeft: max(0, config.maxAttempts - (after?.failedAttempts ?? 0)))
+        }
+        throw APIError(.invalidToken, "the signature is not valid for this identity")
+    }
+}
