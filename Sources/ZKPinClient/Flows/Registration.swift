@@ -26,9 +26,12 @@ public struct Registration: Sendable {
     /// can finish it even if this process dies.
     public func start(email: String, deviceName: String?, service: Service) async throws(ClientError) -> Started {
         let email = try Email.validate(email)
+        // Every new identity is signing-capable: a DVS key pair whose Pa becomes part of it.
+        let suite = service.curve.suite
+        let key = suite.dvsKeyPair()
         let answer = try await connection.send(
             .put, service.registerURL,
-            RegisterRequest(userId: email, deviceName: deviceName, mobile: 0))
+            RegisterRequest(userId: email, deviceName: deviceName, mobile: 0, pa: Hex.encode(key.publicKey)))
         guard answer.isSuccess else {
             if answer.status == 400, let error = answer.error {
                 throw .badInput("The server refused the registration of \(email): \(error.message). Check the address and try again.")
@@ -38,8 +41,8 @@ public struct Registration: Sendable {
         let response = try answer.decode(RegisterResponse.self)
         // The server must have minted an identity for this address; anything else is not
         // something to store.
-        guard let minted = MPinIdentity(mpinId: response.mpinId),
-            minted.userID.lowercased() == email.lowercased(),
+        guard let minted = MPinIdentity.parts(of: response.mpinId, publicKeyBytes: suite.g2ByteCount),
+            minted.identity.userID.lowercased() == email.lowercased(), minted.publicKey == nil || minted.publicKey == key.publicKey,
             let code = ConfirmationCode.code(regOTT: response.regOTT)
         else {
             throw .unexpectedResponse(
@@ -50,7 +53,9 @@ public struct Registration: Sendable {
             server: service.base, userId: email, deviceName: deviceName,
             serviceName: service.info.name, curve: service.curve.rawValue,
             mpinId: response.mpinId, regOTT: response.regOTT,
-            expires: response.expireTime)
+            expires: response.expireTime,
+            // A server that ignores pa (older, or Milagro-compatible only) minted a plain identity.
+            signingKey: minted.publicKey == nil ? nil : Hex.encode(key.z))
         guard let identity = try store.find(userId: email, server: service.base) else {
             throw .storeUnavailable(path: store.path, reason: "the new registration was not found after saving it")
         }

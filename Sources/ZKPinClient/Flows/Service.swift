@@ -36,6 +36,10 @@ public struct Service: Sendable {
     package var pass1URL: String { resolve(settings.mpinAuthServerURL) + "/pass1" }
     package var pass2URL: String { resolve(settings.mpinAuthServerURL) + "/pass2" }
     package var authenticateURL: String { resolve(settings.mobileAuthenticateURL) }
+    /// `/rps/approvals` and `/rps/approvals/answer` (not in clientSettings): under the `rps_prefix`.
+    var approvalsURL: String {
+        base + "/" + info.rpsPrefix.trimmingCharacters(in: CharacterSet(charactersIn: "/")) + "/approvals"
+    }
     /// `/rps/codeStatus` (not in clientSettings): under the `rps_prefix` of `/service`.
     var codeStatusURL: String {
         base + "/" + info.rpsPrefix.trimmingCharacters(in: CharacterSet(charactersIn: "/")) + "/codeStatus"

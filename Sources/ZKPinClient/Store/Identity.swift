@@ -33,6 +33,15 @@ public struct Identity: Codable, Sendable, Equatable, FetchableRecord, Persistab
     /// The holder proof the server gave with the last successful login (sent with pass 1, so
     /// that strangers behind the same address cannot use up this identity's logins).
     public var holder: String? = nil
+    /// The DVS key z (hex) of a signing-capable identity (its mpinId is hex(ID ‖ Pa)): signing
+    /// uses z·(TOKEN + PIN·A). Like the token it is useless without the PIN, and with the PIN
+    /// it adds no offline test of PINs (every check needs the server's secret).
+    public var signingKey: String? = nil
+    /// The z of the pending registration, moved to `signingKey` with its token.
+    public var pendingSigningKey: String? = nil
+
+    /// True when the identity can sign approvals.
+    public var canSign: Bool { canSignIn && signingKey != nil }
 
     public init(
         server: String, userId: String, deviceName: String? = nil, serviceName: String? = nil,

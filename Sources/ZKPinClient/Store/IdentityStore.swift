@@ -90,6 +90,13 @@ public final class IdentityStore: Sendable {
         migrator.registerMigration("v2") { db in
             try db.alter(table: "identity") { t in t.add(column: "holder", .text) }
         }
+        // v3: the DVS key z of signing-capable identities (issue 25).
+        migrator.registerMigration("v3") { db in
+            try db.alter(table: "identity") { t in
+                t.add(column: "signingKey", .text)
+                t.add(column: "pendingSigningKey", .text)
+            }
+        }
         return migrator
     }
 
@@ -125,11 +132,12 @@ public final class IdentityStore: Sendable {
     /// until `completeRegistration` replaces it.
     public func beginRegistration(
         server: String, userId: String, deviceName: String?, serviceName: String?,
-        curve: String, mpinId: String, regOTT: String, expires: String,
+        curve: String, mpinId: String, regOTT: String, expires: String, signingKey: String? = nil,
         now: Date = Date()
     ) throws(ClientError) {
         try write { db in
             if var identity = try Identity.fetchOne(db, key: ["server": server, "userId": userId]) {
+                identity.pendingSigningKey = signingKey
                 identity.pendingMpinId = mpinId
                 identity.pendingRegOTT = regOTT
                 identity.pendingExpires = expires
@@ -142,12 +150,13 @@ public final class IdentityStore: Sendable {
                 identity.updatedAt = now
                 try identity.update(db)
             } else {
-                try Identity(
+                var identity = Identity(
                     server: server, userId: userId, deviceName: deviceName, serviceName: serviceName,
                     curve: curve, state: .startedRegistration, pendingMpinId: mpinId,
                     pendingRegOTT: regOTT, pendingExpires: expires, createdAt: now, updatedAt: now
                 )
-                .insert(db)
+                identity.pendingSigningKey = signingKey
+                try identity.insert(db)
             }
         }
     }
@@ -178,6 +187,8 @@ public final class IdentityStore: Sendable {
             else { return false }
             identity.mpinId = mpinId
             identity.token = token
+            identity.signingKey = identity.pendingSigningKey
+            identity.pendingSigningKey = nil
             identity.holder = nil  // the holder proof of another mpinId
             identity.curve = curve
             identity.state = .registered

@@ -1,0 +1,137 @@
+import ArgumentParser
+import Foundation
+import ZKPinClient
+import ZKPinWire
+
+/// `zkpin approve`: shows what sites ask this person to approve (OpenID CIBA) and answers one
+/// with a PIN-protected signature (DVS), or denies it.
+struct ApproveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "approve",
+        abstract: "Approve (or deny) what a site asks you to confirm, such as a payment, with your PIN.",
+        discussion: """
+            Asks for the PIN, lists the requests waiting for this identity (site, message, details,
+            expiry) and asks which to approve. The approval is a signature made with the PIN, which
+            the site keeps as evidence. Scripts: --pin-stdin approves the one waiting request
+            (exit 2 when several wait, unless --binding-message picks one); --deny denies it.
+            """)
+
+    @Option(help: ArgumentHelp("The server, when identities are stored for several.", valueName: "URL"))
+    var server: String?
+
+    @Option(help: ArgumentHelp("Which stored identity, when there are several.", valueName: "EMAIL"))
+    var user: String?
+
+    @Option(help: ArgumentHelp("Wait up to this long for a request to arrive (0: look once).", valueName: "SECONDS"))
+    var wait: Int = 0
+
+    @Option(name: .customLong("binding-message"), help: ArgumentHelp("Answer the request with exactly this message.", valueName: "TEXT"))
+    var bindingMessage: String?
+
+    @Flag(help: "Deny the request instead of approving it.")
+    var deny = false
+
+    @Flag(name: .customLong("pin-stdin"), help: "Read the PIN as one line from standard input (no questions asked).")
+    var pinStdin = false
+
+    @OptionGroup var options: ClientOptions
+
+    func validate() throws {
+        guard (0...3600).contains(wait) else { throw ValidationError("--wait is 0 to 3600 seconds") }
+    }
+
+    func run() async throws {
+        try await ClientOutput.run(json: options.json) { () async throws(ClientError) in
+            let store = try options.openStore()
+            let serverURL = try server.map { (text: String) throws(ClientError) in try ServerURL.normalize(text) }
+            var candidates = try store.all().filter(\.canSignIn)
+            if let user { candidates = candidates.filter { $0.userId.lowercased() == user.lowercased() } }
+            if let serverURL { candidates = candidates.filter { $0.server == serverURL } }
+            guard let identity = candidates.first else { throw .unknownIdentity(userId: user, server: serverURL) }
+            guard candidates.count == 1 else {
+                let names = candidates.map { "\($0.userId) (\($0.server))" }.joined(separator: ", ")
+                throw .badInput("Several stored identities: \(names). Choose one with --user EMAIL, and --server URL if needed.")
+            }
+            let connection = options.connection()
+            let service = try await Discovery(connection: connection).discover(server: identity.server)
+            let approvals = Approvals(connection: connection, store: store)
+            ClientOutput.note("Approvals for \(identity.userId) at \(service.info.name) (\(identity.server))")
+            let pin = try PINPrompt.read(fromStandardInput: pinStdin)
+            let waiting = try await pending(approvals, identity: identity, service: service, pin: pin)
+            guard !waiting.isEmpty else {
+                if options.json { ClientOutput.json(["requests": [Any]()]) } else { ClientOutput.info("No requests are waiting for \(identity.userId).") }
+                return
+            }
+            let chosen = try choose(from: waiting)
+            let approve = try decide(chosen)
+            let status = try await approvals.answer(chosen, approve: approve, identity: identity, service: service, pin: pin)
+            if options.json {
+                ClientOutput.json(["status": status, "authReqId": chosen.authReqId, "site": chosen.site, "bindingMessage": chosen.bindingMessage])
+            } else {
+                ClientOutput.info("\(status == "approved" ? "Approved" : "Denied"): \"\(chosen.bindingMessage)\" for \(chosen.site).")
+            }
+        }
+    }
+
+    /// The requests, waiting up to `--wait` seconds for the first one (the PIN stays in memory
+    /// only for this command).
+    private func pending(_ approvals: Approvals, identity: Identity, service: Service, pin: PIN) async throws(ClientError) -> [PendingApproval] {
+        let deadline = Date().addingTimeInterval(Double(wait))
+        while true {
+            var found = try await approvals.pending(identity: identity, service: service, pin: pin)
+            if let bindingMessage { found = found.filter { $0.bindingMessage == bindingMessage } }
+            if !found.isEmpty || Date() >= deadline { return found }
+            do { try await Task.sleep(for: .seconds(3)) } catch { throw .cancelled("Stopped waiting for requests.") }
+        }
+    }
+
+    private func choose(from waiting: [PendingApproval]) throws(ClientError) -> PendingApproval {
+        if waiting.count == 1 { return waiting[0] }
+        for (index, request) in waiting.enumerated() { ClientOutput.note("\(index + 1). " + Self.describe(request)) }
+        guard !pinStdin, !options.json, let answer = Terminal.ask("Which request (1-\(waiting.count))? "),
+            let number = Int(answer.trimmingCharacters(in: .whitespaces)), (1...waiting.count).contains(number)
+        else {
+            throw .badInput("\(waiting.count) requests are waiting; pick one with --binding-message TEXT.")
+        }
+        return waiting[number - 1]
+    }
+
+    /// Approve or deny: the flags decide for scripts, the person decides at a terminal.
+    private func decide(_ request: PendingApproval) throws(ClientError) -> Bool {
+        ClientOutput.note(Self.describe(request))
+        if pinStdin || options.json { return !deny }
+        if deny { return false }
+        guard let answer = Terminal.ask("Approve? [y]es, [d]eny, or Enter to leave it waiting: ") else {
+            throw .cancelled("No answer given; the request is still waiting.")
+        }
+        switch answer.trimmingCharacters(in: .whitespaces).lowercased() {
+        case "y", "yes": return true
+        case "d", "deny": return false
+        default: throw .cancelled("Left waiting; run `zkpin approve` again to answer it.")
+        }
+    }
+
+    /// One request as a person reads it: site, message, the details as "key: value" lines, expiry.
+    static func describe(_ r: PendingApproval) -> String {
+        var lines = ["\(r.site) asks: \"\(r.bindingMessage)\""]
+        if let details = r.authorizationDetails, let data = details.data(using: .utf8),
+            let parsed = try? JSONSerialization.jsonObject(with: data) as? [Any]
+        {
+            for item in parsed { lines += flatten(item, prefix: "  ") }
+        }
+        let left = max(0, r.expires - Int(Date().timeIntervalSince1970))
+        lines.append("  (expires in \(left) s)")
+        return lines.joined(separator: "\n")
+    }
+
+    static func flatten(_ value: Any, prefix: String, key: String? = nil) -> [String] {
+        if let object = value as? [String: Any] {
+            let head = key.map { ["\(prefix)\($0):"] } ?? []
+            return head + object.keys.sorted().flatMap { flatten(object[$0]!, prefix: prefix + (key == nil ? "" : "  "), key: $0) }
+        }
+        if let array = value as? [Any] {
+            return array.flatMap { flatten($0, prefix: prefix, key: key) }
+        }
+        return ["\(prefix)\(key.map { "\($0): " } ?? "")\(value)"]
+    }
+}
