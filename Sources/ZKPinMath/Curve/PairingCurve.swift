@@ -39,6 +39,8 @@ public protocol PairingCurve: Sendable {
     static var g1EndomorphismBeta: Fp<Field>? { get }
     /// φ(x, y) = (β·x, y) on G1 with its eigenvalue λ, for GLV scalar multiplication.
     static var g1Endomorphism: G1Endomorphism<Self> { get }
+    /// ψ on G2 and x -> x^p on GT with the 4-dimensional decomposition (GLS, GT powers).
+    static var frobeniusEndomorphism: FrobeniusEndomorphism<Self> { get }
     static var g1B: Fp<Field> { get }
     static var g1B3: Fp<Field> { get }
     static var g2B: Fp2<Field> { get }

@@ -203,8 +203,9 @@ public struct Point<G: CurveGroup>: Sendable, Equatable, CustomStringConvertible
         multiplied(bySecretLimbs: k.limbs, windows: (C.order.bitWidth + 3) / 4)
     }
 
-    /// k·Q for Q in G2 and a secret k (mod r, GMP-free).
-    public func multiplied<C: PairingCurve>(bySecret k: SecretScalar<C>) -> Point where G == G2<C> {
+    /// k·Q for Q in G2 and a secret k (mod r, GMP-free) by the fixed 4-bit windows over the full
+    /// width of r: the simple reference of the GLS multiplication (`FrobeniusEndomorphism.swift`).
+    package func multipliedFullWidth<C: PairingCurve>(bySecret k: SecretScalar<C>) -> Point where G == G2<C> {
         multiplied(bySecretLimbs: k.limbs, windows: (C.order.bitWidth + 3) / 4)
     }
 
