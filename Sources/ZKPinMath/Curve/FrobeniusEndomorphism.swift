@@ -199,8 +199,39 @@ public struct FrobeniusEndomorphism<C: PairingCurve>: Sendable {
             for index in 0..<size { table[size + index] = T.combine(table[index], signed[bit + 1]) }
         }
         defer { for i in 0..<8 { table[i] = .identityElement }; for i in 0..<4 { signed[i] = .identityElement } }
+        // Masked reads word by word when T is plain words (the field elements are), else by select.
+        let words = MemoryLayout<T>.size / 8
+        let wordwise = _isPOD(T.self) && MemoryLayout<T>.size % 8 == 0 && MemoryLayout<T>.stride == MemoryLayout<T>.size
         func entry(_ column: UInt8) -> T {
             var chosen = table[0]
+            if wordwise {
+                // mask k is all ones exactly when k == column, computed without a branch.
+                func mask(_ index: UInt64) -> UInt64 {
+                    let difference = index ^ UInt64(column)
+                    return ((difference | (0 &- difference)) >> 63) &- 1
+                }
+                let (m0, m1, m2, m3) = (mask(0), mask(1), mask(2), mask(3))
+                let (m4, m5, m6, m7) = (mask(4), mask(5), mask(6), mask(7))
+                table.withUnsafeBytes { raw in
+                    guard let all = raw.baseAddress?.assumingMemoryBound(to: UInt64.self) else { return }
+                    withUnsafeMutableBytes(of: &chosen) { out in
+                        guard let result = out.baseAddress?.assumingMemoryBound(to: UInt64.self) else { return }
+                        for word in 0..<words {
+                            let column = all + word
+                            var value = column[0] & m0
+                            value |= column[words] & m1
+                            value |= column[2 * words] & m2
+                            value |= column[3 * words] & m3
+                            value |= column[4 * words] & m4
+                            value |= column[5 * words] & m5
+                            value |= column[6 * words] & m6
+                            value |= column[7 * words] & m7
+                            result[word] = value
+                        }
+                    }
+                }
+                return chosen
+            }
             for index in 1..<8 {
                 let difference = UInt64(index) ^ UInt64(column)
                 let mask = ((difference | (0 &- difference)) >> 63) &- 1
@@ -225,12 +256,16 @@ public struct FrobeniusEndomorphism<C: PairingCurve>: Sendable {
     }
 
     /// k·Q for Q in G2 and a secret k < r in `width` limbs.
+    @_specialize(where C == BN254CX)
+    @_specialize(where C == BLS12_381)
     func multiplySecret(_ q: G2Point<C>, reducedLimbs k: [UInt64]) -> G2Point<C> {
         let q1 = psi(q), q2 = psi(q1), q3 = psi(q2)
         return multiply([q, q1, q2, q3], reducedLimbs: k)
     }
 
     /// x^k for x in GT and a secret k < r in `width` limbs.
+    @_specialize(where C == BN254CX)
+    @_specialize(where C == BLS12_381)
     func powerSecret(_ x: Fp12<C.Field>, reducedLimbs k: [UInt64]) -> Fp12<C.Field> {
         let x1 = x.frobenius, x2 = x1.frobenius, x3 = x2.frobenius
         return multiply([x, x1, x2, x3], reducedLimbs: k)
