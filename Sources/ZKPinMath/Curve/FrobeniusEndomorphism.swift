@@ -24,11 +24,14 @@ public struct FrobeniusEndomorphism<C: PairingCurve>: Sendable {
     package let basis: [[BigInt]]
     /// α_j = numerators[j] / r with (1, 0, 0, 0) = Σ α_j·basis[j] (the first row of basis^-1).
     let numerators: [BigInt]
-    /// round(|numerators[j]|·2^shift / r) as `width` limbs, and the signs of the numerators.
+    /// round(|numerators[j]|·2^shift / r) in as many limbs as it needs (a public length), and the
+    /// signs of the numerators.
     let rounding: [[UInt64]]
     let roundingNegative: [Bool]
-    /// |basis[j][i]| as `width` limbs, and the signs.
+    /// |basis[j][i]| in as many limbs as it needs, and the signs.
     let basisMagnitudes: [[[UInt64]]]
+    /// Limbs that hold every rounded quotient c_j = (k·rounding[j] + 2^(shift-1)) >> shift for k < r.
+    let quotientLimbs: Int
     let basisNegative: [[Bool]]
     let shift: Int
     /// Every |k_i| of a decomposition is below 2^bits (the column sums of |basis|, a bound on
@@ -71,9 +74,16 @@ public struct FrobeniusEndomorphism<C: PairingCurve>: Sendable {
         numerators = determinant == r ? cofactors : cofactors.map { -$0 }
         let shiftBits = r.bitWidth + 64
         shift = shiftBits
-        rounding = numerators.map { SecretGLV<C>.roundingConstant($0, shift: shiftBits) }
+        // Trimmed to their significant limbs (public constants), so the products skip zero limbs.
+        func trimmed(_ limbs: [UInt64]) -> [UInt64] {
+            Array(limbs.prefix(max(1, (limbs.lastIndex { $0 != 0 } ?? 0) + 1)))
+        }
+        let roundingLimbs = numerators.map { trimmed(SecretGLV<C>.roundingConstant($0, shift: shiftBits)) }
+        rounding = roundingLimbs
+        let roundingBits = roundingLimbs.map { BigInt(limbs: $0).bitWidth }.max() ?? 0
+        quotientLimbs = max(1, (r.bitWidth + roundingBits - shiftBits + 1 + 63) / 64)
         roundingNegative = numerators.map(\.isNegative)
-        basisMagnitudes = basis.map { row in row.map { ($0.isNegative ? -$0 : $0).limbs(count: Self.width) } }
+        basisMagnitudes = basis.map { row in row.map { trimmed(($0.isNegative ? -$0 : $0).limbs(count: Self.width)) } }
         basisNegative = basis.map { row in row.map(\.isNegative) }
         var widest = 0
         for i in 0..<4 {
@@ -105,18 +115,44 @@ public struct FrobeniusEndomorphism<C: PairingCurve>: Sendable {
     package func decomposeSecret(_ k: [UInt64]) -> [[UInt64]] {
         typealias W = LimbArithmetic
         let half = W.powerOfTwo(shift - 1, count: Self.width)
+        // k < r: its low limbs (a public count) carry the value.
+        let kLimbs = C.orderLimbs.count
         var c = [[UInt64]]()
-        for j in 0..<4 { c.append(W.shiftedRight(W.add(W.lowProduct(k, rounding[j]), half).0, by: shift)) }
-        defer { for j in 0..<4 { for l in 0..<Self.width { c[j][l] = 0 } } }
+        for j in 0..<4 {
+            var quotient = W.shiftedRight(W.add(Self.product(k, kLimbs, rounding[j]), half).0, by: shift)
+            c.append(Array(quotient[0..<quotientLimbs]))
+            for l in quotient.indices { quotient[l] = 0 }
+        }
+        defer { for j in 0..<4 { for l in c[j].indices { c[j][l] = 0 } } }
         return (0..<4).map { i in
             var value = i == 0 ? k : [UInt64](repeating: 0, count: Self.width)
             for j in 0..<4 {
                 // value -= (±c_j)·basis[j][i], signs public.
-                let term = W.lowProduct(c[j], basisMagnitudes[j][i])
+                let term = Self.product(c[j], c[j].count, basisMagnitudes[j][i])
                 value = roundingNegative[j] != basisNegative[j][i] ? W.add(value, term).0 : W.subtract(value, term).0
             }
             return value
         }
+    }
+
+    /// The low `width` limbs of a[0..<aCount]·b (schoolbook over the given, public, lengths).
+    static func product(_ a: [UInt64], _ aCount: Int, _ b: [UInt64]) -> [UInt64] {
+        var out = [UInt64](repeating: 0, count: width)
+        for i in 0..<min(aCount, width) {
+            var carry: UInt64 = 0
+            var j = 0
+            while j < b.count && i + j < width {
+                let (high, low) = a[i].multipliedFullWidth(by: b[j])
+                let (s1, c1) = low.addingReportingOverflow(out[i + j])
+                let (s2, c2) = s1.addingReportingOverflow(carry)
+                out[i + j] = s2
+                carry = high &+ (c1 ? 1 : 0) &+ (c2 ? 1 : 0)
+                j += 1
+            }
+            // Position i + b.count is still zero here (earlier rows end below it).
+            if i + j < width { out[i + j] = carry }
+        }
+        return out
     }
 
     /// The GLV-SAC recoding of four signed quarter scalars (`width` limbs each, |k_i| < 2^bits).
