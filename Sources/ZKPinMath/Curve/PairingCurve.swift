@@ -45,6 +45,9 @@ public protocol PairingCurve: Sendable {
     static var g1B3: Fp<Field> { get }
     static var g2B: Fp2<Field> { get }
     static var g2B3: Fp2<Field> { get }
+    /// g2B3 = g2B3Multiple·(1 - i) when g2B3MinusI, else g2B3Multiple·(1 + i) (`G2.timesB3`).
+    static var g2B3Multiple: UInt64 { get }
+    static var g2B3MinusI: Bool { get }
     static var g1Generator: G1Point<Self> { get }
     static var g2Generator: G2Point<Self> { get }
     /// The Miller-loop lines of the G2 generator, computed once.

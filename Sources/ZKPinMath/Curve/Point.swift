@@ -101,10 +101,10 @@ public struct Point<G: CurveGroup>: Sendable, Equatable, CustomStringConvertible
         y3 = x3 - y3
         x3 = t0 + t0
         t0 = x3 + t0
-        t2 = G.b3 * t2
+        t2 = G.timesB3(t2)
         var z3 = t1 + t2
         t1 = t1 - t2
-        y3 = G.b3 * y3
+        y3 = G.timesB3(y3)
         x3 = t4 * y3
         t2 = t3 * t1
         x3 = t2 - x3
@@ -132,7 +132,7 @@ public struct Point<G: CurveGroup>: Sendable, Equatable, CustomStringConvertible
         z3 = z3 + z3
         var t1 = y * z
         var t2 = z * z
-        t2 = G.b3 * t2
+        t2 = G.timesB3(t2)
         var x3 = t2 * z3
         var y3 = t0 + t2
         z3 = t1 * z3

@@ -79,6 +79,15 @@ struct FrobeniusEndomorphismTests {
             #expect(q.multipliedInG2(bySecret: k) == expected, "GLS (BigInt) \(k.string(base: 16)), \(random.replay)")
         }
         #expect(G2Point<C>.infinity.multiplied(bySecret: SecretScalar<C>(5)).isInfinity)
+        // The complete formulas' 3b'·x by sums (G2.timesB3) against the Fp2 product it replaces.
+        for _ in 0..<50 {
+            let x = Fp2<C.Field>(
+                Fp(BigInt.random(in: .zero, C.Field.modulusBig, using: &random)),
+                Fp(BigInt.random(in: .zero, C.Field.modulusBig, using: &random)))
+            #expect(G2<C>.timesB3(x) == C.g2B3 * x, "\(random.replay)")
+        }
+        #expect(G2<C>.timesB3(.zero) == .zero)
+        #expect(G2<C>.timesB3(.one) == C.g2B3)
     }
 
     @Test func glsBN() { checkG2(BN254CX.self) }

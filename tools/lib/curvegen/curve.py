@@ -144,6 +144,7 @@ class Curve:
         require(y2 * y2 == x2 * x2 * x2 + self.g2_b, "the G2 generator is not on the twist")
         require(multiple(r, (x2, y2), Fp2(p, 0)) is None, "the G2 generator's order is not r")
         require((self.glv_lambda**2 + self.glv_lambda + 1) % r == 0, "the GLV λ is not a cube root of unity mod r")
+        require(self.g2_b3_shape is not None, "3b' of the twist is not m·(1 ± i) for a small m (G2.timesB3)")
         require(len(self.psi_coefficients) == 1, "no single ψ(x, y) = (c·x^p, d·y^p) acts as p on the G2 generator")
         basis = self.frobenius_basis
         require(all(sum(b * self.frobenius_lambda**i for i, b in enumerate(row)) % r == 0 for row in basis),
@@ -193,6 +194,19 @@ class Curve:
             return (36 * u**3 + 18 * u**2 + 6 * u + 1) % self.r
         return -(u * u) % self.r
 
+
+    @property
+    def g2_b3_shape(self):
+        """(m, minus) with 3b' = m·(1 - i) when minus, m·(1 + i) otherwise, m below 2^16; None if not."""
+        b = self.g2_b
+        m, c1 = 3 * b.c0 % self.p, 3 * b.c1 % self.p
+        if m == 0 or m >= 2**16:
+            return None
+        if c1 == m:
+            return (m, False)
+        if c1 == (-m) % self.p:
+            return (m, True)
+        return None
 
     @property
     def frobenius_lambda(self):

@@ -103,6 +103,8 @@ public enum {S}: {"BLS12Curve" if c.family == "bls12" else "PairingCurve"} {{
     public static let g1B3 = Fp<Field>({fp(c, 3 * c.b)})
     public static let g2B = Fp2<Field>(Fp({fp(c, g2b.c0)}), Fp({fp(c, g2b.c1)}))
     public static let g2B3 = Fp2<Field>(Fp({fp(c, g2b3.c0)}), Fp({fp(c, g2b3.c1)}))
+    public static var g2B3Multiple: UInt64 {{ {c.g2_b3_shape[0]} }}
+    public static var g2B3MinusI: Bool {{ {"true" if c.g2_b3_shape[1] else "false"} }}
     public static let g1Generator = G1Point<{S}>(
         x: Fp({fp(c, c.g1[0])}),
         y: Fp({fp(c, c.g1[1])}))

@@ -58,6 +58,8 @@ public enum BLS12_381: BLS12Curve {
     public static let g1B3 = Fp<Field>(12)
     public static let g2B = Fp2<Field>(Fp(4), Fp(4))
     public static let g2B3 = Fp2<Field>(Fp(12), Fp(12))
+    public static var g2B3Multiple: UInt64 { 12 }
+    public static var g2B3MinusI: Bool { false }
     public static let g1Generator = G1Point<BLS12_381>(
         x: Fp(constant("17f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb")),
         y: Fp(constant("08b3f481e3aaa0f1a09e30ed741d8ae4fcf5e095d5d00af600db18cb2c04b3edd03cc744a2888ae40caa232946c5e7e1")))

@@ -55,6 +55,8 @@ public enum BN254CX: PairingCurve {
     public static let g1B3 = Fp<Field>(6)
     public static let g2B = Fp2<Field>(Fp(1), Fp(-1))
     public static let g2B3 = Fp2<Field>(Fp(3), Fp(-3))
+    public static var g2B3Multiple: UInt64 { 3 }
+    public static var g2B3MinusI: Bool { true }
     public static let g1Generator = G1Point<BN254CX>(
         x: Fp(-1),
         y: Fp(1))
