@@ -9,6 +9,8 @@ work, binary = sys.argv[1], sys.argv[2]
 
 # op -> regular expression of the function whose calls are counted
 TARGETS = {
+    "g2_mul": r"CurveBenchmarks.*fU.*_T[gG]5 ",
+    "gt_pow": r"CurveBenchmarks.*fU.*_T[gG]5 ",
     "pairing": r"PairingO7pairingyAA4Fp12Vy5FieldQzGAA5PointVyAA2G1OyxGG_AKyAA2G2OyxGGtFZ ",
     "server_verify": r"CurveBenchmarks.*fU.*_Tg5 ",
     "client_login": r"CurveBenchmarks.*fU.*_Tg5 ",

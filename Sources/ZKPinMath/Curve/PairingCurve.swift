@@ -39,10 +39,15 @@ public protocol PairingCurve: Sendable {
     static var g1EndomorphismBeta: Fp<Field>? { get }
     /// φ(x, y) = (β·x, y) on G1 with its eigenvalue λ, for GLV scalar multiplication.
     static var g1Endomorphism: G1Endomorphism<Self> { get }
+    /// ψ on G2 and x -> x^p on GT with the 4-dimensional decomposition (GLS, GT powers).
+    static var frobeniusEndomorphism: FrobeniusEndomorphism<Self> { get }
     static var g1B: Fp<Field> { get }
     static var g1B3: Fp<Field> { get }
     static var g2B: Fp2<Field> { get }
     static var g2B3: Fp2<Field> { get }
+    /// g2B3 = g2B3Multiple·(1 - i) when g2B3MinusI, else g2B3Multiple·(1 + i) (`G2.timesB3`).
+    static var g2B3Multiple: UInt64 { get }
+    static var g2B3MinusI: Bool { get }
     static var g1Generator: G1Point<Self> { get }
     static var g2Generator: G2Point<Self> { get }
     /// The Miller-loop lines of the G2 generator, computed once.

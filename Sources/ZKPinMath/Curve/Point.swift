@@ -101,10 +101,10 @@ public struct Point<G: CurveGroup>: Sendable, Equatable, CustomStringConvertible
         y3 = x3 - y3
         x3 = t0 + t0
         t0 = x3 + t0
-        t2 = G.b3 * t2
+        t2 = G.timesB3(t2)
         var z3 = t1 + t2
         t1 = t1 - t2
-        y3 = G.b3 * y3
+        y3 = G.timesB3(y3)
         x3 = t4 * y3
         t2 = t3 * t1
         x3 = t2 - x3
@@ -132,7 +132,7 @@ public struct Point<G: CurveGroup>: Sendable, Equatable, CustomStringConvertible
         z3 = z3 + z3
         var t1 = y * z
         var t2 = z * z
-        t2 = G.b3 * t2
+        t2 = G.timesB3(t2)
         var x3 = t2 * z3
         var y3 = t0 + t2
         z3 = t1 * z3
@@ -203,8 +203,9 @@ public struct Point<G: CurveGroup>: Sendable, Equatable, CustomStringConvertible
         multiplied(bySecretLimbs: k.limbs, windows: (C.order.bitWidth + 3) / 4)
     }
 
-    /// k·Q for Q in G2 and a secret k (mod r, GMP-free).
-    public func multiplied<C: PairingCurve>(bySecret k: SecretScalar<C>) -> Point where G == G2<C> {
+    /// k·Q for Q in G2 and a secret k (mod r, GMP-free) by the fixed 4-bit windows over the full
+    /// width of r: the simple reference of the GLS multiplication (`FrobeniusEndomorphism.swift`).
+    package func multipliedFullWidth<C: PairingCurve>(bySecret k: SecretScalar<C>) -> Point where G == G2<C> {
         multiplied(bySecretLimbs: k.limbs, windows: (C.order.bitWidth + 3) / 4)
     }
 

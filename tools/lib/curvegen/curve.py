@@ -1,6 +1,7 @@
 """One curve description (curves/<name>.json), parsed, checked, and the values derived from it."""
 import json
 import os
+from fractions import Fraction
 
 
 class DescriptionError(Exception):
@@ -35,6 +36,17 @@ class Fp2:
     def inverse(self):
         norm = pow(self.c0 * self.c0 + self.c1 * self.c1, -1, self.p)
         return Fp2(self.p, self.c0 * norm, -self.c1 * norm)
+
+    def power(self, e):
+        result, base = Fp2(self.p, 1), self
+        while e:
+            if e & 1:
+                result = result * base
+            base, e = base * base, e >> 1
+        return result
+
+    @property
+    def conjugate(self): return Fp2(self.p, self.c0, -self.c1)
 
 
 class Fp(Fp2):
@@ -132,6 +144,12 @@ class Curve:
         require(y2 * y2 == x2 * x2 * x2 + self.g2_b, "the G2 generator is not on the twist")
         require(multiple(r, (x2, y2), Fp2(p, 0)) is None, "the G2 generator's order is not r")
         require((self.glv_lambda**2 + self.glv_lambda + 1) % r == 0, "the GLV λ is not a cube root of unity mod r")
+        require(self.g2_b3_shape is not None, "3b' of the twist is not m·(1 ± i) for a small m (G2.timesB3)")
+        require(len(self.psi_coefficients) == 1, "no single ψ(x, y) = (c·x^p, d·y^p) acts as p on the G2 generator")
+        basis = self.frobenius_basis
+        require(all(sum(b * self.frobenius_lambda**i for i, b in enumerate(row)) % r == 0 for row in basis),
+                "a row of the Frobenius basis is not in the lattice")
+        require(abs(determinant(basis)) == r, "the Frobenius basis does not span the lattice")
 
     @property
     def modulus_limbs(self):
@@ -175,6 +193,88 @@ class Curve:
         if self.family == "bn":
             return (36 * u**3 + 18 * u**2 + 6 * u + 1) % self.r
         return -(u * u) % self.r
+
+
+    @property
+    def g2_b3_shape(self):
+        """(m, minus) with 3b' = m·(1 - i) when minus, m·(1 + i) otherwise, m below 2^16; None if not."""
+        b = self.g2_b
+        m, c1 = 3 * b.c0 % self.p, 3 * b.c1 % self.p
+        if m == 0 or m >= 2**16:
+            return None
+        if c1 == m:
+            return (m, False)
+        if c1 == (-m) % self.p:
+            return (m, True)
+        return None
+
+    @property
+    def frobenius_lambda(self):
+        """p mod r: x -> x^p on GT and ψ on G2 multiply by it."""
+        return self.p % self.r
+
+    @property
+    def psi_coefficients(self):
+        """The (c, d) with ψ(x, y) = (c·x̄, d·ȳ) equal to (p mod r)·(x, y) on the G2 generator (one pair
+        expected, among ξ^(±(p-1)/3) and ξ^(±(p-1)/2))."""
+        if not hasattr(self, "_psi"):
+            p = self.p
+            xi = Fp2(p, *self.xi)
+            cs = [xi.power((p - 1) // 3), xi.power((p - 1) // 3).inverse()]
+            ds = [xi.power((p - 1) // 2), xi.power((p - 1) // 2).inverse()]
+            (x0, x1), (y0, y1) = self.g2
+            x, y = Fp2(p, x0, x1), Fp2(p, y0, y1)
+            target = multiple(self.frobenius_lambda, (x, y), Fp2(p, 0))
+            self._psi = [(c, d) for c in cs for d in ds if (c * x.conjugate, d * y.conjugate) == target]
+        return self._psi
+
+    @property
+    def frobenius_basis(self):
+        """A short basis (LLL) of the lattice {(a0, ..., a3): a0 + a1·λ + a2·λ^2 + a3·λ^3 = 0 mod r},
+        λ = p mod r: the 4-dimensional decomposition of G2 and GT exponents."""
+        r, lam = self.r, self.frobenius_lambda
+        return lll([[r, 0, 0, 0], [-lam % r, 1, 0, 0], [-lam**2 % r, 0, 1, 0], [-lam**3 % r, 0, 0, 1]])
+
+
+def determinant(m):
+    if len(m) == 1:
+        return m[0][0]
+    return sum((-1)**j * m[0][j] * determinant([row[:j] + row[j + 1:] for row in m[1:]]) for j in range(len(m)))
+
+
+def lll(basis, delta=Fraction(3, 4)):
+    """Lenstra–Lenstra–Lovász on integer rows (exact rationals; small dimensions only), rows then
+    sorted by length and made to start with a non-negative entry, so the output is deterministic."""
+    b = [list(row) for row in basis]
+    n = len(b)
+
+    def dot(x, y): return sum(Fraction(p) * q for p, q in zip(x, y))
+
+    def gram_schmidt():
+        star, mu = [], [[Fraction(0)] * n for _ in range(n)]
+        for i in range(n):
+            v = [Fraction(x) for x in b[i]]
+            for j in range(i):
+                mu[i][j] = dot(b[i], star[j]) / dot(star[j], star[j])
+                v = [a - mu[i][j] * c for a, c in zip(v, star[j])]
+            star.append(v)
+        return star, mu
+    star, mu = gram_schmidt()
+    k = 1
+    while k < n:
+        for j in range(k - 1, -1, -1):
+            q = round(mu[k][j])
+            if q:
+                b[k] = [a - q * c for a, c in zip(b[k], b[j])]
+                star, mu = gram_schmidt()
+        if dot(star[k], star[k]) >= (delta - mu[k][k - 1]**2) * dot(star[k - 1], star[k - 1]):
+            k += 1
+        else:
+            b[k], b[k - 1] = b[k - 1], b[k]
+            star, mu = gram_schmidt()
+            k = max(k - 1, 1)
+    b = [[-x for x in row] if next(x for x in row if x) < 0 else row for row in b]
+    return sorted(b, key=lambda row: (sum(x * x for x in row), row))
 
 
 def load(path):

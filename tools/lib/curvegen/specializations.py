@@ -5,7 +5,7 @@ M-Pin suite's operations) are compiled once in their own module; `@_specialize(w
 makes that module compile a copy for curve X and dispatch to it, which is where the speed comes
 from (without it, callers in other modules run the generic code through witness tables).
 Every run of such lines in Sources/ names one curve per line, with the curve's type in the same
-place (`C == BN254CX`, `P == BN254CXField`, `G == G1<BN254CX>`); this module rewrites each run to
+place (`C == BN254CX`, `P == BN254CXField`, `G == G1<BN254CX>`, each name of a line with several); this module rewrites each run to
 name every described curve in the generator's order for each such shape, so adding a curve needs no hand edit and
 `tools/gen-curves --check` fails on a run that misses one."""
 import os
@@ -22,12 +22,21 @@ class SpecializationError(Exception):
 def template(type_text, curves, where):
     """The type with its curve's name replaced by {curve}, and the suffix kind (Field or not)."""
     names = {c.swift_name for c in curves}
-    for match in IDENTIFIER.finditer(type_text):
+    found = False
+
+    def replace(match):
+        nonlocal found
         word = match.group(0)
         for suffix in ("", "Field"):
             if suffix == "" and word in names or suffix and word.endswith(suffix) and word[:-len(suffix)] in names:
-                return type_text[:match.start()] + "{curve}" + suffix + type_text[match.end():]
-    raise SpecializationError(f"{where}: @_specialize names no described curve: {type_text}")
+                found = True
+                return "{curve}" + suffix
+        return word
+    # Every curve name (`C == BN254CX, T == Fp12<BN254CXField>` names it twice).
+    text = IDENTIFIER.sub(replace, type_text.replace("{", "{{").replace("}", "}}"))
+    if not found:
+        raise SpecializationError(f"{where}: @_specialize names no described curve: {type_text}")
+    return text
 
 
 def rewritten(text, curves, where):

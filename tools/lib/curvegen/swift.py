@@ -46,6 +46,11 @@ def constants(c):
     bls12_members = ("" if c.family != "bls12" else
                      "    public static let bls12HardPartFactor = computeHardPart()\n"
                      "    public static let bls12HardPartNAF = WindowedNAF.digits(of: bls12HardPartFactor, width: 5)\n")
+    (psi_x, psi_y), = c.psi_coefficients
+
+    def big(v):
+        return f'{"-" if v < 0 else ""}constant("{abs(v):x}")'
+    basis_rows = ",\n".join("            [" + ", ".join(big(v) for v in row) + "]" for row in c.frobenius_basis)
     lambda_doc = ("λ = 36u^3 + 18u^2 + 6u + 1 mod r" if c.family == "bn" else "λ = -u^2 mod r")
     return HEADER.format(file=c.c_name) + f'''
 /// The prime field of {c.name}.
@@ -85,10 +90,21 @@ public enum {S}: {"BLS12Curve" if c.family == "bls12" else "PairingCurve"} {{
     public static let g1EndomorphismBeta: Fp<Field>? = {beta}
     /// {lambda_doc}, a cube root of unity mod r.
     public static let g1Endomorphism = G1Endomorphism<{S}>(lambda: constant("{c.glv_lambda:x}"))
+    /// ψ(x, y) = (psiX·x̄, psiY·ȳ) on G2 and x -> x^p on GT both act as λ = p mod r; the basis
+    /// (LLL-reduced) of the lattice of their 4-dimensional decompositions.
+    public static let frobeniusEndomorphism = FrobeniusEndomorphism<{S}>(
+        psiX: {fp2(c, (psi_x.c0, psi_x.c1), 14)},
+        psiY: {fp2(c, (psi_y.c0, psi_y.c1), 14)},
+        lambda: constant("{c.frobenius_lambda:x}"),
+        basis: [
+{basis_rows}
+        ])
     public static let g1B = Fp<Field>({fp(c, c.b)})
     public static let g1B3 = Fp<Field>({fp(c, 3 * c.b)})
     public static let g2B = Fp2<Field>(Fp({fp(c, g2b.c0)}), Fp({fp(c, g2b.c1)}))
     public static let g2B3 = Fp2<Field>(Fp({fp(c, g2b3.c0)}), Fp({fp(c, g2b3.c1)}))
+    public static var g2B3Multiple: UInt64 {{ {c.g2_b3_shape[0]} }}
+    public static var g2B3MinusI: Bool {{ {"true" if c.g2_b3_shape[1] else "false"} }}
     public static let g1Generator = G1Point<{S}>(
         x: Fp({fp(c, c.g1[0])}),
         y: Fp({fp(c, c.g1[1])}))

@@ -40,10 +40,26 @@ public enum BLS12_381: BLS12Curve {
     public static let g1EndomorphismBeta: Fp<Field>? = g1Endomorphism.beta
     /// λ = -u^2 mod r, a cube root of unity mod r.
     public static let g1Endomorphism = G1Endomorphism<BLS12_381>(lambda: constant("73eda753299d7d483339d80809a1d804a7780001fffcb7fcfffffffe00000001"))
+    /// ψ(x, y) = (psiX·x̄, psiY·ȳ) on G2 and x -> x^p on GT both act as λ = p mod r; the basis
+    /// (LLL-reduced) of the lattice of their 4-dimensional decompositions.
+    public static let frobeniusEndomorphism = FrobeniusEndomorphism<BLS12_381>(
+        psiX: Fp2(Fp(0),
+              Fp(constant("1a0111ea397fe699ec02408663d4de85aa0d857d89759ad4897d29650fb85f9b409427eb4f49fffd8bfd00000000aaad"))),
+        psiY: Fp2(Fp(constant("135203e60180a68ee2e9c448d77a2cd91c3dedd930b1cf60ef396489f61eb45e304466cf3e67fa0af1ee7b04121bdea2")),
+              Fp(constant("06af0e0437ff400b6831e36d6bd17ffe48395dabc2d3435e77f76e17009241c5ee67992f72ec05f4c81084fbede3cc09"))),
+        lambda: constant("73eda753299d7d483339d80809a1d80553bda402fffe5bfe2dfefffeffff0001"),
+        basis: [
+            [constant("0"), constant("0"), constant("d201000000010000"), constant("1")],
+            [constant("0"), constant("d201000000010000"), constant("1"), constant("0")],
+            [constant("d201000000010000"), constant("1"), constant("0"), constant("0")],
+            [constant("1"), constant("0"), -constant("1"), -constant("d201000000010000")]
+        ])
     public static let g1B = Fp<Field>(4)
     public static let g1B3 = Fp<Field>(12)
     public static let g2B = Fp2<Field>(Fp(4), Fp(4))
     public static let g2B3 = Fp2<Field>(Fp(12), Fp(12))
+    public static var g2B3Multiple: UInt64 { 12 }
+    public static var g2B3MinusI: Bool { false }
     public static let g1Generator = G1Point<BLS12_381>(
         x: Fp(constant("17f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb")),
         y: Fp(constant("08b3f481e3aaa0f1a09e30ed741d8ae4fcf5e095d5d00af600db18cb2c04b3edd03cc744a2888ae40caa232946c5e7e1")))

@@ -37,10 +37,26 @@ public enum BN254CX: PairingCurve {
     public static let g1EndomorphismBeta: Fp<Field>? = nil
     /// λ = 36u^3 + 18u^2 + 6u + 1 mod r, a cube root of unity mod r.
     public static let g1Endomorphism = G1Endomorphism<BN254CX>(lambda: constant("2400000008702a0d20bddf646112e8a922c4182507294fec5953709bcc14a3b6"))
+    /// ψ(x, y) = (psiX·x̄, psiY·ȳ) on G2 and x -> x^p on GT both act as λ = p mod r; the basis
+    /// (LLL-reduced) of the lattice of their 4-dimensional decompositions.
+    public static let frobeniusEndomorphism = FrobeniusEndomorphism<BN254CX>(
+        psiX: Fp2(Fp(0),
+              Fp(constant("2400000008702a0d68bddf646dbb27bee381f789a619b78b8c8590d7c7f7f91b"))),
+        psiY: Fp2(Fp(constant("1a823aeafc9dba09fc3b5f36ce242edd3df1076ace6bf49bc5399b268ec8a893")),
+              Fp(constant("1a823aeafc9dba09fc3b5f36ce242edd3df1076ace6bf49bc5399b268ec8a893"))),
+        lambda: constant("600000000b4038130054634925303646"),
+        basis: [
+            [constant("8000000007802561"), -constant("4000000003c012b1"), -constant("4000000003c012b0"), -constant("4000000003c012b1")],
+            [constant("4000000003c012b1"), -constant("4000000003c012b1"), constant("4000000003c012b1"), constant("8000000007802561")],
+            [constant("8000000007802562"), constant("4000000003c012b0"), -constant("4000000003c012b1"), constant("4000000003c012b1")],
+            [constant("8000000007802561"), constant("0"), constant("8000000007802562"), -constant("1")]
+        ])
     public static let g1B = Fp<Field>(2)
     public static let g1B3 = Fp<Field>(6)
     public static let g2B = Fp2<Field>(Fp(1), Fp(-1))
     public static let g2B3 = Fp2<Field>(Fp(3), Fp(-3))
+    public static var g2B3Multiple: UInt64 { 3 }
+    public static var g2B3MinusI: Bool { true }
     public static let g1Generator = G1Point<BN254CX>(
         x: Fp(-1),
         y: Fp(1))
