@@ -27,3 +27,16 @@ public struct DVSSignatureBytes: Sendable, Equatable {
         self.time = time; self.u = u; self.ut = ut; self.v = v
     }
 }
+
+/// What a signer keeps, which decides the base of the PIN-error search when a signature is
+/// refused (the verification equation is the same).
+public enum DVSSigner: Sendable, Equatable {
+    /// The spec's token z·CS − PIN·A (section 4.1; Milagro and the vectors). A wrong PIN δ
+    /// leaves δ·A in the signing secret: E = F^(−δ) with F = e(y·A + U, Pa).
+    case blindedToken
+    /// The login token CS − PIN·A with z kept beside it (ZKPin's clients: their login stays in
+    /// the fixed-Q batch, and two tokens side by side would let a stolen device test PINs
+    /// offline). The signing secret is z·(TOKEN + PIN·A), so a wrong PIN δ adds z·δ·A and
+    /// e(·, Pa) takes the z away: E = F^(−δ) with the login's F = e(y·A + U, Q).
+    case loginTokenAndKey
+}

@@ -74,7 +74,7 @@ extension MPinCurveSuite {
     @_specialize(where C == BLS12_381)
     public func dvsVerify(
         id: [UInt8], publicKey: [UInt8], date: Int, serverSecret: PreparedServerSecret,
-        message: [UInt8], signature: DVSSignatureBytes
+        message: [UInt8], signature: DVSSignatureBytes, signer: DVSSigner
     ) -> ServerVerification {
         guard let ss = serverSecret.point as? G2Prepared<C> else { return ServerVerification(result: .rejected, pinError: 0) }
         do throws(MPinError) {
@@ -83,7 +83,10 @@ extension MPinCurveSuite {
                 hid: check.hid, htid: check.htid, y: check.y, u: check.u, ut: check.ut, v: check.v,
                 publicKey: check.pa, serverSecret: ss)
             if verification.accepted { return ServerVerification(result: .accepted, pinError: 0) }
-            let f = Scheme.dvsPinErrorBase(hid: check.hid, y: check.y, u: check.u, publicKey: check.pa)
+            let f =
+                signer == .blindedToken
+                ? Scheme.dvsPinErrorBase(hid: check.hid, y: check.y, u: check.u, publicKey: check.pa)
+                : Scheme.pinErrorBase(hid: check.hid, y: check.y, u: check.u)
             return ServerVerification(result: .rejected, pinError: Scheme.pinError(e: verification.e, f: f))
         } catch {
             return ServerVerification(result: error.resultCode, pinError: 0)

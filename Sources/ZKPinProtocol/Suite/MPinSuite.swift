@@ -168,6 +168,16 @@ public protocol MPinSuite: Sendable {
     /// Pa, U, UT or V give -14; a rejection carries the PIN error as a login does.
     func dvsVerify(
         id: [UInt8], publicKey: [UInt8], date: Int, serverSecret: PreparedServerSecret,
-        message: [UInt8], signature: DVSSignatureBytes
+        message: [UInt8], signature: DVSSignatureBytes, signer: DVSSigner
     ) -> ServerVerification
+}
+
+extension MPinSuite {
+    /// Verification of a signer that holds the spec's token z·CS − PIN·A (the vectors, Milagro).
+    public func dvsVerify(
+        id: [UInt8], publicKey: [UInt8], date: Int, serverSecret: PreparedServerSecret,
+        message: [UInt8], signature: DVSSignatureBytes
+    ) -> ServerVerification {
+        dvsVerify(id: id, publicKey: publicKey, date: date, serverSecret: serverSecret, message: message, signature: signature, signer: .blindedToken)
+    }
 }

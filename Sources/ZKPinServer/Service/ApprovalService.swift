@@ -106,7 +106,7 @@ struct ApprovalService: Sendable {
         }
         let verification = suite.dvsVerify(
             id: Array(id.dropLast(pa.count)), publicKey: pa, date: 0, serverSecret: serverSecret, message: message,
-            signature: DVSSignatureBytes(time: time, u: uBytes, v: vBytes))
+            signature: DVSSignatureBytes(time: time, u: uBytes, v: vBytes), signer: .loginTokenAndKey)
         let settlement: AttemptSettlement =
             verification.accepted ? .success(now: now) : verification.pinError != 0 ? .wrongPIN(maxAttempts: config.maxAttempts) : .neutral
         let after = try await storage("settle attempt") { try await $0.settleAttempt(mpinId: mpinId, settlement) }

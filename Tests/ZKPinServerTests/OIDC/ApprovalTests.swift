@@ -24,9 +24,14 @@ import ZKPinWire
             return Signer(user: user, key: key, suite: suite)
         }
 
+        /// As zkpin signs: it keeps the login token and z, so the client secret is rebuilt with
+        /// the PIN typed, blinded by z, and that PIN taken out again (a wrong PIN then shows as
+        /// a PIN error against the login's base, `DVSSigner.loginTokenAndKey`).
         func sign(_ text: [UInt8], time: Int, pin: Int? = nil) throws -> DVSSignatureBytes {
-            let token = try suite.extractPIN(clientSecret: try suite.dvsBlind(user.clientSecret, z: key.z, field: "CS"), id: id, pin: user.pin)
-            return try suite.dvsSign(identity: id, token: token, pin: pin ?? user.pin, message: Digest.sha256(text), time: time, timePermit: nil, date: 0)
+            let typed = pin ?? user.pin
+            let clientSecret = try suite.changePIN(token: user.token, id: id, oldPIN: typed, newPIN: 0)
+            let token = try suite.extractPIN(clientSecret: try suite.dvsBlind(clientSecret, z: key.z, field: "CS"), id: id, pin: typed)
+            return try suite.dvsSign(identity: id, token: token, pin: typed, message: Digest.sha256(text), time: time, timePermit: nil, date: 0)
         }
 
         func list(_ t: any Transport, time: Int, pin: Int? = nil) async throws -> Reply {
@@ -94,12 +99,14 @@ import ZKPinWire
             let plain = Array(alice.id.dropLast(pa.count))
             #expect(
                 verifier.suite.dvsVerify(
-                    id: plain, publicKey: pa, date: 0, serverSecret: verifier.serverSecret, message: Digest.sha256(text), signature: signature
+                    id: plain, publicKey: pa, date: 0, serverSecret: verifier.serverSecret, message: Digest.sha256(text), signature: signature,
+                    signer: .loginTokenAndKey
                 ).accepted)
             let tampered = Array(text.dropLast()) + Array("X".utf8)
             #expect(
                 !verifier.suite.dvsVerify(
-                    id: plain, publicKey: pa, date: 0, serverSecret: verifier.serverSecret, message: Digest.sha256(tampered), signature: signature
+                    id: plain, publicKey: pa, date: 0, serverSecret: verifier.serverSecret, message: Digest.sha256(tampered), signature: signature,
+                    signer: .loginTokenAndKey
                 ).accepted)
 
             // The second request is denied: the site hears access_denied.

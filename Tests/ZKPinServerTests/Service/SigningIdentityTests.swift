@@ -40,6 +40,18 @@ import ZKPinWire
             let wrongPIN = try suite.dvsSign(identity: id, token: signingToken, pin: 1240, message: message, time: time, timePermit: nil, date: 0)
             let refused = verify(wrongPIN)
             #expect(refused.result != .accepted && refused.pinError == 6, "\(refused)")
+            // zkpin keeps its login token and z instead of the blinded token (docs/api.md): the
+            // same signature bytes, and a wrong PIN is found against the login's base.
+            let rebuilt = try suite.extractPIN(
+                clientSecret: try suite.dvsBlind(try suite.changePIN(token: user.token, id: id, oldPIN: 1240, newPIN: 0), z: key.z, field: "CS"),
+                id: id, pin: 1240)
+            let keptToken = try suite.dvsSign(identity: id, token: rebuilt, pin: 1240, message: message, time: time, timePermit: nil, date: 0)
+            let found = verifier.suite.dvsVerify(
+                id: plainID, publicKey: key.publicKey, date: 0, serverSecret: verifier.serverSecret, message: message, signature: keptToken,
+                signer: .loginTokenAndKey)
+            #expect(found.result != .accepted && found.pinError == 6, "\(found)")
+            // ...and against the spec's base it is not found, which is why the signer is named.
+            #expect(verify(keptToken).pinError == 0)
             // The login token does not sign: the signature needs z.
             let unblinded = try suite.dvsSign(identity: id, token: user.token, pin: 1234, message: message, time: time, timePermit: nil, date: 0)
             #expect(verify(unblinded).result != .accepted)
