@@ -1,7 +1,6 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
-import NIOHTTP1
 
 /// CIBA ping mode (CIBA Core 1.0 section 10.2): once the person answered, the site's
 /// registered notification endpoint gets `{"auth_req_id": ...}` with the request's
