@@ -27,11 +27,15 @@ struct Clients: AsyncParsableCommand {
                 "A site that asks people to approve things (OpenID CIBA): poll (it polls the token endpoint) or ping (ZKPin also posts to --notification-endpoint).",
                 valueName: "poll|ping"))
         var ciba: OIDCClient.CIBAMode?
-        @Option(name: .customLong("notification-endpoint"), help: ArgumentHelp("With --ciba ping: the site's URI that ZKPin posts to when the person answered.", valueName: "URI"))
+        @Option(
+            name: .customLong("notification-endpoint"),
+            help: ArgumentHelp("With --ciba ping: the site's URI that ZKPin posts to when the person answered.", valueName: "URI"))
         var notificationEndpoint: String?
         @Flag(
             name: .customLong("device"),
-            help: "A device without a browser (a TV, a command-line tool) that signs people in with the device grant (RFC 8628); usually with --public.")
+            help:
+                "A device without a browser (a TV, a command-line tool) that signs people in with the device grant (RFC 8628); usually with --public."
+        )
         var deviceGrant = false
         @OptionGroup var storage: AdminStorage
 

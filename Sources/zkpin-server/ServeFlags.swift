@@ -56,7 +56,8 @@ struct ServeFlags: ParsableArguments {
     var pass1PerIdentity: String?
     @Option(name: .customLong("max-connections"), help: ArgumentHelp(ServeSetting.helpText("max-connections"), valueName: "N"))
     var maxConnections: String?
-    @Option(name: .customLong("max-connections-per-address"), help: ArgumentHelp(ServeSetting.helpText("max-connections-per-address"), valueName: "N"))
+    @Option(
+        name: .customLong("max-connections-per-address"), help: ArgumentHelp(ServeSetting.helpText("max-connections-per-address"), valueName: "N"))
     var maxConnectionsPerAddress: String?
     @Option(name: .customLong("idle-timeout"), help: ArgumentHelp(ServeSetting.helpText("idle-timeout"), valueName: "SECONDS"))
     var idleTimeout: String?

@@ -59,7 +59,11 @@ struct ApproveCommand: AsyncParsableCommand {
             let pin = try PINPrompt.read(fromStandardInput: pinStdin)
             let waiting = try await pending(approvals, identity: identity, service: service, pin: pin)
             guard !waiting.isEmpty else {
-                if options.json { ClientOutput.json(["requests": [Any]()]) } else { ClientOutput.info("No requests are waiting for \(identity.userId).") }
+                if options.json {
+                    ClientOutput.json(["requests": [Any]()])
+                } else {
+                    ClientOutput.info("No requests are waiting for \(identity.userId).")
+                }
                 return
             }
             let chosen = try choose(from: waiting)

@@ -34,7 +34,8 @@ struct ZKPinCommand: AsyncParsableCommand {
         version: ZKPinVersion.text,
         subcommands: [
             ScanCommand.self, RegisterCommand.self, ConfirmCommand.self, LoginCommand.self,
-            UsersCommand.self, DeleteCommand.self, ChangePINCommand.self, OTPCommand.self, ApproveCommand.self, VectorsCommand.self, BenchCommand.self, LoadCommand.self
+            UsersCommand.self, DeleteCommand.self, ChangePINCommand.self, OTPCommand.self, ApproveCommand.self, VectorsCommand.self,
+            BenchCommand.self, LoadCommand.self
         ]
     )
 

@@ -77,8 +77,9 @@ enum DeviceRoutes {
                 throw web.page("Device refused", "Choose Allow or Deny.", status: .badRequest)
             }
             let from = web.address.of(request, context)
-            guard try await provider.answerDevice(userCode: form.user_code ?? "", allow: decision == "allow", session: session, address: from)
-                != nil
+            guard
+                try await provider.answerDevice(userCode: form.user_code ?? "", allow: decision == "allow", session: session, address: from)
+                    != nil
             else { return page(.enter(userCode: "", error: PageStrings.table["deviceBadCode", default: ""]), status: .badRequest) }
             return page(decision == "allow" ? .allowed : .denied)
         }

@@ -57,8 +57,10 @@ import ZKPinWire
         let dir = try TempDir.make()
         let port = ServerProcess.freePort()
         let server = try ServerProcess(
-            ["serve", "--port", "\(port)", "--data", dir, "--curve", "bn254cx", "--max-connections-per-address", "10",
-             "--trusted-proxy", "127.0.0.3", "--idle-timeout", "600"], port: port)
+            [
+                "serve", "--port", "\(port)", "--data", dir, "--curve", "bn254cx", "--max-connections-per-address", "10",
+                "--trusted-proxy", "127.0.0.3", "--idle-timeout", "600"
+            ], port: port)
         defer { server.stop() }
         try await server.waitUntilListening()
         let proxy = try IdleConnections(port: port, count: 40, source: "127.0.0.3")

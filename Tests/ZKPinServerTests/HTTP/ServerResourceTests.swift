@@ -21,8 +21,10 @@ import ZKPinWire
         // One address may hold them all here: this is about descriptors, not about shares
         // (ConnectionShareTests).
         let server = try ServerProcess(
-            ["serve", "--port", "\(port)", "--data", dir, "--curve", "bn254cx", "--max-connections-per-address", "2500",
-             "--idle-timeout", "600"],
+            [
+                "serve", "--port", "\(port)", "--data", dir, "--curve", "bn254cx", "--max-connections-per-address", "2500",
+                "--idle-timeout", "600"
+            ],
             port: port, descriptorLimit: 1_024)
         defer { server.stop() }
         try await server.waitUntilListening()

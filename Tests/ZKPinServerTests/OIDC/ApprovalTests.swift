@@ -36,7 +36,8 @@ import ZKPinWire
 
         func list(_ t: any Transport, time: Int, pin: Int? = nil) async throws -> Reply {
             let s = try sign(ApprovalText.list(mpinId: user.mpinId, time: time), time: time, pin: pin)
-            return try await t.json("POST", "/rps/approvals", ApprovalsRequest(mpinId: user.mpinId, time: time, U: Hex.encode(s.u), V: Hex.encode(s.v)))
+            return try await t.json(
+                "POST", "/rps/approvals", ApprovalsRequest(mpinId: user.mpinId, time: time, U: Hex.encode(s.u), V: Hex.encode(s.v)))
         }
 
         func answer(_ t: any Transport, _ r: PendingApproval, approve: Bool, time: Int, pin: Int? = nil) async throws -> Reply {
@@ -47,7 +48,8 @@ import ZKPinWire
             let s = try sign(text, time: time, pin: pin)
             return try await t.json(
                 "POST", "/rps/approvals/answer",
-                ApprovalAnswerRequest(mpinId: user.mpinId, authReqId: r.authReqId, answer: answer, time: time, U: Hex.encode(s.u), V: Hex.encode(s.v)))
+                ApprovalAnswerRequest(mpinId: user.mpinId, authReqId: r.authReqId, answer: answer, time: time, U: Hex.encode(s.u), V: Hex.encode(s.v))
+            )
         }
     }
 
@@ -61,8 +63,10 @@ import ZKPinWire
             var fields = BackchannelRequestTests.payment
             fields["authorization_details"] = Self.details
             let asked = try await BackchannelRequestTests.ask(t, site, fields).json(BackchannelResponse.self)
-            let other = try await BackchannelRequestTests.ask(t, site, ["scope": "openid", "login_hint": "alice@example.com", "binding_message": "Deploy v2 to production"])
-                .json(BackchannelResponse.self)
+            let other = try await BackchannelRequestTests.ask(
+                t, site, ["scope": "openid", "login_hint": "alice@example.com", "binding_message": "Deploy v2 to production"]
+            )
+            .json(BackchannelResponse.self)
             let listed = try await alice.list(t, time: h.clock.now)
             #expect(listed.status == 200, "\(listed.text)")
             let requests = try listed.json(ApprovalsResponse.self).requests
@@ -151,7 +155,8 @@ import ZKPinWire
         try await h.run { t in
             let plain = try await TestUser.register(t, email: "carol@example.com", pin: 55, outbox: h.outbox)
             let reply = try await t.json(
-                "POST", "/rps/approvals", ApprovalsRequest(mpinId: plain.mpinId, time: h.clock.now, U: "04" + String(repeating: "11", count: 64), V: "0400"))
+                "POST", "/rps/approvals",
+                ApprovalsRequest(mpinId: plain.mpinId, time: h.clock.now, U: "04" + String(repeating: "11", count: 64), V: "0400"))
             #expect(reply.status == 403 && reply.text.contains("register this device again"), "\(reply.status) \(reply.text)")
         }
     }

@@ -15,7 +15,8 @@ import ZKPinWire
         let suite = curve.suite
         let key = suite.dvsKeyPair()
         try await h.run { t in
-            let user = try await TestUser.register(t, email: "alice@example.com", pin: 1234, outbox: h.outbox, curve: curve, dvsPublicKey: key.publicKey)
+            let user = try await TestUser.register(
+                t, email: "alice@example.com", pin: 1234, outbox: h.outbox, curve: curve, dvsPublicKey: key.publicKey)
             let id = try #require(Hex.decode(user.mpinId))
             #expect(Array(id.suffix(key.publicKey.count)) == key.publicKey, "the mpinId is hex(ID ‖ Pa)")
             let parts = try #require(MPinIdentity.parts(of: user.mpinId, publicKeyBytes: suite.g2ByteCount))
@@ -62,9 +63,10 @@ import ZKPinWire
         let h = try await Harness.make()
         let suite = CurveID.bn254cx.suite
         try await h.run { t in
-            for bad in ["zz", String(repeating: "00", count: suite.g2ByteCount), String(repeating: "01", count: suite.g2ByteCount),
-                        Hex.encode(suite.dvsKeyPair().publicKey) + "00"]
-            {
+            for bad in [
+                "zz", String(repeating: "00", count: suite.g2ByteCount), String(repeating: "01", count: suite.g2ByteCount),
+                Hex.encode(suite.dvsKeyPair().publicKey) + "00"
+            ] {
                 let reply = try await t.json("PUT", "/rps/user", RegisterRequest(userId: "bob@example.com", pa: bad))
                 #expect(reply.status == 400 && reply.error?.message.contains("pa") == true, "\(bad.prefix(8)): \(reply.status) \(reply.text)")
             }

@@ -71,7 +71,9 @@ public struct ServeSetting: Sendable {
             help: "Connections served at once; more are answered 503 (kept below the file-descriptor limit)"),
         ServeSetting(
             "max-connections-per-address", .integer, default: "0",
-            help: "Connections one client address (an IPv6 /64) may hold; more are answered 429. 0: an eighth of max-connections (at least 16); the trusted proxy has no share, only the cap"),
+            help:
+                "Connections one client address (an IPv6 /64) may hold; more are answered 429. 0: an eighth of max-connections (at least 16); the trusted proxy has no share, only the cap"
+        ),
         ServeSetting(
             "idle-timeout", .integer, default: "30",
             help: "Seconds a connection may wait without a complete request head or part, 1...3600"),

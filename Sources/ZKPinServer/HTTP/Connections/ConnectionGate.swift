@@ -81,7 +81,8 @@ struct ConnectionAddress: Hashable, Sendable {
             if bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xff && bytes[11] == 0xff {
                 key = bytes[12..<16].map { String($0) }.joined(separator: ".")
             } else {
-                key = stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
+                key =
+                    stride(from: 0, to: 8, by: 2).map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
                     .joined(separator: ":") + "::/64"
             }
         default:
