@@ -104,5 +104,6 @@ extension ProviderMetadata: ResponseEncodable {}
 extension JWKSet: ResponseEncodable {}
 extension TokenResponse: ResponseEncodable {}
 extension BackchannelResponse: ResponseEncodable {}
+extension ApprovalVerifyResponse: ResponseEncodable {}
 extension DeviceAuthorizationResponse: ResponseEncodable {}
 extension UserInfo: ResponseEncodable {}

@@ -22,6 +22,8 @@ final class OIDCProvider: Sendable {
     /// Failed client authentications and unknown bearer tokens, per address.
     let limiter: StoreRateLimiter
     let limits: ServerConfig.Limits
+    /// Verifies stored approvals again (it holds the server secret).
+    let approvals: ApprovalService
     static let codeTTL = 60
     static let accessTokenTTL = 3600
     static let idTokenTTL = 600
@@ -39,6 +41,7 @@ final class OIDCProvider: Sendable {
         metrics = OIDCMetrics(rp.metrics)
         limiter = StoreRateLimiter(storage: rp.storage)
         limits = rp.config.limits
+        approvals = rp.approvals
     }
 
     /// Refuses (429) an address whose failures used up `rule`, before any other work.

@@ -84,6 +84,11 @@ enum TokenRoutes {
                 try await provider.token(params, basic: basic, address: from)
             }
         }
+        routes.post("/oauth/approval/verify") { request, context in
+            try await clientAuthenticated(web, request, context, ApprovalVerifyParameters.self) { params, basic, from in
+                try await provider.verifyApproval(params, basic: basic, address: from)
+            }
+        }
         routes.post("/oauth/bc-authorize") { request, context in
             try await clientAuthenticated(web, request, context, BackchannelParameters.self) { params, basic, from in
                 try await provider.backchannelAuthorize(params, basic: basic, address: from)

@@ -81,6 +81,19 @@ struct ApprovalService: Sendable {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// Whether an `approval` claim's signature is its identity's, on its digest (for
+    /// `/oauth/approval/verify`; counts no attempt).
+    func verifies(_ claim: ApprovalClaim) -> Bool {
+        guard let parts = MPinIdentity.parts(of: claim.mpin_id, publicKeyBytes: suite.g2ByteCount), let pa = parts.publicKey,
+            Hex.decode(claim.Pa) == pa, let id = Hex.decode(claim.mpin_id), let digest = Hex.decode(claim.digest), digest.count == 32,
+            let u = Hex.decode(claim.U), let v = Hex.decode(claim.V)
+        else { return false }
+        return suite.dvsVerify(
+            id: Array(id.dropLast(pa.count)), publicKey: pa, date: 0, serverSecret: serverSecret, message: digest,
+            signature: DVSSignatureBytes(time: claim.time, u: u, v: v), signer: .loginTokenAndKey
+        ).accepted
+    }
+
     /// Verifies a DVS signature of `mpinId` on `message` and settles the attempt it took.
     func verified(mpinId: String, time: Int, u: String, v: String, message: [UInt8], address: String) async throws(APIError) -> Identity {
         let id = try MPinIDText.bytes(mpinId)

@@ -113,6 +113,21 @@ import ZKPinWire
                     signer: .loginTokenAndKey
                 ).accepted)
 
+            // Later, the site has the stored approval verified again by the service; a changed
+            // digest or signature is not valid, and only a CIBA client may ask.
+            let basic = [("Authorization", "Basic " + Data("\(site.id):\(site.secret)".utf8).base64EncodedString())]
+            let stored = String(decoding: try JSONSerialization.data(withJSONObject: approval), as: UTF8.self)
+            func verifyLater(_ text: String) async throws -> Reply {
+                try await t.form("/oauth/approval/verify", ["approval": text], headers: basic)
+            }
+            let again = try await verifyLater(stored)
+            #expect(again.status == 200 && (try? again.json(ApprovalVerifyResponse.self).valid) == true, "\(again.text)")
+            var forged = approval
+            forged["digest"] = Hex.encode(Digest.sha256(tampered))
+            let refused = try await verifyLater(String(decoding: try JSONSerialization.data(withJSONObject: forged), as: UTF8.self))
+            #expect((try? refused.json(ApprovalVerifyResponse.self).valid) == false, "\(refused.text)")
+            #expect(try await verifyLater("{not json").oauthError == "invalid_request")
+
             // The second request is denied: the site hears access_denied.
             let denied = try await alice.answer(t, requests[1], approve: false, time: h.clock.now)
             #expect(denied.status == 200, "\(denied.text)")

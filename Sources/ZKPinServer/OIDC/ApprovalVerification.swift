@@ -1,0 +1,35 @@
+import Foundation
+
+/// The form fields of `POST /oauth/approval/verify`.
+struct ApprovalVerifyParameters: Decodable, Sendable {
+    var client_id: String?
+    var client_secret: String?
+    /// The ID token's `approval` claim as JSON, as the site stored it.
+    var approval: String?
+}
+
+struct ApprovalVerifyResponse: Codable, Sendable, Equatable {
+    var valid: Bool
+}
+
+extension OIDCProvider {
+    /// `POST /oauth/approval/verify`: a site that kept an approval as evidence has its
+    /// signature verified again, later (only this service holds the server secret a DVS
+    /// signature is verified with). It answers whether (t, U, V) is the identity's signature on
+    /// `digest`; that `digest` is SHA-256 of what the site asked (docs/api.md) is the site's
+    /// own check. No PIN attempt is counted: this is stored evidence, not a sign-in.
+    func verifyApproval(_ p: ApprovalVerifyParameters, basic: BasicCredentials?, address: String) async throws(OAuthError)
+        -> ApprovalVerifyResponse
+    {
+        let client = try await ClientCredentials.authenticate(id: p.client_id, secret: p.client_secret, basic: basic) { id in
+            try await self.client(id: id)
+        }
+        guard client.ciba != nil else { throw .unauthorizedClient("this client is not registered for approvals (admin clients add --ciba)") }
+        guard let text = p.approval, !text.isEmpty, text.utf8.count <= 8192,
+            let claim = try? JSONDecoder().decode(ApprovalClaim.self, from: Data(text.utf8))
+        else { throw .invalidRequest("approval must be the ID token's approval claim, as JSON") }
+        let valid = approvals.verifies(claim)
+        await audit.record("ciba_approval_verify", address: address, "client \(client.id): \(valid ? "valid" : "not valid")")
+        return ApprovalVerifyResponse(valid: valid)
+    }
+}
