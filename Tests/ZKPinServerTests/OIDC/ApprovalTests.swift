@@ -18,9 +18,13 @@ import ZKPinWire
         var id: [UInt8] { Hex.decode(user.mpinId)! }
 
         static func register(_ t: any Transport, _ h: Harness, email: String, pin: Int) async throws -> Signer {
+            try await register(t, outbox: h.outbox, email: email, pin: pin)
+        }
+
+        static func register(_ t: any Transport, outbox: String, email: String, pin: Int) async throws -> Signer {
             let suite = CurveID.bn254cx.suite
             let key = suite.dvsKeyPair()
-            let user = try await TestUser.register(t, email: email, pin: pin, outbox: h.outbox, dvsPublicKey: key.publicKey)
+            let user = try await TestUser.register(t, email: email, pin: pin, outbox: outbox, dvsPublicKey: key.publicKey)
             return Signer(user: user, key: key, suite: suite)
         }
 

@@ -39,3 +39,41 @@ struct OIDCMultiInstanceTests {
         #expect(quick.status == 303 && OIDCFlow.redirectItems(quick)["code"] != nil)
     }
 }
+
+/// Approvals across two instances on one PostgreSQL (issue 25): the site asks A, the person's
+/// device lists and approves through B, and the site's poll on A gets the approval.
+@Suite(.serialized, .enabled(if: TestPostgres.isConfigured, TestPostgres.skipReason))
+struct ApprovalMultiInstanceTests {
+    @Test func askOnAApproveThroughBTokenFromA() async throws {
+        let c = try await Cluster()
+        defer { c.stop() }
+        let store = try await c.store()
+        let (client, secret) = try await ClientRegistry.add(
+            to: store, name: "Bank", redirectURIs: [], postLogoutURIs: [], isPublic: false, ciba: .poll,
+            now: Int(Date().timeIntervalSince1970))
+        let site = (id: client.id, secret: try #require(secret))
+        let alice = try await ApprovalTests.Signer.register(c.ta, outbox: c.outbox, email: "approve-multi@example.com", pin: 1234)
+        var fields = BackchannelRequestTests.payment
+        fields["login_hint"] = "approve-multi@example.com"
+        let asked = try await BackchannelRequestTests.ask(c.ta, site, fields).json(BackchannelResponse.self)
+        let now = Int(Date().timeIntervalSince1970)
+        let listed = try await alice.list(c.tb, time: now)
+        let request = try #require(try listed.json(ApprovalsResponse.self).requests.first, "\(listed.text)")
+        #expect(request.authReqId == asked.auth_req_id)
+        let approved = try await alice.answer(c.tb, request, approve: true, time: now)
+        #expect(approved.status == 200, "\(approved.text)")
+        var tokens: Reply? = nil
+        for _ in 0..<20 {
+            try await Task.sleep(for: .seconds(asked.interval))
+            let polled = try await BackchannelRequestTests.poll(c.ta, site, asked.auth_req_id)
+            if polled.status == 200 { tokens = polled; break }
+            #expect(["authorization_pending", "slow_down"].contains(polled.oauthError ?? ""), "\(polled.text)")
+        }
+        let reply = try #require(tokens, "the site's poll on A never got the approval made through B")
+        let claims = try PyJWT.verify(
+            jwks: try await c.tb.get("/oauth/jwks").text, token: try reply.json(TokenResponse.self).id_token, issuer: c.a.base,
+            audience: client.id, nonce: "")
+        #expect(claims["amr"] as? [String] == ["pin", "zkp", "dvs"])
+        #expect((claims["approval"] as? [String: Any])?["binding_message"] as? String == "Pay 100 EUR to Bob")
+    }
+}
