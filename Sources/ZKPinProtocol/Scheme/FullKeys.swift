@@ -11,10 +11,12 @@ extension MPin {
 
     /// Client key: g = G1·G2^pin, c = trace(g^((rc + h) mod r)) = 3·(g^z).a, W = x·T,
     /// key = SHA-256(c ‖ W.x ‖ W.y)[0..<16]. The PIN is a 14-bit exponent here (no mod 10000).
+    /// Both exponents are secret (the PIN, and z from the client's random rc), so both powers
+    /// are GT's constant-time ones, not `Fp12.power`, whose time follows the exponent's bits.
     public static func clientKey(g1: GT, g2: GT, pin: Int, rc: BigInt, h: BigInt, x: SecretScalar<C>, t: G1) -> [UInt8] {
-        let g = g1 * g2.power(BigInt(pin))
+        let g = g1 * Pairing<C>.gtPower(g2, bySecret: BigInt(pin))
         let z = (rc + h).mod(C.order)
-        let c = traceTimesThree(g.power(z).c0)
+        let c = traceTimesThree(Pairing<C>.gtPower(g, bySecret: z).c0)
         let w = t.multiplied(bySecret: x)
         return keyDigest(c, w)
     }
