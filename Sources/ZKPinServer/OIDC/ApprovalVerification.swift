@@ -21,9 +21,7 @@ extension OIDCProvider {
     func verifyApproval(_ p: ApprovalVerifyParameters, basic: BasicCredentials?, address: String) async throws(OAuthError)
         -> ApprovalVerifyResponse
     {
-        let client = try await ClientCredentials.authenticate(id: p.client_id, secret: p.client_secret, basic: basic) { id in
-            try await self.client(id: id)
-        }
+        let client = try await authenticateClient(id: p.client_id, secret: p.client_secret, basic: basic)
         guard client.ciba != nil else { throw .unauthorizedClient("this client is not registered for approvals (admin clients add --ciba)") }
         guard let text = p.approval, !text.isEmpty, text.utf8.count <= 8192,
             let claim = try? JSONDecoder().decode(ApprovalClaim.self, from: Data(text.utf8))

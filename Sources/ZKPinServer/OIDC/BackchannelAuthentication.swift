@@ -50,9 +50,7 @@ extension OIDCProvider {
     func backchannelAuthorize(_ p: BackchannelParameters, basic: BasicCredentials?, address: String) async throws(OAuthError)
         -> BackchannelResponse
     {
-        let client = try await ClientCredentials.authenticate(id: p.client_id, secret: p.client_secret, basic: basic) { id in
-            try await self.client(id: id)
-        }
+        let client = try await authenticateClient(id: p.client_id, secret: p.client_secret, basic: basic)
         guard let mode = client.ciba, !client.isPublic else {
             throw .unauthorizedClient("this client is not registered for backchannel authentication (admin clients add --ciba)")
         }
@@ -164,13 +162,14 @@ extension OIDCProvider {
             await audit.record("ciba_denied_redeemed", userId: request.userId, mpinId: request.mpinId, address: address, "client \(client.id)")
             throw .accessDenied
         case .issue:
-            guard let userId = request.userId, let mpinId = request.mpinId, let approval = request.approval else {
-                throw .serverError("the approved request lacks its approval")
-            }
+            // The approval was written by this service; one that does not read back is refused,
+            // never turned into tokens without their evidence.
+            guard let userId = request.userId, let mpinId = request.mpinId, let approval = request.approval,
+                let claim = try? JSONDecoder().decode(ApprovalClaim.self, from: Data(approval.utf8))
+            else { throw .serverError("the approved request lacks its approval") }
             return try await issueAnsweredGrant(
                 root: Tokens.hash("ciba\n" + request.id), client: client, userId: userId, mpinId: mpinId, scope: request.scope,
-                authTime: request.answered ?? now, address: address,
-                approval: try? JSONDecoder().decode(ApprovalClaim.self, from: Data(approval.utf8)))
+                authTime: request.answered ?? now, address: address, approval: claim)
         }
     }
 }

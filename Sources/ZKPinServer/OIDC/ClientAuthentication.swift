@@ -22,7 +22,12 @@ struct BasicCredentials: Sendable, Equatable {
 extension OIDCProvider {
     /// client_secret_basic, client_secret_post, or none (public clients, which must use PKCE).
     func authenticateClient(_ p: TokenParameters, basic: BasicCredentials?) async throws(OAuthError) -> OIDCClient {
-        try await ClientCredentials.authenticate(id: p.client_id, secret: p.client_secret, basic: basic) { id in try await client(id: id) }
+        try await authenticateClient(id: p.client_id, secret: p.client_secret, basic: basic)
+    }
+
+    /// The same for the other client-authenticated endpoints (CIBA, the device grant, approvals).
+    func authenticateClient(id: String?, secret: String?, basic: BasicCredentials?) async throws(OAuthError) -> OIDCClient {
+        try await ClientCredentials.authenticate(id: id, secret: secret, basic: basic) { id in try await client(id: id) }
     }
 }
 

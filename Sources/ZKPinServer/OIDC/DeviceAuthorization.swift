@@ -51,9 +51,7 @@ extension OIDCProvider {
     func deviceAuthorization(_ p: DeviceAuthorizationParameters, basic: BasicCredentials?, address: String) async throws(OAuthError)
         -> DeviceAuthorizationResponse
     {
-        let client = try await ClientCredentials.authenticate(id: p.client_id, secret: p.client_secret, basic: basic) { id in
-            try await self.client(id: id)
-        }
+        let client = try await authenticateClient(id: p.client_id, secret: p.client_secret, basic: basic)
         guard client.deviceGrant else {
             throw .unauthorizedClient("this client is not registered for the device grant (admin clients add --device)")
         }

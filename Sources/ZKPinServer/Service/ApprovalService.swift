@@ -21,13 +21,17 @@ struct ApprovalService: Sendable {
     /// `POST /rps/approvals`.
     func pending(_ request: ApprovalsRequest, address: String) async throws(APIError) -> ApprovalsResponse {
         let identity = try await verified(
-            mpinId: request.mpinId, time: request.time, u: request.U, v: request.V,
+            try await self.identity(request.mpinId), time: request.time, u: request.U, v: request.V,
             message: Digest.sha256(ApprovalText.list(mpinId: request.mpinId, time: request.time)), address: address)
         let now = clock.now
         let found = try await storage("read pending approvals") { try await $0.pendingBackchannelRequests(userId: identity.userId, now: now) }
         var requests: [PendingApproval] = []
+        var sites: [String: String] = [:]  // each client's name read once
         for r in found {
-            let site = try await storage("read OIDC client") { try await $0.oidcClient(id: r.clientId) }?.name ?? r.clientId
+            if sites[r.clientId] == nil {
+                sites[r.clientId] = try await storage("read OIDC client") { try await $0.oidcClient(id: r.clientId) }?.name ?? r.clientId
+            }
+            let site = sites[r.clientId] ?? r.clientId
             requests.append(
                 PendingApproval(
                     authReqId: r.id, clientId: r.clientId, site: site, bindingMessage: r.bindingMessage,
@@ -43,17 +47,15 @@ struct ApprovalService: Sendable {
         guard request.answer == "approve" || request.answer == "deny" else { throw APIError.bad("answer is approve or deny") }
         guard request.authReqId.utf8.count <= 256 else { throw APIError.bad("authReqId is too long") }
         let now = clock.now
-        let identityUser = try await storage("read identity") { try await $0.identity(mpinId: request.mpinId) }?.userId
+        let signer = try await self.identity(request.mpinId)
         let stored = try await storage("read approval request") { try await $0.backchannelRequest(id: request.authReqId) }
-        guard let pending = stored, pending.status == .pending, pending.expires > now, pending.userId != nil,
-            pending.userId == identityUser
+        guard let pending = stored, pending.status == .pending, pending.expires > now, pending.userId == signer.userId
         else { throw APIError(.notFound, "no such pending request for this identity") }
         let text = ApprovalText.answer(
             answer: request.answer, authReqId: pending.id, clientId: pending.clientId, bindingMessage: pending.bindingMessage,
             time: request.time, authorizationDetails: pending.authorizationDetails)
         let digest = Digest.sha256(text)
-        let identity = try await verified(
-            mpinId: request.mpinId, time: request.time, u: request.U, v: request.V, message: digest, address: address)
+        let identity = try await verified(signer, time: request.time, u: request.U, v: request.V, message: digest, address: address)
         let approval: String? = request.answer == "approve" ? try approvalClaim(pending, identity: identity, request, digest: digest) : nil
         let answered = try await storage("answer approval request") {
             try await $0.answerBackchannelRequest(id: pending.id, userId: identity.userId, approval: approval, mpinId: identity.mpinId, now: now)
@@ -94,16 +96,23 @@ struct ApprovalService: Sendable {
         ).accepted
     }
 
-    /// Verifies a DVS signature of `mpinId` on `message` and settles the attempt it took.
-    func verified(mpinId: String, time: Int, u: String, v: String, message: [UInt8], address: String) async throws(APIError) -> Identity {
+    /// The identity of `mpinId`; 403 when there is none.
+    func identity(_ mpinId: String) async throws(APIError) -> Identity {
+        _ = try MPinIDText.bytes(mpinId)
+        guard let found = try await storage("read identity", { try await $0.identity(mpinId: mpinId) }) else {
+            throw APIError(.identityNotAuthorized, "identity not authorized (revoked or unknown)")
+        }
+        return found
+    }
+
+    /// Verifies a DVS signature of `found` on `message` and settles the attempt it took.
+    func verified(_ found: Identity, time: Int, u: String, v: String, message: [UInt8], address: String) async throws(APIError) -> Identity {
+        let mpinId = found.mpinId
         let id = try MPinIDText.bytes(mpinId)
         let uBytes = try MPinIDText.hexField(u, "U"), vBytes = try MPinIDText.hexField(v, "V")
         let now = clock.now
         guard abs(time - now) <= Self.timeWindow else {
             throw APIError.bad("time is more than \(Self.timeWindow) seconds from the server's clock; check this device's clock")
-        }
-        guard let found = try await storage("read identity", { try await $0.identity(mpinId: mpinId) }) else {
-            throw APIError(.identityNotAuthorized, "identity not authorized (revoked or unknown)")
         }
         guard let parts = MPinIdentity.parts(of: mpinId, publicKeyBytes: suite.g2ByteCount), let pa = parts.publicKey else {
             throw APIError(.forbidden, "this identity cannot sign approvals: register this device again to approve")
@@ -120,15 +129,18 @@ struct ApprovalService: Sendable {
         let verification = suite.dvsVerify(
             id: Array(id.dropLast(pa.count)), publicKey: pa, date: 0, serverSecret: serverSecret, message: message,
             signature: DVSSignatureBytes(time: time, u: uBytes, v: vBytes), signer: .loginTokenAndKey)
+        let outcome: AuthToken.Outcome = verification.accepted ? .success : verification.pinError != 0 ? .wrongPIN : .invalidToken
         let settlement: AttemptSettlement =
-            verification.accepted ? .success(now: now) : verification.pinError != 0 ? .wrongPIN(maxAttempts: config.maxAttempts) : .neutral
-        let after = try await storage("settle attempt") { try await $0.settleAttempt(mpinId: mpinId, settlement) }
-        if verification.accepted { return found }
-        if verification.pinError != 0 {
-            await audit.record("approval_wrong_pin", userId: found.userId, mpinId: mpinId, address: address)
-            if after?.state == .blocked { throw APIError(.blocked, "identity blocked: too many wrong PINs") }
-            throw APIError(.wrongPIN, "wrong PIN", attemptsLeft: max(0, config.maxAttempts - (after?.failedAttempts ?? 0)))
+            switch outcome {
+            case .success: .success(now: now)
+            case .wrongPIN: .wrongPIN(maxAttempts: config.maxAttempts)
+            default: .neutral
+            }
+        guard let after = try await storage("settle attempt", { try await $0.settleAttempt(mpinId: found.mpinId, settlement) }) else {
+            throw APIError(.identityNotAuthorized, "identity not authorized (revoked or unknown)")
         }
-        throw APIError(.invalidToken, "the signature is not valid for this identity")
+        if outcome == .wrongPIN { await audit.record("approval_wrong_pin", userId: found.userId, mpinId: found.mpinId, address: address) }
+        if let refusal = LoginService.refusal(outcome, after: after, maxAttempts: config.maxAttempts) { throw refusal }
+        return found
     }
 }

@@ -150,15 +150,23 @@ struct LoginService: Sendable {
         let verdict = try await settle(
             identity, verification, input: input, address: address, invalidKey: "invalid:\(input.mpinId):\(address)",
             issueToken: false, successAudit: successAudit)
-        switch verdict.outcome {
-        case .success where verdict.after.state == .active: return identity
-        case .success where verdict.after.state == .blocked: throw APIError(.blocked, "this identity is blocked")
-        case .success: throw APIError(.identityNotAuthorized, "this identity is revoked")
-        case .wrongPIN where verdict.after.state == .blocked, .blocked:
-            throw APIError(.blocked, "wrong PIN: this identity is now blocked; register again")
+        if let refusal = Self.refusal(verdict.outcome, after: verdict.after, maxAttempts: config.maxAttempts) { throw refusal }
+        return identity
+    }
+
+    /// How a settled verdict is refused, as `/rps/authenticate` refuses it (a concurrent block
+    /// or revocation wins over a success); nil when it was verified and the identity is still
+    /// active. Approvals answer their signatures the same way.
+    static func refusal(_ outcome: AuthToken.Outcome, after: AttemptResult, maxAttempts: Int) -> APIError? {
+        switch outcome {
+        case .success where after.state == .active: return nil
+        case .success where after.state == .blocked: return APIError(.blocked, "this identity is blocked")
+        case .success: return APIError(.identityNotAuthorized, "this identity is revoked")
+        case .wrongPIN where after.state == .blocked, .blocked:
+            return APIError(.blocked, "wrong PIN: this identity is now blocked; register again")
         case .wrongPIN:
-            throw APIError(.wrongPIN, "wrong PIN", attemptsLeft: max(0, config.maxAttempts - verdict.after.failedAttempts))
-        case .invalidToken: throw APIError(.invalidToken, "the login proof is not valid")
+            return APIError(.wrongPIN, "wrong PIN", attemptsLeft: max(0, maxAttempts - after.failedAttempts))
+        case .invalidToken: return APIError(.invalidToken, "the proof is not valid")
         }
     }
 
