@@ -2,7 +2,13 @@
 /// designated-verifier signature on it (docs/api.md, "Approvals"), so that the site can keep
 /// it as evidence and have it verified again (`POST /oauth/approval/verify`).
 struct ApprovalClaim: Codable, Sendable, Equatable {
+    /// The request approved, and what it asked: with the client's id and `time` these are the
+    /// whole signed text, so the claim is evidence on its own (a changed field no longer
+    /// matches `digest`).
+    var auth_req_id: String
     var binding_message: String
+    /// RFC 9396 details exactly as the site sent them (a JSON array, as text), if any.
+    var authorization_details: String?
     /// Lower-case hex SHA-256 of the signed serialisation (docs/api.md).
     var digest: String
     /// The signature's time (Unix seconds), part of the serialisation and of the challenge.

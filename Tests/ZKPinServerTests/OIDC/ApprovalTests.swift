@@ -126,10 +126,18 @@ import ZKPinWire
             }
             let again = try await verifyLater(stored)
             #expect(again.status == 200 && (try? again.json(ApprovalVerifyResponse.self).valid) == true, "\(again.text)")
-            var forged = approval
-            forged["digest"] = Hex.encode(Digest.sha256(tampered))
-            let refused = try await verifyLater(String(decoding: try JSONSerialization.data(withJSONObject: forged), as: UTF8.self))
-            #expect((try? refused.json(ApprovalVerifyResponse.self).valid) == false, "\(refused.text)")
+            #expect(approval["auth_req_id"] as? String == asked.auth_req_id)
+            #expect(approval["authorization_details"] as? String == Self.details)
+            // A changed digest, or a changed field under the same digest and signature: the
+            // claim is evidence on its own, so neither is valid.
+            for (field, value) in [("digest", Hex.encode(Digest.sha256(tampered))), ("binding_message", "Pay 1000 EUR to Bob"),
+                ("authorization_details", "[]"), ("auth_req_id", "x" + asked.auth_req_id)] as [(String, String)]
+            {
+                var forged = approval
+                forged[field] = value
+                let refused = try await verifyLater(String(decoding: try JSONSerialization.data(withJSONObject: forged), as: UTF8.self))
+                #expect((try? refused.json(ApprovalVerifyResponse.self).valid) == false, "\(field): \(refused.text)")
+            }
             #expect(try await verifyLater("{not json").oauthError == "invalid_request")
 
             // The second request is denied: the site hears access_denied.
