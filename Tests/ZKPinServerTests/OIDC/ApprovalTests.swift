@@ -130,9 +130,10 @@ import ZKPinWire
             #expect(approval["authorization_details"] as? String == Self.details)
             // A changed digest, or a changed field under the same digest and signature: the
             // claim is evidence on its own, so neither is valid.
-            for (field, value) in [("digest", Hex.encode(Digest.sha256(tampered))), ("binding_message", "Pay 1000 EUR to Bob"),
-                ("authorization_details", "[]"), ("auth_req_id", "x" + asked.auth_req_id)] as [(String, String)]
-            {
+            for (field, value) in [
+                ("digest", Hex.encode(Digest.sha256(tampered))), ("binding_message", "Pay 1000 EUR to Bob"),
+                ("authorization_details", "[]"), ("auth_req_id", "x" + asked.auth_req_id)
+            ] as [(String, String)] {
                 var forged = approval
                 forged[field] = value
                 let refused = try await verifyLater(String(decoding: try JSONSerialization.data(withJSONObject: forged), as: UTF8.self))
