@@ -77,7 +77,8 @@ struct ApprovalService: Sendable {
     func approvalClaim(_ r: BackchannelRequest, identity: Identity, _ a: ApprovalAnswerRequest, digest: [UInt8]) throws(APIError) -> String {
         let pa = Hex.encode(MPinIdentity.parts(of: identity.mpinId, publicKeyBytes: suite.g2ByteCount)?.publicKey ?? [])
         let claim = ApprovalClaim(
-            auth_req_id: r.id, binding_message: r.bindingMessage, authorization_details: r.authorizationDetails, digest: Hex.encode(digest), time: a.time, mpin_id: identity.mpinId, Pa: pa,
+            auth_req_id: r.id, binding_message: r.bindingMessage, authorization_details: r.authorizationDetails, digest: Hex.encode(digest),
+            time: a.time, mpin_id: identity.mpinId, Pa: pa,
             U: a.U.lowercased(), V: a.V.lowercased())
         guard let data = try? JSONEncoder().encode(claim) else { throw APIError(.internalError, "the approval could not be recorded") }
         return String(decoding: data, as: UTF8.self)
@@ -90,7 +91,8 @@ struct ApprovalService: Sendable {
         let text = ApprovalText.answer(
             answer: "approve", authReqId: claim.auth_req_id, clientId: clientId, bindingMessage: claim.binding_message,
             time: claim.time, authorizationDetails: claim.authorization_details)
-        guard Hex.encode(Digest.sha256(text)) == claim.digest.lowercased(), let parts = MPinIdentity.parts(of: claim.mpin_id, publicKeyBytes: suite.g2ByteCount), let pa = parts.publicKey,
+        guard Hex.encode(Digest.sha256(text)) == claim.digest.lowercased(),
+            let parts = MPinIdentity.parts(of: claim.mpin_id, publicKeyBytes: suite.g2ByteCount), let pa = parts.publicKey,
             Hex.decode(claim.Pa) == pa, let id = Hex.decode(claim.mpin_id), let digest = Hex.decode(claim.digest), digest.count == 32,
             let u = Hex.decode(claim.U), let v = Hex.decode(claim.V)
         else { return false }
