@@ -5,7 +5,7 @@ import * as store from "/app/identities.js";
 import * as client from "/app/client.js";
 
 const $ = (id) => document.getElementById(id);
-const sections = ["home", "register", "activate", "signin", "pin", "done"];
+const sections = ["home", "register", "activate", "signin", "pin", "approvals", "done"];
 let waiting = null;  // the activation poll's timer
 
 function show(id) {
@@ -25,6 +25,7 @@ const stateWords = { pending: "waiting for activation", registered: "ready", blo
 
 async function renderHome() {
   stopWaiting();
+  endApprovals();
   const list = await store.all();
   const ul = $("identities");
   ul.replaceChildren();
@@ -49,7 +50,11 @@ async function renderHome() {
       change.type = "button"; change.textContent = "Change PIN";
       change.setAttribute("aria-label", `Change the PIN of ${identity.userId}`);
       change.addEventListener("click", () => changePIN(identity));
-      li.append(change);
+      const approve = document.createElement("button");
+      approve.type = "button"; approve.textContent = "Requests to approve";
+      approve.setAttribute("aria-label", `Requests for ${identity.userId} to approve`);
+      approve.addEventListener("click", () => openApprovals(identity));
+      li.append(change, approve);
     }
     if (identity.state === "pending") {
       const resume = document.createElement("button");
@@ -76,6 +81,7 @@ async function startRegistration(event) {
       key: store.keyOf(service.base, email), server: service.base, userId: email, deviceName: device,
       serviceName: service.name, curve: service.curve, mpinId: started.mpinId, regOTT: started.regOTT,
       confirmationCode: started.code, state: "pending", created: new Date().toISOString(),
+      signingKey: started.signingKey || undefined,
     };
     await store.put(identity);
     waitForActivation(identity);
@@ -296,6 +302,156 @@ function done(title, text, error = false) {
   show("done");
 }
 
+// ---- approvals: what sites ask this person to confirm (OpenID CIBA), as `zkpin approve` ----
+
+// The PIN typed to open the list stays in memory only while the list is shown (as the CLI keeps
+// it for one command): it signs the listing and the answer, and is dropped on leaving.
+let approvalSession = null;
+
+function endApprovals() {
+  if (approvalSession) { clearTimeout(approvalSession.timer); approvalSession = null; }
+}
+
+async function openApprovals(identity) {
+  if (!identity.signingKey) {
+    done("Cannot approve", `${identity.userId} was registered on this device before approvals existed and cannot sign them. Register this device again to approve requests.`, true);
+    return;
+  }
+  let service;
+  try { service = await client.discover(identity.server); } catch (error) { say(error.message, true); return; }
+  askPIN("Enter your PIN", `See what sites ask ${identity.userId} to approve.`, async (pin) => {
+    say("Looking for requests…");
+    endApprovals();
+    approvalSession = { identity, service, pin, until: Date.now() + 120000, timer: null };
+    try {
+      await listApprovals();
+      return "done";
+    } catch (error) {
+      endApprovals();
+      if (error.status === 401 && error.code === "wrong_pin") {
+        const left = typeof error.attemptsLeft === "number"
+          ? ` ${error.attemptsLeft === 1 ? "1 attempt" : error.attemptsLeft + " attempts"} left before the identity is blocked.` : "";
+        say(`Wrong PIN:${left}`, true);
+        $("pin-title").textContent = "Wrong PIN: try again";
+        return "again";
+      }
+      return approvalRefusal(error, identity);
+    }
+  });
+}
+
+// Lists the requests; while there are none it looks again every 5 s for two minutes.
+async function listApprovals() {
+  const session = approvalSession;
+  if (!session) return;
+  const requests = await client.pendingApprovals(session.service, session.identity, session.pin);
+  if (approvalSession !== session) return;
+  renderApprovals(requests);
+  if (requests.length === 0 && Date.now() < session.until) {
+    session.timer = setTimeout(() => listApprovals().catch((error) => { endApprovals(); approvalRefusal(error, session.identity); }), 5000);
+  }
+}
+
+function renderApprovals(requests) {
+  const session = approvalSession;
+  $("approvals-identity").textContent = session.identity.userId;
+  const ul = $("approval-list");
+  ul.replaceChildren();
+  $("no-approvals").hidden = requests.length > 0;
+  for (const request of requests) {
+    const li = document.createElement("li");
+    const site = document.createElement("div"); site.className = "who"; site.textContent = `${request.site} asks:`;
+    const message = document.createElement("p"); message.className = "binding"; message.textContent = request.bindingMessage;
+    li.append(site, message);
+    const details = readableDetails(request.authorizationDetails);
+    if (details.length) {
+      const list = document.createElement("ul"); list.className = "details";
+      for (const line of details) { const item = document.createElement("li"); item.textContent = line; list.append(item); }
+      li.append(list);
+    }
+    const left = Math.max(0, request.expires - Math.floor(Date.now() / 1000));
+    const expiry = document.createElement("div"); expiry.className = "where";
+    expiry.textContent = `Expires in ${left >= 120 ? Math.floor(left / 60) + " minutes" : left + " seconds"}`;
+    const approve = document.createElement("button");
+    approve.type = "button"; approve.className = "primary"; approve.textContent = "Approve";
+    approve.setAttribute("aria-label", `Approve: ${request.bindingMessage}`);
+    approve.addEventListener("click", () => answer(request, "approve"));
+    const deny = document.createElement("button");
+    deny.type = "button"; deny.textContent = "Deny";
+    deny.setAttribute("aria-label", `Deny: ${request.bindingMessage}`);
+    deny.addEventListener("click", () => answer(request, "deny"));
+    li.append(expiry, approve, deny);
+    ul.append(li);
+  }
+  say(requests.length === 0 ? "No request is waiting; this list looks again every few seconds."
+    : `${requests.length === 1 ? "1 request is" : requests.length + " requests are"} waiting for your answer.`);
+  show("approvals");
+}
+
+// RFC 9396 details as "key: value" lines (nested keys joined by dots), as the CLI shows them.
+function readableDetails(text) {
+  if (!text) return [];
+  let parsed;
+  try { parsed = JSON.parse(text); } catch { return [text]; }
+  const lines = [];
+  const walk = (value, key) => {
+    if (Array.isArray(value)) { for (const v of value) walk(v, key); return; }
+    if (value !== null && typeof value === "object") {
+      for (const k of Object.keys(value).sort()) walk(value[k], key ? `${key}.${k}` : k);
+      return;
+    }
+    lines.push(`${key ? key + ": " : ""}${String(value)}`);
+  };
+  for (const item of Array.isArray(parsed) ? parsed : [parsed]) walk(item, "");
+  return lines;
+}
+
+async function answer(request, verb) {
+  const session = approvalSession;
+  if (!session) return;
+  clearTimeout(session.timer);
+  for (const b of $("approval-list").querySelectorAll("button")) b.disabled = true;
+  say(verb === "approve" ? "Signing the approval…" : "Denying…");
+  try {
+    const status = await client.answerApproval(session.service, session.identity, session.pin, request, verb);
+    endApprovals();
+    done(status === "approved" ? "Approved" : "Denied",
+      status === "approved" ? `You approved "${request.bindingMessage}" for ${request.site}. The site now has your signed approval.`
+        : `You denied "${request.bindingMessage}" for ${request.site}.`);
+  } catch (error) {
+    endApprovals();
+    if (error.status === 404) { done("No longer waiting", `"${request.bindingMessage}" from ${request.site} expired or was already answered.`, true); return; }
+    await approvalRefusal(error, session.identity);
+  }
+}
+
+async function approvalRefusal(error, identity) {
+  switch (error.status) {
+    case 401:
+      if (error.code === "wrong_pin") {
+        const left = typeof error.attemptsLeft === "number"
+          ? ` ${error.attemptsLeft === 1 ? "1 attempt" : error.attemptsLeft + " attempts"} left before the identity is blocked.` : "";
+        done("Wrong PIN", `Wrong PIN: nothing was approved.${left}`, true);
+        return "done";
+      }
+      done("Refused", "The token of this identity is not valid. Register again.", true);
+      return "done";
+    case 410:
+      await store.update(identity.key, { state: "blocked" });
+      done("Blocked", "Blocked: too many wrong PINs. Ask the site to unblock your identity, or register this device again.", true);
+      return "done";
+    case 403:
+      if (error.code === "identity_not_authorized") {
+        await store.update(identity.key, { state: "revoked" });
+        done("Refused", `${identity.userId} is not authorized at ${identity.server} (revoked or unknown). Register again.`, true);
+      } else done("Cannot approve", `${error.message}`, true);
+      return "done";
+    default:
+      done("Not answered", `The request could not be answered: ${error.message}`, true);
+      return "done";
+  }
+}
+
 // ---- in-app camera scan, where the browser has BarcodeDetector (Android's Chrome; not desktop Linux)
 
 let scanning = null;
@@ -342,6 +498,7 @@ async function start() {
   $("register-form").addEventListener("submit", startRegistration);
   for (const b of document.querySelectorAll("button.cancel")) b.addEventListener("click", () => { say(""); renderHome(); });
   $("done-home").addEventListener("click", () => renderHome());
+  $("approvals-again").addEventListener("click", () => { if (approvalSession) { clearTimeout(approvalSession.timer); approvalSession.until = Date.now() + 120000; const { identity } = approvalSession; listApprovals().catch((error) => { endApprovals(); approvalRefusal(error, identity); }); } });
   if ("BarcodeDetector" in window && navigator.mediaDevices) {
     $("scan").hidden = false;
     $("scan").addEventListener("click", scan);

@@ -1,7 +1,7 @@
 // The CLI's flows (Sources/ZKPinClient/Flows) over the HTTP API of spec/rps-api.md, with the
 // crypto of /js/mpin.js: discovery, registration, activation wait, both shares, PIN extraction,
 // the code check, time permits, pass 1 and pass 2 (finishing the login: "complete": true).
-import { addG1, extractPIN, clientPass1, clientPass2 } from "/js/mpin.js";
+import { addG1, extractPIN, clientPass1, clientPass2, dvsKeyPair, dvsClientSecret, dvsSign } from "/js/mpin.js";
 
 /** A refusal with the server's status and error body. */
 export class ServerAnswer extends Error {
@@ -52,11 +52,24 @@ export async function confirmationCode(regOTT) {
   return out.slice(0, 4) + "-" + out.slice(4, 8);
 }
 
-/** PUT /rps/user: the server mails the activation link. */
+/** PUT /rps/user: the server mails the activation link. Every new identity is signing-capable
+ *  (docs/api.md "Signing-capable identities"): a DVS key pair whose Pa ends the mpinId; z is
+ *  kept with the token (signingKey), null when the server minted a plain identity. */
 export async function register(service, email, deviceName) {
-  const answer = await call("PUT", service.url(service.settings.registerURL), { userId: email, deviceName: deviceName || undefined, mobile: 1 });
+  const key = await dvsKeyPair(service.curve);
+  const answer = await call("PUT", service.url(service.settings.registerURL), { userId: email, deviceName: deviceName || undefined, mobile: 1, pa: key.paHex });
   const r = must(answer, "the registration");
-  return { mpinId: r.mpinId, regOTT: r.regOTT, expireTime: r.expireTime, code: await confirmationCode(r.regOTT) };
+  // The server must have minted an identity for this address: ID is JSON naming the e-mail,
+  // followed by our Pa or by nothing (a server that ignores pa).
+  const mpinId = typeof r.mpinId === "string" ? r.mpinId.toLowerCase() : "";
+  const signing = mpinId.endsWith(key.paHex);
+  const idHex = signing ? mpinId.slice(0, -key.paHex.length) : mpinId;
+  let userId = null;
+  try { userId = JSON.parse(new TextDecoder().decode(new Uint8Array(idHex.match(/../g).map((h) => parseInt(h, 16))))).userID; } catch { userId = null; }
+  if (!/^[0-9a-f]+$/.test(mpinId) || mpinId.length % 2 || typeof userId !== "string" || userId.toLowerCase() !== email.toLowerCase()) {
+    throw new Error(`the server's new identity is not one for ${email}`);
+  }
+  return { mpinId, regOTT: r.regOTT, expireTime: r.expireTime, code: await confirmationCode(r.regOTT), signingKey: signing ? key.zHex : null };
 }
 
 /** One poll of share 1: null while not activated (401); else the client secret, share 1 + share 2. */
@@ -110,6 +123,43 @@ export async function signIn(service, identity, pin, code) {
   } finally {
     pass1 = null;  // x and SEC must not outlive pass 2
   }
+}
+
+// ---- approvals (docs/api.md "Approvals: the person's side"), as the CLI's Approvals flow ----
+
+const sha256Hex = async (text) =>
+  [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)))].map((b) => b.toString(16).padStart(2, "0")).join("");
+
+/** The DVS signature (U, V) of the identity on SHA-256 of `text`: CS = TOKEN + PIN·A with the PIN
+ *  typed, blinded by z, the PIN taken out again, then signed; nothing of it is kept. */
+async function approvalSignature(service, identity, pin, text, time) {
+  let { SEC } = await clientPass1(service.curve, { idHex: identity.mpinId, tokenHex: identity.token, pin });
+  let signingToken = await extractPIN(service.curve, identity.mpinId, pin,
+    await dvsClientSecret(service.curve, { zHex: identity.signingKey, clientSecretHex: SEC }));
+  try {
+    const { U, V } = await dvsSign(service.curve, { idPaHex: identity.mpinId, tokenHex: signingToken, pin, time, messageHex: await sha256Hex(text) });
+    return { U, V };
+  } finally { SEC = null; signingToken = null; }
+}
+
+const approvalsURL = (service) => `${service.base}/${service.prefix}/approvals`;
+const seconds = () => Math.floor(Date.now() / 1000);
+
+/** POST /rps/approvals: the identity's pending requests, oldest first (listing needs the PIN). */
+export async function pendingApprovals(service, identity, pin) {
+  const time = seconds();
+  const { U, V } = await approvalSignature(service, identity, pin, `zkpin-approvals-v1\n${identity.mpinId}\n${time}`, time);
+  const answer = must(await call("POST", approvalsURL(service), { mpinId: identity.mpinId, time, U, V }), "the list of requests");
+  return Array.isArray(answer && answer.requests) ? answer.requests : [];
+}
+
+/** POST /rps/approvals/answer: "approve" or "deny" one request; answers "approved" or "denied". */
+export async function answerApproval(service, identity, pin, request, verb) {
+  const time = seconds();
+  const text = ["zkpin-approval-v1", verb, request.authReqId, request.clientId, request.bindingMessage, time, request.authorizationDetails || ""].join("\n");
+  const { U, V } = await approvalSignature(service, identity, pin, text, time);
+  const answer = must(await call("POST", approvalsURL(service) + "/answer", { mpinId: identity.mpinId, authReqId: request.authReqId, answer: verb, time, U, V }), "the answer");
+  return answer.status;
 }
 
 /** The CLI's trivial-PIN rule (Sources/ZKPinClient/Input/TrivialPIN.swift): why a PIN is easy to guess, or null. */
