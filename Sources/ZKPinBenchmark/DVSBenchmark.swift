@@ -2,10 +2,10 @@ import ZKPinMath
 import ZKPinProtocol
 
 extension CurveBenchmarks {
-    /// `dvs_verify` (see the type's comment): one identity with its device key, a pool of 16
-    /// signatures on distinct messages, verified in turn through the byte-level suite, as a
-    /// server would with what a client sends.
-    func dvsVerify(measure: (String, Int, () -> Void) -> Void) {
+    /// `dvs_verify` and `dvs_verify_cached` (see the type's comment): one identity with its
+    /// device key, a pool of 16 signatures on distinct messages, verified in turn through the
+    /// byte-level suite, as a server would with what a client sends.
+    func dvsVerify(measure: (String, Int, () -> Void) -> Void, only: Set<String>?) {
         let suite = MPinCurveSuite<C>()
         let id = Array(#"{"userID": "bench-dvs@example.com"}"#.utf8)
         let keys = suite.dvsKeyPair()
@@ -26,15 +26,17 @@ extension CurveBenchmarks {
             return (message, signature)
         }
         var next = 0, accepted = true
-        measure("dvs_verify", 1) {
-            let item = signatures[next]
-            next = (next + 1) % signatures.count
-            accepted =
-                accepted
-                && suite.dvsVerify(
-                    id: id, publicKey: keys.publicKey, date: 0, serverSecret: serverSecret, message: item.message,
-                    signature: item.signature
-                ).accepted
+        for (name, caching) in [("dvs_verify", false), ("dvs_verify_cached", true)] where only?.contains(name) ?? true {
+            measure(name, 1) {
+                let item = signatures[next]
+                next = (next + 1) % signatures.count
+                accepted =
+                    accepted
+                    && suite.dvsVerify(
+                        id: id, publicKey: keys.publicKey, date: 0, serverSecret: serverSecret, message: item.message,
+                        signature: item.signature, signer: .blindedToken, cachingPublicKey: caching
+                    ).accepted
+            }
         }
         precondition(accepted, "benchmark DVS signatures must verify")
     }

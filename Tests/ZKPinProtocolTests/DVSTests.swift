@@ -18,8 +18,11 @@ struct DVSTests {
         let master: [UInt8]
         let serverSecret: PreparedServerSecret
         let pin: Int
+        /// How to replay the test's seed, named by the equivalence checks in `verify`.
+        let replay: String
 
         init(_ random: inout SeededRandom) throws {
+            replay = random.replay
             id = Array(#"{"userID": "signer-\#(random.next())@example.com"}"#.utf8)
             master = Self.scalar(&random)
             keys = try suite.dvsKeyPair(z: Self.scalar(&random))
@@ -48,10 +51,27 @@ struct DVSTests {
                 x: SecretScalar.random(using: &random))
         }
 
+        /// The verdict with Pa's lines computed on the fly, checked equal to the verdict through
+        /// the cache of prepared Pa lines (the first call prepares, later ones find them), and
+        /// the login-token signer's verdict: every test below is an equivalence test too.
         func verify(_ signature: DVSSignatureBytes, message: [UInt8], publicKey: [UInt8]? = nil, date: Int = 0) -> ServerVerification {
-            suite.dvsVerify(
-                id: id, publicKey: publicKey ?? keys.publicKey, date: date, serverSecret: serverSecret, message: message,
-                signature: signature)
+            let key = publicKey ?? keys.publicKey
+            let live = suite.dvsVerify(id: id, publicKey: key, date: date, serverSecret: serverSecret, message: message, signature: signature)
+            // A rejection costs a PIN-error search each time: then once (Pa's lines are
+            // usually in the cache already, from the test's first, accepted signature).
+            for round in 0..<(live.accepted ? 2 : 1) {
+                let cached = suite.dvsVerify(
+                    id: id, publicKey: key, date: date, serverSecret: serverSecret, message: message, signature: signature,
+                    signer: .blindedToken, cachingPublicKey: true)
+                #expect(cached == live, "\(C.name): cached Pa lines (round \(round)) gave \(cached), live \(live); \(replay)")
+            }
+            for caching in live.accepted ? [false, true] : [] {
+                let other = suite.dvsVerify(
+                    id: id, publicKey: key, date: date, serverSecret: serverSecret, message: message, signature: signature,
+                    signer: .loginTokenAndKey, cachingPublicKey: caching)
+                #expect(other.result == live.result, "\(C.name): the login-token signer's verdict (caching \(caching)); \(replay)")
+            }
+            return live
         }
     }
 
@@ -142,8 +162,10 @@ struct DVSTests {
         var offCurve = signer.keys.publicKey
         offCurve[offCurve.count - 1] ^= 1
         let outside = PointEncoding<C>.encode(Self.twistPointOutsideG2(C.self))
+        let kept = signer.serverSecret.publicKeyLines.count
         for (bad, reason) in [(offCurve, "off the twist"), (outside, "outside G2"), (Array(offCurve.dropLast()), "short")] {
             #expect(signer.verify(signature, message: message, publicKey: bad).result == .pointDecodingFailed, "Pa \(reason)")
+            #expect(signer.serverSecret.publicKeyLines.count == kept, "a Pa \(reason) entered the cache of prepared lines")
             #expect(throws: MPinError.self, "dvsIdentity with a Pa \(reason)") { try suite.dvsIdentity(id: signer.id, publicKey: bad) }
         }
         #expect(throws: MPinError.invalidPoint(field: "Pa", reason: .notInSubgroup)) {

@@ -50,7 +50,20 @@ extension MPin {
         publicKey pa: G2, serverSecret: G2Prepared<C>
     ) -> Verification {
         let p = (htid ?? hid).multipliedInG1(byPublic: y) + (ut ?? u)
-        let f = MillerLoop<C>.evaluate(v, pa, p, serverSecret)
+        return dvsVerdict(MillerLoop<C>.evaluate(v, pa, p, serverSecret))
+    }
+
+    /// The same with Pa's lines prepared (a signer seen recently: its lines are kept, as SS's
+    /// are); equal to the live one for every input (DVSPreparedKeyTests).
+    public static func dvsVerify(
+        hid: G1, htid: G1? = nil, y: BigInt, u: G1, ut: G1? = nil, v: G1,
+        publicKey pa: G2Prepared<C>, serverSecret: G2Prepared<C>
+    ) -> Verification {
+        let p = (htid ?? hid).multipliedInG1(byPublic: y) + (ut ?? u)
+        return dvsVerdict(MillerLoop<C>.evaluate(v, pa, p, serverSecret))
+    }
+
+    private static func dvsVerdict(_ f: GT) -> Verification {
         if Pairing<C>.finalExponentiationIsOne(f) { return Verification(accepted: true, e: .one) }
         let e = Pairing<C>.finalExponentiation(f)
         return Verification(accepted: e.isOne, e: e)
@@ -59,6 +72,10 @@ extension MPin {
     /// F = e(y·HID + U, Pa), the base of the PIN-error search for a signature: a wrong PIN
     /// leaves δ·A unblinded in V, so E = F^(-δ) with Pa in place of Q.
     public static func dvsPinErrorBase(hid: G1, y: BigInt, u: G1, publicKey pa: G2) -> GT {
+        Pairing<C>.pairing(hid.multipliedInG1(byPublic: y) + u, pa)
+    }
+
+    public static func dvsPinErrorBase(hid: G1, y: BigInt, u: G1, publicKey pa: G2Prepared<C>) -> GT {
         Pairing<C>.pairing(hid.multipliedInG1(byPublic: y) + u, pa)
     }
 }

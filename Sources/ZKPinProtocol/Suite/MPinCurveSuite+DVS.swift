@@ -74,52 +74,65 @@ extension MPinCurveSuite {
     @_specialize(where C == BLS12_381)
     public func dvsVerify(
         id: [UInt8], publicKey: [UInt8], date: Int, serverSecret: PreparedServerSecret,
-        message: [UInt8], signature: DVSSignatureBytes, signer: DVSSigner
+        message: [UInt8], signature: DVSSignatureBytes, signer: DVSSigner, cachingPublicKey: Bool
     ) -> ServerVerification {
         guard let ss = serverSecret.point as? G2Prepared<C> else { return ServerVerification(result: .rejected, pinError: 0) }
         do throws(MPinError) {
-            let check = try dvsCheck(id: id, publicKey: publicKey, date: date, message: message, signature: signature)
-            let verification = Scheme.dvsVerify(
-                hid: check.hid, htid: check.htid, y: check.y, u: check.u, ut: check.ut, v: check.v,
-                publicKey: check.pa, serverSecret: ss)
+            let check: DVSCheck
+            let verification: Scheme.Verification
+            let dvsBase: () -> Scheme.GT
+            if cachingPublicKey {
+                // Pa validated and its lines computed once per signer; HID shared with its logins.
+                let pa: G2Prepared<C> = try serverSecret.publicKeyLines.lines(publicKey) { () throws(MPinError) in
+                    G2Prepared(try g2(publicKey, field: "Pa"))
+                }
+                check = try dvsCheck(
+                    id: id, publicKey: publicKey, date: date, message: message, signature: signature, identityPoints: serverSecret.identityPoints)
+                verification = Scheme.dvsVerify(
+                    hid: check.hid, htid: check.htid, y: check.y, u: check.u, ut: check.ut, v: check.v, publicKey: pa, serverSecret: ss)
+                dvsBase = { Scheme.dvsPinErrorBase(hid: check.hid, y: check.y, u: check.u, publicKey: pa) }
+            } else {
+                let pa = try g2(publicKey, field: "Pa")
+                check = try dvsCheck(id: id, publicKey: publicKey, date: date, message: message, signature: signature, identityPoints: nil)
+                verification = Scheme.dvsVerify(
+                    hid: check.hid, htid: check.htid, y: check.y, u: check.u, ut: check.ut, v: check.v, publicKey: pa, serverSecret: ss)
+                dvsBase = { Scheme.dvsPinErrorBase(hid: check.hid, y: check.y, u: check.u, publicKey: pa) }
+            }
             if verification.accepted { return ServerVerification(result: .accepted, pinError: 0) }
-            let f =
-                signer == .blindedToken
-                ? Scheme.dvsPinErrorBase(hid: check.hid, y: check.y, u: check.u, publicKey: check.pa)
-                : Scheme.pinErrorBase(hid: check.hid, y: check.y, u: check.u)
+            let f = signer == .blindedToken ? dvsBase() : Scheme.pinErrorBase(hid: check.hid, y: check.y, u: check.u)
             return ServerVerification(result: .rejected, pinError: Scheme.pinError(e: verification.e, f: f))
         } catch {
             return ServerVerification(result: error.resultCode, pinError: 0)
         }
     }
 
-    /// The decoded, validated values of one signature's equation, y recomputed.
+    /// The decoded, validated values of one signature's equation (Pa apart), y recomputed.
     struct DVSCheck {
         var hid: G1Point<C>, htid: G1Point<C>?
         var u: G1Point<C>, ut: G1Point<C>?, v: G1Point<C>
-        var pa: G2Point<C>
         var y: BigInt
     }
 
+    /// HID (and HTID) of ID' = `id` ‖ `publicKey` from `identityPoints` when given.
     func dvsCheck(
-        id: [UInt8], publicKey: [UInt8], date: Int, message: [UInt8], signature: DVSSignatureBytes
+        id: [UInt8], publicKey: [UInt8], date: Int, message: [UInt8], signature: DVSSignatureBytes, identityPoints: IdentityPointCache?
     ) throws(MPinError) -> DVSCheck {
-        let pa = try g2(publicKey, field: "Pa")
         let u = try g1(signature.u, field: "U")
         let v = try g1(signature.v, field: "V")
         let seconds = try checkTime(signature.time)
         let identity = id + publicKey
-        let hashedID = hashID(identity)
-        let hid = MPinHash<C>.mapToG1(hashedID)
+        let hid: G1Point<C> =
+            identityPoints?.point(id: identity, date: 0) { MPinHash<C>.mapToG1(hashID(identity)) } ?? MPinHash<C>.mapToG1(hashID(identity))
         var htid: G1Point<C>? = nil, ut: G1Point<C>? = nil
         if date > 0 {
             guard let utBytes = signature.ut else { throw .invalidPoint(field: "UT", reason: .wrongLength(expected: g1ByteCount, got: 0)) }
             try checkDate(date)
             ut = try g1(utBytes, field: "UT")
-            htid = hid + MPinHash<C>.timePermitPoint(hashedID: hashedID, date: date)
+            let permitPoint = { hid + MPinHash<C>.timePermitPoint(hashedID: hashID(identity), date: date) }
+            htid = identityPoints?.point(id: identity, date: date, permitPoint) ?? permitPoint()
         }
         let y = MPinHash<C>.onePassChallenge(time: seconds, u: signature.u, ut: date > 0 ? signature.ut : nil, message: message)
-        return DVSCheck(hid: hid, htid: htid, u: u, ut: ut, v: v, pa: pa, y: y)
+        return DVSCheck(hid: hid, htid: htid, u: u, ut: ut, v: v, y: y)
     }
 
     func checkTime(_ time: Int) throws(MPinError) -> UInt32 {

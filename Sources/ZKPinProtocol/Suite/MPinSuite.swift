@@ -91,6 +91,8 @@ public final class PreparedServerSecret: @unchecked Sendable {
     let point: Any
     public let bytes: [UInt8]
     let identityPoints = IdentityPointCache()
+    /// The Miller-loop lines of recent DVS signers' Pa (each validated once, when it entered).
+    let publicKeyLines = PublicKeyLinesCache()
     init(point: Any, bytes: [UInt8]) { self.point = point; self.bytes = bytes }
 }
 
@@ -166,9 +168,11 @@ public protocol MPinSuite: Sendable {
     /// Verifies a signature of the identity ID (without Pa) whose key is `publicKey`:
     /// y recomputed from the signature's time, U (or UT) and `message`; decoding failures of
     /// Pa, U, UT or V give -14; a rejection carries the PIN error as a login does.
+    /// With `cachingPublicKey` Pa's validated lines are kept in `serverSecret` for the signer's
+    /// next signature (a server); without, they are computed and dropped (one-off checks).
     func dvsVerify(
         id: [UInt8], publicKey: [UInt8], date: Int, serverSecret: PreparedServerSecret,
-        message: [UInt8], signature: DVSSignatureBytes, signer: DVSSigner
+        message: [UInt8], signature: DVSSignatureBytes, signer: DVSSigner, cachingPublicKey: Bool
     ) -> ServerVerification
 }
 
@@ -178,6 +182,18 @@ extension MPinSuite {
         id: [UInt8], publicKey: [UInt8], date: Int, serverSecret: PreparedServerSecret,
         message: [UInt8], signature: DVSSignatureBytes
     ) -> ServerVerification {
-        dvsVerify(id: id, publicKey: publicKey, date: date, serverSecret: serverSecret, message: message, signature: signature, signer: .blindedToken)
+        dvsVerify(
+            id: id, publicKey: publicKey, date: date, serverSecret: serverSecret, message: message, signature: signature, signer: .blindedToken,
+            cachingPublicKey: false)
+    }
+
+    /// `dvsVerify` of a one-off check: Pa's lines are not kept.
+    public func dvsVerify(
+        id: [UInt8], publicKey: [UInt8], date: Int, serverSecret: PreparedServerSecret,
+        message: [UInt8], signature: DVSSignatureBytes, signer: DVSSigner
+    ) -> ServerVerification {
+        dvsVerify(
+            id: id, publicKey: publicKey, date: date, serverSecret: serverSecret, message: message, signature: signature, signer: signer,
+            cachingPublicKey: false)
     }
 }

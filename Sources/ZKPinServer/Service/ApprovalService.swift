@@ -134,7 +134,9 @@ struct ApprovalService: Sendable {
         }
         let verification = suite.dvsVerify(
             id: Array(id.dropLast(pa.count)), publicKey: pa, date: 0, serverSecret: serverSecret, message: message,
-            signature: DVSSignatureBytes(time: time, u: uBytes, v: vBytes), signer: .loginTokenAndKey)
+            signature: DVSSignatureBytes(time: time, u: uBytes, v: vBytes), signer: .loginTokenAndKey,
+            // A person lists, then answers: the second signature finds Pa's lines ready.
+            cachingPublicKey: true)
         let outcome: AuthToken.Outcome = verification.accepted ? .success : verification.pinError != 0 ? .wrongPIN : .invalidToken
         let settlement: AttemptSettlement =
             switch outcome {
