@@ -14,6 +14,8 @@ TARGETS = {
     "pairing": r"PairingO7pairingyAA4Fp12Vy5FieldQzGAA5PointVyAA2G1OyxGG_AKyAA2G2OyxGGtFZ ",
     "server_verify": r"CurveBenchmarks.*fU.*_Tg5 ",
     "client_login": r"CurveBenchmarks.*fU.*_Tg5 ",
+    "dvs_verify": r"CurveBenchmarksV9dvsVerify.*XEfU0_.*_Tg5TA ",
+    "dvs_verify_cached": r"CurveBenchmarksV9dvsVerify.*XEfU0_.*_Tg5TA ",
 }
 
 
@@ -38,12 +40,15 @@ def per_call(out, pattern):
     return best[0] / best[1]
 
 
-print(f"{'curve':10} {'op':14} {'instructions per call':>22}")
+print(f"{'curve':10} {'op':18} {'instructions per call':>22}")
+only = set(filter(None, os.environ.get("BENCH_OPS", "").split(",")))
 for curve in ["bn254cx", "bls12-381"]:
     for op, pattern in TARGETS.items():
+        if only and op not in only:
+            continue
         out = f"{work}/callgrind.{curve}.{op}"
         subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", binary, "bench",
                         "--curve", curve, "--ops", op], capture_output=True, check=True,
                        # valgrind's CPU runs ADX but hides it from CPUID
                        env={**os.environ, "ZKPIN_SKIP_CPU_CHECK": "1"})
-        print(f"{curve:10} {op:14} {per_call(out, pattern):>22,.0f}", flush=True)
+        print(f"{curve:10} {op:18} {per_call(out, pattern):>22,.0f}", flush=True)
