@@ -421,17 +421,17 @@ async function answer(request, verb) {
   } catch (error) {
     endApprovals();
     if (error.status === 404) { done("No longer waiting", `"${request.bindingMessage}" from ${request.site} expired or was already answered.`, true); return; }
-    await approvalRefusal(error, session.identity);
+    await approvalRefusal(error, session.identity, false);
   }
 }
 
-async function approvalRefusal(error, identity) {
+async function approvalRefusal(error, identity, listing = true) {
   switch (error.status) {
     case 401:
       if (error.code === "wrong_pin") {
         const left = typeof error.attemptsLeft === "number"
           ? ` ${error.attemptsLeft === 1 ? "1 attempt" : error.attemptsLeft + " attempts"} left before the identity is blocked.` : "";
-        done("Wrong PIN", `Wrong PIN: nothing was approved.${left}`, true);
+        done("Wrong PIN", `Wrong PIN: nothing was ${listing ? "shown" : "answered"}.${left}`, true);
         return "done";
       }
       done("Refused", "The token of this identity is not valid. Register again.", true);
@@ -447,7 +447,8 @@ async function approvalRefusal(error, identity) {
       } else done("Cannot approve", `${error.message}`, true);
       return "done";
     default:
-      done("Not answered", `The request could not be answered: ${error.message}`, true);
+      done(listing ? "No list" : "Not answered",
+        listing ? `The requests could not be fetched: ${error.message}` : `The request could not be answered: ${error.message}`, true);
       return "done";
   }
 }
