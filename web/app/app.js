@@ -142,8 +142,8 @@ async function changePIN(identity) {
       say("Checking the current PIN…");
       try { await client.signIn(service, identity, pin, "0"); } catch (error) {
         if (error.status === 401 && error.code === "wrong_pin") {
-          const left = typeof error.attemptsLeft === "number" ? ` ${error.attemptsLeft} attempt${error.attemptsLeft === 1 ? "" : "s"} left before the identity is blocked.` : "";
-          say(`The current PIN is wrong; nothing was changed.${left}`, true);
+          const left = attemptsLeft(error);
+          say(`The current PIN is wrong; nothing was changed.${left ? " " + left + "." : ""}`, true);
           return "again";
         }
         return refusal(error, identity);
@@ -261,28 +261,39 @@ async function signInWithCode(code) {
   $("signin").hidden = false;
 }
 
+// "N attempts left before the identity is blocked", or "" when the server did not say.
+const attemptsLeft = (error) => typeof error.attemptsLeft === "number"
+  ? `${error.attemptsLeft === 1 ? "1 attempt" : error.attemptsLeft + " attempts"} left before the identity is blocked` : "";
+
+// The refusals that end what this identity can do here (sign-ins and approvals alike): an
+// invalid token, blocked (410), revoked or unknown (403). True when `error` was one of them.
+async function identityRefused(error, identity) {
+  if (error.status === 401 && error.code !== "wrong_pin") {
+    done("Refused", "The token of this identity is not valid. Register again.", true);
+  } else if (error.status === 410) {
+    await store.update(identity.key, { state: "blocked" });
+    done("Blocked", "Blocked: too many wrong PINs. Ask the site to unblock your identity, or register this device again.", true);
+  } else if (error.status === 403 && error.code === "identity_not_authorized") {
+    await store.update(identity.key, { state: "revoked" });
+    done("Refused", `${identity.userId} is not authorized at ${identity.server} (revoked or unknown). Register again.`, true);
+  } else return false;
+  return true;
+}
+
 // The states of docs/login-states.md, worded as the CLI and the page word them.
 async function refusal(error, identity) {
+  if (error.status === 401 && error.code === "wrong_pin") {
+    const left = attemptsLeft(error);
+    say(`Wrong PIN:${left ? " " + left + ";" : ""} the same code still works.`, true);
+    $("pin-title").textContent = "Wrong PIN: try again";
+    return "again";
+  }
+  if (error.status === 403 && error.code === "no_challenge") {
+    done("Too slow", "The login took too long between its steps; get a new code and try again.", true);
+    return "done";
+  }
+  if (await identityRefused(error, identity)) return "done";
   switch (error.status) {
-    case 401:
-      if (error.code === "wrong_pin") {
-        const left = typeof error.attemptsLeft === "number"
-          ? ` ${error.attemptsLeft === 1 ? "1 attempt" : error.attemptsLeft + " attempts"} left before the identity is blocked;` : "";
-        say(`Wrong PIN:${left} the same code still works.`, true);
-        $("pin-title").textContent = "Wrong PIN: try again";
-        return "again";
-      }
-      done("Refused", "The token of this identity is not valid. Register again.", true);
-      return "done";
-    case 410:
-      await store.update(identity.key, { state: "blocked" });
-      done("Blocked", "Blocked: too many wrong PINs. Ask the site to unblock your identity, or register this device again.", true);
-      return "done";
-    case 403:
-      if (error.code === "no_challenge") { done("Too slow", "The login took too long between its steps; get a new code and try again.", true); return "done"; }
-      await store.update(identity.key, { state: "revoked" });
-      done("Refused", `${identity.userId} is not authorized at ${identity.server} (revoked or unknown). Register again.`, true);
-      return "done";
     case 412:
       done("Expired", "The access code expired: get a new code on the other screen.", true);
       return "done";
@@ -329,9 +340,8 @@ async function openApprovals(identity) {
     } catch (error) {
       endApprovals();
       if (error.status === 401 && error.code === "wrong_pin") {
-        const left = typeof error.attemptsLeft === "number"
-          ? ` ${error.attemptsLeft === 1 ? "1 attempt" : error.attemptsLeft + " attempts"} left before the identity is blocked.` : "";
-        say(`Wrong PIN:${left}`, true);
+        const left = attemptsLeft(error);
+        say(`Wrong PIN${left ? ": " + left : ""}.`, true);
         $("pin-title").textContent = "Wrong PIN: try again";
         return "again";
       }
@@ -426,31 +436,17 @@ async function answer(request, verb) {
 }
 
 async function approvalRefusal(error, identity, listing = true) {
-  switch (error.status) {
-    case 401:
-      if (error.code === "wrong_pin") {
-        const left = typeof error.attemptsLeft === "number"
-          ? ` ${error.attemptsLeft === 1 ? "1 attempt" : error.attemptsLeft + " attempts"} left before the identity is blocked.` : "";
-        done("Wrong PIN", `Wrong PIN: nothing was ${listing ? "shown" : "answered"}.${left}`, true);
-        return "done";
-      }
-      done("Refused", "The token of this identity is not valid. Register again.", true);
-      return "done";
-    case 410:
-      await store.update(identity.key, { state: "blocked" });
-      done("Blocked", "Blocked: too many wrong PINs. Ask the site to unblock your identity, or register this device again.", true);
-      return "done";
-    case 403:
-      if (error.code === "identity_not_authorized") {
-        await store.update(identity.key, { state: "revoked" });
-        done("Refused", `${identity.userId} is not authorized at ${identity.server} (revoked or unknown). Register again.`, true);
-      } else done("Cannot approve", `${error.message}`, true);
-      return "done";
-    default:
+  if (error.status === 401 && error.code === "wrong_pin") {
+    const left = attemptsLeft(error);
+    done("Wrong PIN", `Wrong PIN: nothing was ${listing ? "shown" : "answered"}.${left ? " " + left + "." : ""}`, true);
+  } else if (!(await identityRefused(error, identity))) {
+    if (error.status === 403) done("Cannot approve", error.message, true);
+    else {
       done(listing ? "No list" : "Not answered",
         listing ? `The requests could not be fetched: ${error.message}` : `The request could not be answered: ${error.message}`, true);
-      return "done";
+    }
   }
+  return "done";
 }
 
 // ---- in-app camera scan, where the browser has BarcodeDetector (Android's Chrome; not desktop Linux)
