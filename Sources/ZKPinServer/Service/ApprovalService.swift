@@ -10,6 +10,7 @@ struct ApprovalService: Sendable {
     let config: ServerConfig
     let storage: StorageGateway
     let audit: AuditTrail
+    let metrics: ServerMetrics
     let clock: ServerClock
     let suite: any MPinSuite
     let serverSecret: PreparedServerSecret
@@ -67,6 +68,7 @@ struct ApprovalService: Sendable {
         {
             notifier.ping(endpoint: endpoint, token: token, authReqId: pending.id, clientId: client.id)
         }
+        (request.answer == "approve" ? metrics.approvals : metrics.denials).increment()
         await audit.record(
             request.answer == "approve" ? "ciba_approved" : "ciba_denied", userId: identity.userId, mpinId: identity.mpinId,
             address: address, "client \(pending.clientId): \(pending.bindingMessage)")
@@ -147,7 +149,12 @@ struct ApprovalService: Sendable {
         guard let after = try await storage("settle attempt", { try await $0.settleAttempt(mpinId: found.mpinId, settlement) }) else {
             throw APIError(.identityNotAuthorized, "identity not authorized (revoked or unknown)")
         }
-        if outcome == .wrongPIN { await audit.record("approval_wrong_pin", userId: found.userId, mpinId: found.mpinId, address: address) }
+        switch outcome {
+        case .wrongPIN: await audit.record("approval_wrong_pin", userId: found.userId, mpinId: found.mpinId, address: address)
+        case .invalidToken: await audit.record("approval_invalid_signature", userId: found.userId, mpinId: found.mpinId, address: address)
+        default: break
+        }
+        if outcome != .success { metrics.approvalRefusals.increment() }
         if let refusal = LoginService.refusal(outcome, after: after, maxAttempts: config.maxAttempts) { throw refusal }
         return found
     }

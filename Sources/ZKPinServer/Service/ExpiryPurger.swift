@@ -8,12 +8,14 @@ public struct ExpiryPurger: Sendable {
     let store: Store
     let clock: ServerClock
     let metrics: ServerMetrics
+    let audit: AuditTrail
     let logger: Logger
 
     public init(rp: RelyingParty, logger: Logger) {
         store = rp.store
         clock = rp.clock
         metrics = rp.metrics
+        audit = rp.audit
         self.logger = logger
     }
 
@@ -24,7 +26,13 @@ public struct ExpiryPurger: Sendable {
         do {
             try await store.purgeExpired(now: now)
             _ = try await store.deleteExpiredRegistrations(now: now)
-            try await store.purgeExpiredOIDC(now: now)
+            // A request nobody answered is recorded when it goes (its site was told expired_token).
+            for request in try await store.purgeExpiredOIDC(now: now) {
+                metrics.approvalExpiries.increment()
+                await audit.record(
+                    "ciba_expired", userId: request.userId,
+                    "client \(request.clientId): \(request.bindingMessage) (expired unanswered at \(request.expires))")
+            }
             for (table, rows) in try await store.expiringRowCounts() { metrics.expiringRows[table]?.set(Double(rows)) }
             metrics.purges.increment()
             return true

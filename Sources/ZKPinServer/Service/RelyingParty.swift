@@ -72,7 +72,7 @@ public final class RelyingParty: Sendable {
             otp: otp, links: links)
         devices = DeviceService(config: config, storage: storage, audit: audit, mailer: mailer, logger: logger)
         approvals = ApprovalService(
-            config: config, storage: storage, audit: audit, clock: clock, suite: suite, serverSecret: prepared,
+            config: config, storage: storage, audit: audit, metrics: metrics, clock: clock, suite: suite, serverSecret: prepared,
             notifier: BackchannelNotifier(audit: audit))
     }
 

@@ -80,8 +80,11 @@ extension Store {
     }
 
     /// Requests are kept ten minutes past expiry, so that a late poll is told `expired_token`.
-    public func purgeExpiredBackchannelRequests(now: Int) async throws {
-        try await driver.write("DELETE FROM ciba_requests WHERE expires < \(now - 600)")
+    /// Answers the purged requests that nobody answered (for the audit and `/metrics`).
+    @discardableResult
+    public func purgeExpiredBackchannelRequests(now: Int) async throws -> [BackchannelRequest] {
+        try await driver.write("DELETE FROM ciba_requests WHERE expires < \(now - 600) RETURNING *").map(BackchannelRequest.init(row:))
+            .filter { $0.status == .pending }
     }
 }
 

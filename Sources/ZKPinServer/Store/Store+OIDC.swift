@@ -148,8 +148,10 @@ extension Store {
     }
 
     /// Deletes expired pending authorizations, codes (kept a while after expiry so a late
-    /// second use is still recognised) and access and refresh tokens.
-    public func purgeExpiredOIDC(now: Int) async throws {
+    /// second use is still recognised) and access and refresh tokens; answers the CIBA requests
+    /// purged unanswered.
+    @discardableResult
+    public func purgeExpiredOIDC(now: Int) async throws -> [BackchannelRequest] {
         try await purge(now: now, tables: ["oidc_pending", "oidc_access_tokens", "oidc_refresh_tokens"])
         // A code stays while refresh tokens of its family live: it is the family's root.
         try await driver.write(
@@ -157,8 +159,9 @@ extension Store {
             DELETE FROM oidc_codes WHERE expires <= \(now - OIDCSchema.usedCodeMemory)
               AND NOT EXISTS (SELECT 1 FROM oidc_refresh_tokens r WHERE r.family = oidc_codes.hash)
             """)
-        try await purgeExpiredBackchannelRequests(now: now)
+        let unanswered = try await purgeExpiredBackchannelRequests(now: now)
         try await purgeExpiredDeviceCodes(now: now)
+        return unanswered
     }
 }
 

@@ -24,6 +24,12 @@ public final class ServerMetrics: Sendable {
     let otpIssued: Counter
     let otpUsed: Counter
     let otpRefused: Counter
+    /// Approvals (CIBA) answered by the person, requests that expired unanswered, and the
+    /// person's signatures refused (wrong PIN or not a valid signature).
+    let approvals: Counter
+    let denials: Counter
+    let approvalExpiries: Counter
+    let approvalRefusals: Counter
 
     public init() {
         registrations = Self.counter(registry, "registrations", "Registrations started (PUT /rps/user).")
@@ -40,6 +46,11 @@ public final class ServerMetrics: Sendable {
         otpIssued = Self.counter(registry, "otp_issued", "One-time codes issued after a verified proof (pass 2 with OTP).")
         otpUsed = Self.counter(registry, "otp_used", "One-time codes accepted at /otp/verify.")
         otpRefused = Self.counter(registry, "otp_refused", "Checks at /otp/verify refused: wrong, used or expired code, or over the limit.")
+        approvals = Self.counter(registry, "ciba_approved", "Backchannel requests (CIBA) the person approved with a signature.")
+        denials = Self.counter(registry, "ciba_denied", "Backchannel requests (CIBA) the person denied.")
+        approvalExpiries = Self.counter(registry, "ciba_expired", "Backchannel requests (CIBA) purged unanswered after their expiry.")
+        approvalRefusals = Self.counter(
+            registry, "approval_refusals", "Signatures at /rps/approvals refused: a wrong PIN or not a valid signature.")
         let rows = MetricNameDescriptor(
             namespace: "zkpin", metricName: "rows", unitName: "", helpText: "Rows of each expiring table after the last purge.")
         var gauges: [String: Gauge] = [:]

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Testing
 import ZKPinProtocol
 import ZKPinWire
@@ -150,6 +151,34 @@ import ZKPinWire
         }
         let kinds = try await h.rp.store.auditLog(limit: 200).map(\.kind)
         #expect(kinds.contains("ciba_approved") && kinds.contains("ciba_denied"))
+        let metrics = h.rp.metrics.text()
+        for line in ["zkpin_ciba_requests_total 2", "zkpin_ciba_approved_total 1", "zkpin_ciba_denied_total 1", "zkpin_approval_refusals_total 0"] {
+            #expect(metrics.contains(line), "\(line) in \(metrics)")
+        }
+    }
+
+    /// A request nobody answers is recorded when the purge takes it (audit `ciba_expired`,
+    /// `zkpin_ciba_expired_total`); an answered one is not.
+    @Test func anUnansweredRequestIsRecordedAsExpired() async throws {
+        let h = try await Harness.make()
+        let site = try await BackchannelRequestTests.addSite(h)
+        try await h.run { t in
+            let alice = try await Signer.register(t, h, email: "alice@example.com", pin: 1234)
+            _ = try await BackchannelRequestTests.ask(t, site, BackchannelRequestTests.payment)
+            _ = try await BackchannelRequestTests.ask(
+                t, site, ["scope": "openid", "login_hint": "alice@example.com", "binding_message": "Deploy v2 to production"])
+            let requests = try await alice.list(t, time: h.clock.now).json(ApprovalsResponse.self).requests
+            #expect(try await alice.answer(t, requests[1], approve: false, time: h.clock.now).status == 200)
+            let purger = ExpiryPurger(rp: h.rp, logger: Logger(label: "test"))
+            #expect(await purger.purgeOnce())
+            #expect(!h.rp.metrics.text().contains("zkpin_ciba_expired_total 1"), "nothing expired yet")
+            h.clock.advance(3600)
+            #expect(await purger.purgeOnce())
+        }
+        let expired = try await h.rp.store.auditLog(limit: 200).filter { $0.kind == "ciba_expired" }
+        #expect(expired.count == 1 && expired.first?.detail.contains("Pay 100 EUR to Bob") == true, "\(expired)")
+        #expect(expired.first?.userId == "alice@example.com")
+        #expect(h.rp.metrics.text().contains("zkpin_ciba_expired_total 1"))
     }
 
     @Test func wrongPINsCountAndStrangersSeeNothing() async throws {
@@ -176,6 +205,7 @@ import ZKPinWire
             #expect(try await alice.list(t, time: h.clock.now).status == 410)
             #expect(try await alice.user.login(t).status == 410)
         }
+        #expect(h.rp.metrics.text().contains("zkpin_approval_refusals_total 3"), "three wrong PINs are three refusals")
     }
 
     @Test func anIdentityWithoutAKeyIsToldToRegisterAgain() async throws {
