@@ -52,6 +52,9 @@ export async function confirmationCode(regOTT) {
   return out.slice(0, 4) + "-" + out.slice(4, 8);
 }
 
+// The server keeps an e-mail address in one form (NFC, lower case: docs/api.md).
+const fold = (email) => email.normalize("NFC").toLowerCase();
+
 /** PUT /rps/user: the server mails the activation link. Every new identity is signing-capable
  *  (docs/api.md "Signing-capable identities"): a DVS key pair whose Pa ends the mpinId; z is
  *  kept with the token (signingKey), null when the server minted a plain identity. */
@@ -66,7 +69,7 @@ export async function register(service, email, deviceName) {
   const idHex = signing ? mpinId.slice(0, -key.paHex.length) : mpinId;
   let userId = null;
   try { userId = JSON.parse(new TextDecoder().decode(new Uint8Array(idHex.match(/../g).map((h) => parseInt(h, 16))))).userID; } catch { userId = null; }
-  if (!/^[0-9a-f]+$/.test(mpinId) || mpinId.length % 2 || typeof userId !== "string" || userId.toLowerCase() !== email.toLowerCase()) {
+  if (!/^[0-9a-f]+$/.test(mpinId) || mpinId.length % 2 || typeof userId !== "string" || fold(userId) !== fold(email)) {
     throw new Error(`the server's new identity is not one for ${email}`);
   }
   return { mpinId, regOTT: r.regOTT, expireTime: r.expireTime, code: await confirmationCode(r.regOTT), signingKey: signing ? key.zHex : null };
