@@ -133,6 +133,32 @@ struct PairingDefinitionsTests {
     @Test func finalExponentiationIsOneBN() { checkIsOne(BN254CX.self) }
     @Test func finalExponentiationIsOneBLS() { checkIsOne(BLS12_381.self) }
 
+    /// The homogeneous live lines give the same pairings as the Jacobian ones they replaced
+    /// (each line may differ by an Fp2 factor, which the final exponentiation removes), for
+    /// seeded random P and Q and for the generators; and the plain f itself differs.
+    func checkLiveLines<C: PairingCurve>(_: C.Type) {
+        var random = SeededRandom()
+        var pairs = [(C.g1Generator, C.g2Generator)]
+        for _ in 0..<3 {
+            pairs.append(
+                (
+                    C.g1Generator.multiplied(byPublic: BigInt.random(in: .one, C.order, using: &random)),
+                    C.g2Generator.multiplied(byPublic: BigInt.random(in: .one, C.order, using: &random))
+                ))
+        }
+        for (p, q) in pairs {
+            guard let pa = p.affine, let qa = q.affine else { Issue.record("a point at infinity, \(random.replay)"); return }
+            var live = MillerPair(pa, LiveLines<C>(qa))
+            var jacobian = MillerPair(pa, JacobianLiveLines<C>(qa))
+            let f = MillerLoop<C>.run(&live), g = MillerLoop<C>.run(&jacobian)
+            #expect(Pairing<C>.finalExponentiation(f) == Pairing<C>.finalExponentiation(g), "\(C.name), \(random.replay)")
+            #expect(f != g, "the lines are scaled differently, so f itself differs (\(C.name))")
+        }
+    }
+
+    @Test func liveLinesBN() { checkLiveLines(BN254CX.self) }
+    @Test func liveLinesBLS() { checkLiveLines(BLS12_381.self) }
+
     @Test func preparedLinesBN() { checkPrepared(BN254CX.self) }
     @Test func preparedLinesBLS() { checkPrepared(BLS12_381.self) }
 }
