@@ -68,8 +68,27 @@ struct ScalarMultiplicationTests {
             #expect((k1 + k2 * endomorphism.lambda - reduced).mod(r).isZero, "decomposition of \(k.string(base: 16))")
             #expect(BigInt(limbs: m1).bitWidth <= 4 * glv.windows && BigInt(limbs: m2).bitWidth <= 4 * glv.windows)
             #expect(mask1 == 0 || mask1 == .max)
+            // The signed base-32 digits of each half give it back, every digit in [-16, 15].
+            for magnitude in [m1, m2] {
+                let (digits, signs) = SecretGLV<C>.signedDigits(magnitude, count: glv.digits)
+                var value = BigInt.zero
+                for i in stride(from: glv.digits - 1, through: 0, by: -1) {
+                    #expect(digits[i] <= 16 && (signs[i] == 0 || signs[i] == .max), "digit \(i) of \(k.string(base: 16))")
+                    #expect(digits[i] < 16 || signs[i] == .max, "+16 is not a digit (\(k.string(base: 16)))")
+                    value = value.shiftedLeft(5) + (signs[i] == 0 ? BigInt(Int(digits[i])) : -BigInt(Int(digits[i])))
+                }
+                #expect(value == BigInt(limbs: magnitude), "signed digits of \(k.string(base: 16))")
+            }
         }
-        for k in Self.scalars(C.self) + [BigInt(-5), -r - BigInt(3)] + randomScalars.prefix(6) {
+        // The largest half the windows allow (all ones) recodes without a carry out of the top.
+        let largest = (BigInt.one.shiftedLeft(4 * glv.windows) - .one).limbs(count: SecretGLV<C>.width)
+        let (topDigits, topSigns) = SecretGLV<C>.signedDigits(largest, count: glv.digits)
+        var top = BigInt.zero
+        for i in stride(from: glv.digits - 1, through: 0, by: -1) {
+            top = top.shiftedLeft(5) + (topSigns[i] == 0 ? BigInt(Int(topDigits[i])) : -BigInt(Int(topDigits[i])))
+        }
+        #expect(top == BigInt(limbs: largest))
+        for k in Self.scalars(C.self) + [BigInt(-5), -r - BigInt(3)] + randomScalars.prefix(24) {
             #expect(p.multipliedInG1(bySecret: k) == p.multiplied(bySecret: k), "secret GLV \(k.string(base: 16))")
         }
         #expect(G1Point<C>.infinity.multipliedInG1(bySecret: BigInt(12345)).isInfinity)
