@@ -64,26 +64,26 @@ struct ActivationService: Sendable {
         let now = clock.now
         let rule = config.limits.wrongConfirmationsPerRegistration
         let key = "confirm:\(pending.mpinId)", addressKey = "confirm-addr:\(address)"
-        // Every try is counted, atomically, before its code is compared, and a right code (or an
-        // unreadable form) gives the counts back: concurrent wrong codes never get more than the
-        // limit compared (checking first and counting after let 8 of them through, issue 29).
-        let withinRegistration = try await limiter.hit(key, rule, now: now)
-        let withinAddress = try await limiter.hit(addressKey, rule, now: now)
-        func giveBack() async throws(APIError) {
-            try await limiter.giveBack(key)
-            try await limiter.giveBack(addressKey)
-        }
-        guard withinRegistration, withinAddress else { return .refused("Too many wrong codes. Wait a quarter of an hour and try again.") }
+        // Every try at this registration's code is counted, atomically, before the code is
+        // compared, and a right code (or an unreadable form) gives the count back: concurrent
+        // wrong codes never get more than the limit compared (checking first and counting after
+        // let 8 of them through, issue 29). The address's count is of wrong codes only, read
+        // before and raised after: counting right codes there too, even for a moment, refused
+        // people activating at the same time behind one address (an office, `zkpin load`).
+        let tooMany = ActivationPage.refused("Too many wrong codes. Wait a quarter of an hour and try again.")
+        guard try await !limiter.exhausted(addressKey, rule, now: now) else { return tooMany }
+        guard try await limiter.hit(key, rule, now: now) else { return tooMany }
         let code: String?
         do { code = try await readCode() } catch {
-            try await giveBack()
+            try await limiter.giveBack(key)
             throw error
         }
         guard let code, Tokens.equal(links.confirmationCodeHash(code), pending.codeHash) else {
+            _ = try await limiter.hit(addressKey, rule, now: now)
             await audit.record("activation_wrong_code", userId: pending.userId, mpinId: pending.mpinId, address: address)
             return .ask(pending, wrongCode: true)
         }
-        try await giveBack()
+        try await limiter.giveBack(key)
         let done = try await storage("activate") { try await $0.activate(mpinId: pending.mpinId, now: now) }
         guard done else { return .refused("This registration was already activated or has expired.") }
         await audit.record("activate", userId: pending.userId, mpinId: pending.mpinId, address: address)

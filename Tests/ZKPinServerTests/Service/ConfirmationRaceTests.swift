@@ -31,6 +31,50 @@ import ZKPinWire
         }
     }
 
+    /// People behind one address (an office, `zkpin load`) activating at the same moment are
+    /// not told "too many wrong codes": right codes never count against the address.
+    @Test func concurrentRightCodesFromOneAddressAllActivate() async throws {
+        let h = try await Harness.make()
+        let rule = h.rp.config.limits.wrongConfirmationsPerRegistration
+        try await h.run { t in
+            var forms: [(String, String)] = []
+            for n in 0..<(rule.limit * 3) {
+                let email = "office\(n)@example.com"
+                let reg = try await t.json("PUT", "/rps/user", RegisterRequest(userId: email)).json(RegisterResponse.self)
+                let link = try Outbox.activationLink(in: h.outbox, to: email)
+                forms.append(
+                    (String(link[link.range(of: "/mpinActivate")!.lowerBound...]), try #require(Tokens.confirmationCode(regOTT: reg.regOTT))))
+            }
+            let pages = try await withThrowingTaskGroup(of: String.self) { group in
+                for (path, code) in forms { group.addTask { try await t.form(path, ["code": code]).text } }
+                return try await group.reduce(into: [String]()) { $0.append($1) }
+            }
+            let activated = pages.filter { $0.contains("id=\"activated\"") }.count
+            #expect(
+                activated == forms.count,
+                "\(activated) of \(forms.count) activated; others: \(pages.filter { !$0.contains("id=\"activated\"") }.map { $0.prefix(200) })")
+        }
+    }
+
+    /// Wrong codes from one address across registrations stop at the address's limit.
+    @Test func wrongCodesFromOneAddressStopAtItsLimit() async throws {
+        let h = try await Harness.make()
+        let rule = h.rp.config.limits.wrongConfirmationsPerRegistration
+        try await h.run { t in
+            var paths: [String] = []
+            for n in 0..<(rule.limit + 2) {
+                let email = "guess\(n)@example.com"
+                _ = try await t.json("PUT", "/rps/user", RegisterRequest(userId: email))
+                let link = try Outbox.activationLink(in: h.outbox, to: email)
+                paths.append(String(link[link.range(of: "/mpinActivate")!.lowerBound...]))
+            }
+            // One wrong code at each registration, one after the other.
+            var refused = 0
+            for path in paths where try await t.form(path, ["code": "AAAA-AAAA"]).text.contains("Too many wrong codes") { refused += 1 }
+            #expect(refused == 2, "\(refused) of \(paths.count) wrong codes were refused for the address; the limit is \(rule.limit)")
+        }
+    }
+
     @Test func aRightCodeGivesItsCountBack() async throws {
         let h = try await Harness.make()
         let rule = h.rp.config.limits.wrongConfirmationsPerRegistration
