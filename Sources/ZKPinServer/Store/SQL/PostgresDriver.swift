@@ -124,17 +124,20 @@ public final class PostgresDriver: SQLDriver {
         }
     }
 
-    /// The statement with its placeholders numbered as PostgreSQL wants them.
+    /// The statement with its placeholders numbered as PostgreSQL wants them. Scanned as UTF-8
+    /// bytes ("?" is one byte and never part of another character's encoding): walking the
+    /// text by Character cost about 30 us of a statement's CPU under load.
     static func query(_ statement: SQLStatement) -> PostgresQuery {
-        var sql = ""
+        var sql = [UInt8]()
         sql.reserveCapacity(statement.text.utf8.count + 16)
         var number = 0
-        for character in statement.text {
-            if character == "?" {
+        for byte in statement.text.utf8 {
+            if byte == UInt8(ascii: "?") {
                 number += 1
-                sql += "$\(number)"
+                sql.append(UInt8(ascii: "$"))
+                sql += String(number).utf8
             } else {
-                sql.append(character)
+                sql.append(byte)
             }
         }
         var binds = PostgresBindings(capacity: statement.values.count)
@@ -147,7 +150,7 @@ public final class PostgresDriver: SQLDriver {
             case .bool(let v): binds.append(v)
             }
         }
-        return PostgresQuery(unsafeSQL: sql, binds: binds)
+        return PostgresQuery(unsafeSQL: String(decoding: sql, as: UTF8.self), binds: binds)
     }
 
     static func collect(_ rows: PostgresRowSequence) async throws -> [SQLRow] {
