@@ -148,7 +148,7 @@ public enum ZKPinServerApp {
         router.addRoutes(ApprovalRoutes.collection(approvals: rp.approvals, address: address))
         router.addRoutes(
             AccessRoutes.collection(
-                access: rp.access, binding: PageBinding(config: rp.config, key: rp.links.key), siteNames: rp.siteNames, clock: rp.clock,
+                access: rp.access, binding: PageBinding(config: rp.config, key: rp.links.key),
                 address: address))
         let pages = try Pages(clientCommand: rp.config.clientCommand)
         router.addRoutes(PageRoutes.collection(rp: rp, pages: pages, address: address))

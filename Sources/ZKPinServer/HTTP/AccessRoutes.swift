@@ -4,7 +4,7 @@ import ZKPinWire
 /// Access codes for the page: `POST /rps/getAccessNumber`, `/rps/access`, `/rps/codeStatus`.
 enum AccessRoutes {
     static func collection(
-        access: AccessService, binding: PageBinding, siteNames: SiteNames, clock: ServerClock, address: ClientAddress
+        access: AccessService, binding: PageBinding, address: ClientAddress
     ) -> RouteCollection<AppContext> {
         let routes = RouteCollection(context: AppContext.self)
         // A page that draws its code here completes at /session like the login page: in the
@@ -20,10 +20,8 @@ enum AccessRoutes {
             try await access.access(try await request.decode(as: AccessRequest.self, context: context))
         }
         routes.post("/rps/codeStatus") { request, context in
-            let body = try await request.decode(as: CodeStatusRequest.self, context: context)
-            try await access.codeStatus(body, address: address.of(request, context))
-            // The site an OpenID Connect sign-in is for, so the client can name it.
-            return CodeStatusResponse(clientName: siteNames.name(code: body.wid, now: clock.now))
+            // With the site an OpenID Connect sign-in is for, so the client can name it.
+            try await access.codeStatus(try await request.decode(as: CodeStatusRequest.self, context: context), address: address.of(request, context))
         }
         return routes
     }

@@ -40,8 +40,9 @@ enum DeviceRoutes {
                 return page(.confirm(userCode: shown, clientName: client.name, userId: session.userId, scope: code.scope))
             }
             let browser = web.binding.browser(of: request)
-            let access = try await provider.access.accessNumber(address: from) { web.binding.webOTT(.device, browser: browser) }
-            provider.siteNames.record(code: access.accessNumber, name: client.name, expires: code.expires, now: provider.now)
+            let access = try await provider.access.accessNumber(address: from, site: client.name) {
+                web.binding.webOTT(.device, browser: browser)
+            }
             var response = HTMLPage.response(
                 pages.loginPage(
                     serviceName: web.serviceName, accessNumber: access.accessNumber, webOTT: access.webOTT, ttl: access.ttlSeconds,

@@ -13,7 +13,6 @@ final class OIDCProvider: Sendable {
     let audit: AuditTrail
     /// The access-code login that the authorize page runs, and its session cookies.
     let access: AccessService
-    let siteNames: SiteNames
     /// Keys the subjects, so they are the same on every instance (the link key).
     let subjectKey: [UInt8]
     let clock: ServerClock
@@ -34,7 +33,6 @@ final class OIDCProvider: Sendable {
         storage = rp.storage
         audit = rp.audit
         access = rp.access
-        siteNames = rp.siteNames
         subjectKey = rp.links.key
         clock = rp.clock
         self.keys = keys
@@ -121,14 +119,13 @@ final class OIDCProvider: Sendable {
     /// Shows the access-code page for a request: a fresh code whose page carries the request.
     /// `makeWebOTT` draws the page's webOTT (PageBinding: bound to the browser, for `authorize`).
     func startLogin(_ request: ValidAuthorization, makeWebOTT: () -> String) async throws -> AccessNumberResponse {
-        let access = try await self.access.accessNumber(makeWebOTT: makeWebOTT)
+        let access = try await self.access.accessNumber(site: request.client.name, makeWebOTT: makeWebOTT)
         let created = now
         let pending = PendingAuthorization(
             webOTTHash: Tokens.hash(access.webOTT), clientId: request.client.id, redirectURI: request.redirectURI, scope: request.scope,
             state: request.state, nonce: request.nonce, codeChallenge: request.codeChallenge, created: created,
             expires: created + accessCodeTTL + 60)
         try await storage("insert pending authorization") { try await $0.insertPendingAuthorization(pending) }
-        siteNames.record(code: access.accessNumber, name: request.client.name, expires: pending.expires, now: created)
         return access
     }
 

@@ -23,8 +23,11 @@ struct AccessService: Sendable {
 
     /// `POST /rps/getAccessNumber` and the login page: a fresh code bound to a fresh webOTT.
     /// With `address`, limited per client address (each code is a row until it is purged).
-    /// `makeWebOTT` draws the webOTT (PageBinding binds it to the browser and the purpose).
-    func accessNumber(address: String? = nil, makeWebOTT: () -> String = { Tokens.fresh() }) async throws(APIError) -> AccessNumberResponse {
+    /// `makeWebOTT` draws the webOTT (PageBinding binds it to the browser and the purpose);
+    /// `site` is the OpenID Connect client the code signs in to, if any.
+    func accessNumber(
+        address: String? = nil, site: String? = nil, makeWebOTT: () -> String = { Tokens.fresh() }
+    ) async throws(APIError) -> AccessNumberResponse {
         if let address, !(try await limiter.hit("codes:\(address)", config.limits.accessCodesPerAddress, now: clock.now)) {
             throw APIError(.rateLimited, "too many access codes asked from this address; wait a minute")
         }
@@ -35,7 +38,7 @@ struct AccessService: Sendable {
             let created = clock.now
             let session = AccessSession(
                 webOTTHash: Tokens.hash(webOTT), code: code, created: created,
-                expires: created + config.accessCodeTTL)
+                expires: created + config.accessCodeTTL, site: site)
             if try await storage("insert access session", { try await $0.insertAccessSession(session) }) {
                 return AccessNumberResponse(
                     accessNumber: code, webOTT: webOTT, ttlSeconds: config.accessCodeTTL,
@@ -77,25 +80,28 @@ struct AccessService: Sendable {
         return identity.map { max(0, config.maxAttempts - $0.failedAttempts) }
     }
 
-    /// `POST /rps/codeStatus`.
-    func codeStatus(_ request: CodeStatusRequest, address: String) async throws(APIError) {
+    /// `POST /rps/codeStatus`: the code presented, and the site it signs in to (nil for the
+    /// service's own page), so the client can name it.
+    func codeStatus(_ request: CodeStatusRequest, address: String) async throws(APIError) -> CodeStatusResponse {
         guard request.status == "wid" else { throw APIError.bad("status must be \"wid\"") }
-        try await present(code: request.wid, address: address)
+        return CodeStatusResponse(clientName: try await present(code: request.wid, address: address).site)
     }
 
     /// Marks an access code as presented (412 for an unknown, expired or used one; rate-limited
-    /// per address, and the limit is checked before the code is touched).
-    func present(code: String, address: String) async throws(APIError) {
+    /// per address, and the limit is checked before the code is touched); the session after.
+    @discardableResult
+    func present(code: String, address: String) async throws(APIError) -> AccessSession {
         let rule = config.limits.wrongCodesPerAddress
         let now = clock.now
         if try await limiter.exhausted("code:\(address)", rule, now: now) {
             throw APIError(.rateLimited, "too many wrong access codes from this address; wait a minute")
         }
         let session = AccessCode.isValid(code) ? try await storage("present code") { try await $0.presentCode(code, now: now) } : nil
-        guard session != nil else {
+        guard let session else {
             _ = try await limiter.hit("code:\(address)", rule, now: now)
             throw APIError(.accessCodeExpired, "unknown, expired or used access code")
         }
+        return session
     }
 
     /// Shows the page of `code` (when there is one) that its login was blocked or refused.

@@ -26,8 +26,6 @@ public final class RelyingParty: Sendable {
     let audit: AuditTrail
     let links: LinkSigner
     let clock: ServerClock
-    /// The OpenID Connect client each live access code signs in to (for `/rps/codeStatus`).
-    let siteNames = SiteNames()
 
     public init(
         config: ServerConfig, store: Store, dta1: TrustedAuthority, dta2: DTA2Link, dta2Key: [UInt8],

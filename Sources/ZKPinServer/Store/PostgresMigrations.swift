@@ -68,7 +68,9 @@ enum PostgresMigrations {
         // v5: one-time codes (Store+OTP.swift) and the services that check them.
         OTPSchema.postgres,
         // v6: backchannel authentication requests (CIBA) and the clients that may make them.
-        BackchannelSchema.postgres
+        BackchannelSchema.postgres,
+        // v7: the site an access code signs in to, in the store (every instance can name it).
+        [AccessSiteSchema.statement]
     ]
 
     /// Work done in Swift after a version's statements, in the same transaction.

@@ -38,7 +38,8 @@ extension AccessSession {
             webOTTHash: try r.text("web_ott_hash"), code: try r.text("code"),
             status: AccessSession.Status(rawValue: try r.text("status")) ?? .used, mpinId: try r.optionalText("mpin_id"),
             userId: try r.optionalText("user_id"), authOTTHash: try r.optionalText("auth_ott_hash"), takenUp: try r.bool("taken_up"),
-            created: try r.int("created"), expires: try r.int("expires"), authenticatedAt: try r.optionalInt("authenticated_at"))
+            created: try r.int("created"), expires: try r.int("expires"), authenticatedAt: try r.optionalInt("authenticated_at"),
+            site: try r.optionalText("site"))
     }
 }
 

@@ -61,6 +61,8 @@ enum SQLiteMigrations {
         m.registerMigration("v6") { db in try db.execute(sql: OTPSchema.sqlite) }
         // v7: backchannel authentication requests (CIBA) and the clients that may make them.
         m.registerMigration("v7") { db in try db.execute(sql: BackchannelSchema.sqlite) }
+        // v8: the site an access code signs in to, in the store (every instance can name it).
+        m.registerMigration("v8") { db in try db.execute(sql: AccessSiteSchema.statement) }
         return m
     }
 }

@@ -9,8 +9,8 @@ extension Store {
             // DO NOTHING on either unique key: a code live elsewhere makes the caller draw again.
             return try tx.one(
                 """
-                INSERT INTO access_sessions(web_ott_hash, code, status, created, expires, taken_up)
-                VALUES (\(s.webOTTHash), \(s.code), \(s.status.rawValue), \(s.created), \(s.expires), \(false))
+                INSERT INTO access_sessions(web_ott_hash, code, status, created, expires, taken_up, site)
+                VALUES (\(s.webOTTHash), \(s.code), \(s.status.rawValue), \(s.created), \(s.expires), \(false), \(s.site))
                 ON CONFLICT DO NOTHING RETURNING 1
                 """) != nil
         }
@@ -132,4 +132,9 @@ extension Store {
     public func consumeAccessSession(webOTTHash: String, now: Int, window: Int) async throws -> AccessSession? {
         try await move(.use, .webOTTHash(webOTTHash), AccessMoveValues(now: now, window: window))
     }
+}
+
+/// SQLite migration v8, PostgreSQL version 7: one statement both run.
+enum AccessSiteSchema {
+    static let statement = "ALTER TABLE access_sessions ADD COLUMN site TEXT"
 }

@@ -101,15 +101,18 @@ public struct AccessSession: Sendable, Equatable {
     public var created: Int
     public var expires: Int
     public var authenticatedAt: Int?
+    /// The site the code signs in to, when an OpenID Connect client's page (authorize, device)
+    /// drew it: `/rps/codeStatus` names it to the person's client, on any instance.
+    public var site: String?
 
     public init(
         webOTTHash: String, code: String, status: Status = .new, mpinId: String? = nil,
         userId: String? = nil, authOTTHash: String? = nil, takenUp: Bool = false,
-        created: Int, expires: Int, authenticatedAt: Int? = nil
+        created: Int, expires: Int, authenticatedAt: Int? = nil, site: String? = nil
     ) {
         self.webOTTHash = webOTTHash; self.code = code; self.status = status; self.mpinId = mpinId
         self.userId = userId; self.authOTTHash = authOTTHash; self.takenUp = takenUp
-        self.created = created; self.expires = expires; self.authenticatedAt = authenticatedAt
+        self.created = created; self.expires = expires; self.authenticatedAt = authenticatedAt; self.site = site
     }
 }
 

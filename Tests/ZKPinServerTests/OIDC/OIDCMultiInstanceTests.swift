@@ -18,6 +18,12 @@ struct OIDCMultiInstanceTests {
         let user = try await TestUser.register(c.ta, email: "oidc-multi@example.com", pin: 1234, outbox: c.outbox)
         let page = try await c.ta.get(OIDCFlow.authorizePath(client: client.id))
         #expect(page.status == 200 && page.text.contains("Sign in to Wiki with your PIN"))
+        // The person's client checks a code that A showed through B: B names the site too (the
+        // name is kept with the code in the store, not in the process that showed the page).
+        let shown = try await c.ta.get(OIDCFlow.authorizePath(client: client.id))
+        let shownCode = try #require(OIDCFlow.capture(#"id="code">([0-9]{7})<"#, in: shown.text))
+        let scanned = try await c.tb.json("POST", "/rps/codeStatus", CodeStatusRequest(wid: shownCode))
+        #expect(try scanned.json(CodeStatusResponse.self).clientName == "Wiki", "\(scanned.status) \(scanned.text)")
         let (done, cookie) = try await OIDCFlow(t: c.ta, pageOrigin: c.a.base).signIn(page: page, user: user)
         let code = try #require(OIDCFlow.redirectItems(done)["code"])
         let fields = ["grant_type": "authorization_code", "code": code, "redirect_uri": OIDCFlow.callback]
