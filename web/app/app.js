@@ -393,9 +393,12 @@ function renderApprovals(requests) {
     li.append(expiry, approve, deny);
     ul.append(li);
   }
-  say(requests.length === 0 ? "No request is waiting; this list looks again every few seconds."
-    : `${requests.length === 1 ? "1 request is" : requests.length + " requests are"} waiting for your answer.`);
-  show("approvals");
+  // A refresh that changes nothing says nothing again, and only the first showing moves the
+  // focus: a screen reader is not interrupted every 5 seconds.
+  const status = requests.length === 0 ? "No request is waiting; this list looks again every few seconds."
+    : `${requests.length === 1 ? "1 request is" : requests.length + " requests are"} waiting for your answer.`;
+  if ($("status").textContent !== status) say(status);
+  if ($("approvals").hidden) show("approvals");
 }
 
 // RFC 9396 details as "key: value" lines (nested keys joined by dots), as the CLI shows them.

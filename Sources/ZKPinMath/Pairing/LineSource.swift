@@ -84,10 +84,17 @@ public struct LiveLines<C: PairingCurve>: LineSource {
     public mutating func frobeniusLines() -> (Line<C>, Line<C>) {
         // The loop ran over |6u+2| with u < 0: continue from -T.
         if C.uIsNegative { y = -y }
-        let q1 = (q.x.conjugate * C.Field.frobeniusDeltaSquared, q.y.conjugate * C.Field.frobeniusDeltaCubed)
-        let q2 = (q1.0.conjugate * C.Field.frobeniusDeltaSquared, q1.1.conjugate * C.Field.frobeniusDeltaCubed)
+        let (q1, q2) = Self.frobeniusPoints(q)
         let first = add(q1)
-        let second = add((q2.0, -q2.1))
+        let second = add((q2.x, -q2.y))
         return (first, second)
+    }
+
+    /// π(Q) and π^2(Q), the points of BN's last two lines.
+    @inlinable
+    package static func frobeniusPoints(_ q: (x: F2, y: F2)) -> (q1: (x: F2, y: F2), q2: (x: F2, y: F2)) {
+        let q1 = (x: q.x.conjugate * C.Field.frobeniusDeltaSquared, y: q.y.conjugate * C.Field.frobeniusDeltaCubed)
+        let q2 = (x: q1.x.conjugate * C.Field.frobeniusDeltaSquared, y: q1.y.conjugate * C.Field.frobeniusDeltaCubed)
+        return (q1, q2)
     }
 }

@@ -54,7 +54,7 @@ extension MPin {
     }
 
     /// The same with Pa's lines prepared (a signer seen recently: its lines are kept, as SS's
-    /// are); equal to the live one for every input (DVSPreparedKeyTests).
+    /// are); equal to the live one for every input (DVSTests checks every verdict both ways).
     public static func dvsVerify(
         hid: G1, htid: G1? = nil, y: BigInt, u: G1, ut: G1? = nil, v: G1,
         publicKey pa: G2Prepared<C>, serverSecret: G2Prepared<C>

@@ -62,10 +62,10 @@ struct JacobianLiveLines<C: PairingCurve>: LineSource {
     mutating func frobeniusLines() -> (Line<C>, Line<C>) {
         // The loop ran over |6u+2| with u < 0: continue from -T.
         if C.uIsNegative { y = -y }
-        let q1 = (q.x.conjugate * C.Field.frobeniusDeltaSquared, q.y.conjugate * C.Field.frobeniusDeltaCubed)
-        let q2 = (q1.0.conjugate * C.Field.frobeniusDeltaSquared, q1.1.conjugate * C.Field.frobeniusDeltaCubed)
+        // The points are the same for both (only the coordinates of T differ).
+        let (q1, q2) = LiveLines<C>.frobeniusPoints(q)
         let first = add(q1)
-        let second = add((q2.0, -q2.1))
+        let second = add((q2.x, -q2.y))
         return (first, second)
     }
 }
