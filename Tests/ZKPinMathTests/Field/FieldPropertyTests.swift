@@ -239,6 +239,31 @@ struct TowerKernelTests {
                 }
             }
         }
+        // The lazily reduced Fp12 kernels keep sums of up to five double-width products before
+        // reducing: every coefficient at p - 1, or at p - 1 and zero by turns, gives the largest
+        // sums and the most negative differences.
+        // (In Montgomery form: the limbs themselves are p - 1.)
+        var topLimbs = P.modulus
+        topLimbs[0] -= 1
+        let top = Fp<P>(montgomery: topLimbs)
+        let fullMaximum = Fp4(Fp2(top, top), Fp2(top, top))
+        let alternating = Fp4(Fp2(top, .zero), Fp2(.zero, top))
+        let topFp2 = Fp2(top, top)
+        for (x, y) in [
+            (Fp12(fullMaximum, fullMaximum, fullMaximum), Fp12(fullMaximum, fullMaximum, fullMaximum)),
+            (Fp12(alternating, fullMaximum, alternating), Fp12(fullMaximum, alternating, .zero)),
+            (Fp12(.zero, alternating, fullMaximum), Fp12(alternating, .zero, alternating)),
+        ] {
+            if P.fp12Product(x, y) != Fp12.karatsubaProduct(x, y) { failures += 1 }
+            if P.fp12Squared(x) != x.chungHasanSquared { failures += 1 }
+            if P.fp12Squared(y) != y.chungHasanSquared { failures += 1 }
+            for bAtKSquared in [false, true] {
+                for (a, b) in [(fullMaximum, topFp2), (alternating, topFp2), (fullMaximum, Fp2<P>.zero)]
+                where P.fp12ProductByLine(x, a: a, b: b, bAtKSquared: bAtKSquared) != x.sparseProduct(a: a, b: b, bAtKSquared: bAtKSquared) {
+                    failures += 1
+                }
+            }
+        }
         #expect(failures == 0)
     }
 

@@ -146,6 +146,21 @@ def lazy_reduction(name, n, shared=True):
     ws("    return r;")
     ws("}")
     ws("")
+    ws(f"/* r = a + b on limbs in memory, without reduction (callers ensure no carry out); r may be a or b. */")
+    ws(f"static inline __attribute__((always_inline)) void zk_plain_sum_in_memory{n}(uint64_t *r, const uint64_t *a, const uint64_t *b) {{")
+    ws(f"    uint64_t {', '.join(f'd{j}' for j in range(n))};")
+    ws("    __asm__(")
+    for j in range(n):
+        ws(f'        "movq {8 * j}(%[a]), %[d{j}]\\n\\t"')
+    for j in range(n):
+        ws(f'        "{"addq" if j == 0 else "adcq"} {8 * j}(%[b]), %[d{j}]\\n\\t"')
+    for j in range(n):
+        ws(f'        "movq %[d{j}], {8 * j}(%[r])\\n\\t"')
+    ws(f'        : ' + ", ".join(f'[d{j}] "=&r"(d{j})' for j in range(n)) + ', [r] "+r"(r), [a] "+r"(a), [b] "+r"(b)')
+    ws('        :')
+    ws('        : "cc", "memory");')
+    ws("}")
+    ws("")
     ws(f"/* The Karatsuba combination on {2 * n}-limb values: t2 -= t0 + t1 (never negative), t0 -= t1, plus")
     ws(" * p*2^(64n) when that borrows (p masked by the borrow, no branch on the value). */")
     ws(f"static inline __attribute__((always_inline)) void zk_fp2_combine{n}(uint64_t *t0, const uint64_t *t1, uint64_t *t2, const uint64_t *p) {{")
@@ -341,6 +356,98 @@ def in_memory_sum_and_difference(name, n):
     return out
 
 
+def wide_modular_sum_and_difference(name, n):
+    """Sums and differences of double-width values modulo pR (R = 2^(64n)), for the lazily
+    reduced Fp12 products: residues in [0, pR), which the Montgomery reduction accepts. pR's low
+    half is zero, so one carry chain runs through both halves and only the high half is
+    corrected, as the in-memory sums correct an element. r may be a or b (each half is read
+    before it is written)."""
+    out = []
+    w = out.append
+    limbs = range(n)
+    regs = ", ".join(f'[d{j}] "=&r"(d{j})' for j in limbs)
+    moduli = ", ".join(f'[p{j}] "m"(zk_{name}_modulus[{j}])' for j in limbs)
+
+    w(f"/* r = (a + b) mod pR for a, b in [0, pR) ({2 * n} limbs): the high half takes the low half's carry")
+    w(f" * (no carry out: below 2p), then loses p unless that borrows (the stored sum read back by cmov). */")
+    w(f"static inline __attribute__((always_inline)) void zk_{name}_wide_modular_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {{")
+    w(f"    uint64_t {', '.join(f'd{j}' for j in limbs)};")
+    w("    __asm__(")
+    for j in limbs:
+        w(f'        "movq {8 * j}(%[a]), %[d{j}]\\n\\t"')
+    for j in limbs:
+        w(f'        "{"addq" if j == 0 else "adcq"} {8 * j}(%[b]), %[d{j}]\\n\\t"')
+    for j in limbs:
+        w(f'        "movq %[d{j}], {8 * j}(%[r])\\n\\t"')
+    for j in limbs:
+        w(f'        "movq {8 * (n + j)}(%[a]), %[d{j}]\\n\\t"')
+    for j in limbs:
+        w(f'        "adcq {8 * (n + j)}(%[b]), %[d{j}]\\n\\t"')
+    for j in limbs:
+        w(f'        "movq %[d{j}], {8 * (n + j)}(%[r])\\n\\t"')
+    for j in limbs:
+        w(f'        "{"subq" if j == 0 else "sbbq"} %[p{j}], %[d{j}]\\n\\t"')
+    for j in limbs:
+        w(f'        "cmovcq {8 * (n + j)}(%[r]), %[d{j}]\\n\\t"')
+    for j in limbs:
+        w(f'        "movq %[d{j}], {8 * (n + j)}(%[r])\\n\\t"')
+    w(f'        : {regs}, [r] "+r"(r), [a] "+r"(a), [b] "+r"(b)')
+    w(f'        : {moduli}')
+    w('        : "cc", "memory");')
+    w("}")
+    w("")
+    w(f"/* r = (a - b) mod pR: one borrow chain through both halves, its borrow as a mask; the high half")
+    w(f" * stored, plus p, and the stored value read back by cmov when there was no borrow. */")
+    w(f"static inline __attribute__((always_inline)) void zk_{name}_wide_modular_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {{")
+    w(f"    uint64_t {', '.join(f'd{j}' for j in limbs)}, mask;")
+    w("    __asm__(")
+    for j in limbs:
+        w(f'        "movq {8 * j}(%[a]), %[d{j}]\\n\\t"')
+    for j in limbs:
+        w(f'        "{"subq" if j == 0 else "sbbq"} {8 * j}(%[b]), %[d{j}]\\n\\t"')
+    for j in limbs:
+        w(f'        "movq %[d{j}], {8 * j}(%[r])\\n\\t"')
+    for j in limbs:
+        w(f'        "movq {8 * (n + j)}(%[a]), %[d{j}]\\n\\t"')
+    for j in limbs:
+        w(f'        "sbbq {8 * (n + j)}(%[b]), %[d{j}]\\n\\t"')
+    w('        "sbbq %[mask], %[mask]\\n\\t"')
+    for j in limbs:
+        w(f'        "movq %[d{j}], {8 * (n + j)}(%[r])\\n\\t"')
+    for j in limbs:
+        w(f'        "{"addq" if j == 0 else "adcq"} %[p{j}], %[d{j}]\\n\\t"')
+    w('        "testq %[mask], %[mask]\\n\\t"')
+    for j in limbs:
+        w(f'        "cmovzq {8 * (n + j)}(%[r]), %[d{j}]\\n\\t"')
+    for j in limbs:
+        w(f'        "movq %[d{j}], {8 * (n + j)}(%[r])\\n\\t"')
+    w(f'        : {regs}, [mask] "=&r"(mask), [r] "+r"(r), [a] "+r"(a), [b] "+r"(b)')
+    w(f'        : {moduli}')
+    w('        : "cc", "memory");')
+    w("}")
+    w("")
+    w(f"/* w in (-pR, pR) as two's complement (the c0 part of an Fp2 wide product) into [0, pR) in place:")
+    w(f" * the high half plus p, and the old high half read back by cmov when w was not negative. */")
+    w(f"static inline __attribute__((always_inline)) void zk_{name}_wide_lift(uint64_t *w) {{")
+    w(f"    uint64_t {', '.join(f'd{j}' for j in limbs)}, top;")
+    w("    __asm__(")
+    w(f'        "movq {8 * (2 * n - 1)}(%[w]), %[top]\\n\\t"')
+    for j in limbs:
+        w(f'        "movq {8 * (n + j)}(%[w]), %[d{j}]\\n\\t"')
+    for j in limbs:
+        w(f'        "{"addq" if j == 0 else "adcq"} %[p{j}], %[d{j}]\\n\\t"')
+    w('        "testq %[top], %[top]\\n\\t"')
+    for j in limbs:
+        w(f'        "cmovnsq {8 * (n + j)}(%[w]), %[d{j}]\\n\\t"')
+    for j in limbs:
+        w(f'        "movq %[d{j}], {8 * (n + j)}(%[w])\\n\\t"')
+    w(f'        : {regs}, [top] "=&r"(top), [w] "+r"(w)')
+    w(f'        : {moduli}')
+    w('        : "cc", "memory");')
+    w("}")
+    return out
+
+
 def header_text(fields):
     """fields: (C name, modulus limbs little-endian, -p^-1 mod 2^64, D-type twist) per curve."""
     lines = [
@@ -364,6 +471,8 @@ def header_text(fields):
         lines += sum_and_difference(name, len(modulus))
         lines.append("")
         lines += in_memory_sum_and_difference(name, len(modulus))
+        lines.append("")
+        lines += wide_modular_sum_and_difference(name, len(modulus))
         lines.append("")
         lines += lazy_reduction(name, len(modulus), shared=len(modulus) not in written)
         written.add(len(modulus))

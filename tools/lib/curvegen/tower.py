@@ -26,13 +26,12 @@ static inline __attribute__((always_inline)) void F##_fp2_product(zk_limbs##N a0
  * x, x + N): w0 = a0 b0 - a1 b1 as a two's-complement value in (-p^2, p^2), w1 = a0 b1 + a1 b0
  * in [0, 2p^2). r may not overlap a or b. */
 static __attribute__((noinline)) void F##_fp2_wide_product(uint64_t *w0, uint64_t *w1, const uint64_t *a, const uint64_t *b) {
-    uint64_t t[2 * N];
-    zk_limbs##N a0, a1, b0, b1;
-    for (int j = 0; j < N; j++) { a0.limb[j] = a[j]; a1.limb[j] = a[N + j]; b0.limb[j] = b[j]; b1.limb[j] = b[N + j]; }
+    uint64_t t[2 * N], sa[N], sb[N];
     zk_wide_product##N(w0, a, b);
     zk_wide_product##N(t, a + N, b + N);
-    zk_limbs##N sa = zk_plain_sum##N(a0, a1), sb = zk_plain_sum##N(b0, b1); /* < 2p: no carry out */
-    zk_wide_product##N(w1, sa.limb, sb.limb);
+    zk_plain_sum_in_memory##N(sa, a, a + N); /* < 2p: no carry out */
+    zk_plain_sum_in_memory##N(sb, b, b + N);
+    zk_wide_product##N(w1, sa, sb);
     zk_wide_subtract##N(w1, w0);
     zk_wide_subtract##N(w1, t);
     zk_wide_subtract##N(w0, t);
@@ -70,9 +69,15 @@ static inline __attribute__((always_inline)) void F##_fp2_times_xi(uint64_t *r, 
  * instruction cache; shared copies cost a call each (about 2% more instructions) and keep the
  * hot loops in cache (and their timings steadier). */
 static __attribute__((noinline)) void F##_fp2_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
-    zk_limbs##N c0, c1;
-    F##_fp2_product(F##_load(a), F##_load(a + N), F##_load(b), F##_load(b + N), &c0, &c1);
-    F##_store(r, c0); F##_store(r + N, c1);
+    uint64_t t0[2 * N], t1[2 * N], t2[2 * N], sa[N], sb[N];
+    zk_wide_product##N(t0, a, b);
+    zk_wide_product##N(t1, a + N, b + N);
+    zk_plain_sum_in_memory##N(sa, a, a + N); /* < 2p: no carry out */
+    zk_plain_sum_in_memory##N(sb, b, b + N);
+    zk_wide_product##N(t2, sa, sb);
+    zk_fp2_combine##N(t0, t1, t2, F##_modulus);
+    F##_store(r, F##_montgomery_reduction(t0));
+    F##_store(r + N, F##_montgomery_reduction(t2));
 }
 
 /* Fp4 elements (Fp2[j]/(j^2 - xi)): c0 at x, c1 at x + 2 * N. r may be a or b. */
@@ -90,13 +95,56 @@ static __attribute__((noinline)) void F##_fp4_square(uint64_t *r, const uint64_t
     F##_fp2_sum(r + 2 * N, product, product);
 }
 
-/* Karatsuba over Fp2 with every Fp2 product left double-width and one Montgomery reduction per
- * output coefficient (four instead of six): with X = a0 b0, Y = a1 b1, Z = (a0 + a1)(b0 + b1) as
- * two's-complement double-width pairs, c0 = X + xi Y = (X0 + Y0 - Y1, X1 + Y0 + Y1) and
- * c1 = Z - X - Y, each lifted into (0, 6p^2) by adding a multiple of p^2 (6p^2 < p R: 6p < R on
- * both curves), which the reduction accepts. */
-static __attribute__((noinline)) void F##_fp4_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
-    uint64_t x0[2 * N], x1[2 * N], y0[2 * N], y1[2 * N], z0[2 * N], z1[2 * N], sa[2 * N], sb[2 * N];
+/* Double-width values modulo pR (R = 2^(64N)) for the lazily reduced tower: sums and differences
+ * of unreduced products kept as residues in [0, pR) (F##_wide_modular_sum, _difference and
+ * _lift, per curve), which the Montgomery reduction accepts, so an Fp12 product or square
+ * reduces once per coefficient (12) instead of once per Fp2 product. */
+/* Wide Fp2 elements (w0 at x, w1 at x + 2N) and wide Fp4 elements (c0 at x, c1 at x + 4N), each
+ * value in [0, pR); r may be a or b. */
+static inline __attribute__((always_inline)) void F##_wide2_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    F##_wide_modular_sum(r, a, b); F##_wide_modular_sum(r + 2 * N, a + 2 * N, b + 2 * N);
+}
+
+static inline __attribute__((always_inline)) void F##_wide2_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    F##_wide_modular_difference(r, a, b); F##_wide_modular_difference(r + 2 * N, a + 2 * N, b + 2 * N);
+}
+
+/* w xi = (w0 - w1) + (w0 + w1) i. */
+static inline __attribute__((always_inline)) void F##_wide2_times_xi(uint64_t *r, const uint64_t *a) {
+    uint64_t t[2 * N];
+    F##_wide_modular_difference(t, a, a + 2 * N);
+    F##_wide_modular_sum(r + 2 * N, a, a + 2 * N);
+    for (int k = 0; k < 2 * N; k++) r[k] = t[k];
+}
+
+static inline __attribute__((always_inline)) void F##_wide4_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    F##_wide2_sum(r, a, b); F##_wide2_sum(r + 4 * N, a + 4 * N, b + 4 * N);
+}
+
+static inline __attribute__((always_inline)) void F##_wide4_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    F##_wide2_difference(r, a, b); F##_wide2_difference(r + 4 * N, a + 4 * N, b + 4 * N);
+}
+
+/* (c0 + c1 j) j = xi c1 + c0 j. */
+static inline __attribute__((always_inline)) void F##_wide4_times_j(uint64_t *r, const uint64_t *a) {
+    uint64_t t[4 * N];
+    F##_wide2_times_xi(t, a + 4 * N);
+    for (int k = 0; k < 4 * N; k++) r[4 * N + k] = a[k];
+    for (int k = 0; k < 4 * N; k++) r[k] = t[k];
+}
+
+/* r = the `count` values of w reduced, one Montgomery reduction each. */
+static inline __attribute__((always_inline)) void F##_reduce_wide(uint64_t *r, const uint64_t *w, int count) {
+    for (int k = 0; k < count; k++) F##_store(r + k * N, F##_montgomery_reduction(w + 2 * k * N));
+}
+
+/* The Fp4 product left double-width (w: 8N limbs, not overlapping a or b). Karatsuba over Fp2
+ * with every Fp2 product double-width: with X = a0 b0, Y = a1 b1, Z = (a0 + a1)(b0 + b1) as
+ * two's-complement pairs, c0 = X + xi Y = (X0 + Y0 - Y1, X1 + Y0 + Y1) and c1 = Z - X - Y, each
+ * lifted into (0, 6p^2) by adding a multiple of p^2 (6p^2 < p R: 6p < R on both curves). */
+static __attribute__((noinline)) void F##_fp4_wide_mul(uint64_t *w, const uint64_t *a, const uint64_t *b) {
+    uint64_t *x0 = w, *x1 = w + 2 * N, *z0 = w + 4 * N, *z1 = w + 6 * N;
+    uint64_t y0[2 * N], y1[2 * N], sa[2 * N], sb[2 * N];
     F##_fp2_wide_product(x0, x1, a, b);
     F##_fp2_wide_product(y0, y1, a + 2 * N, b + 2 * N);
     F##_fp2_sum(sa, a, a + 2 * N);
@@ -108,10 +156,38 @@ static __attribute__((noinline)) void F##_fp4_mul(uint64_t *r, const uint64_t *a
     /* X0 + Y0 - Y1 in (-4p^2, 2p^2); X1 + Y0 + Y1 in (-p^2, 5p^2) */
     zk_wide_add##N(x0, y0); zk_wide_subtract##N(x0, y1); zk_wide_add##N(x0, F##_p_squared_times[3]);
     zk_wide_add##N(x1, y0); zk_wide_add##N(x1, y1); zk_wide_add##N(x1, F##_p_squared_times[0]);
-    F##_store(r, F##_montgomery_reduction(x0));
-    F##_store(r + N, F##_montgomery_reduction(x1));
-    F##_store(r + 2 * N, F##_montgomery_reduction(z0));
-    F##_store(r + 3 * N, F##_montgomery_reduction(z1));
+}
+
+/* The Fp4 product: four Montgomery reductions instead of six. r may be a or b. */
+static __attribute__((noinline)) void F##_fp4_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+    uint64_t w[8 * N];
+    F##_fp4_wide_mul(w, a, b);
+    F##_reduce_wide(r, w, 4);
+}
+
+/* (a0 + a1 j)^2 = (a0 + a1)(a0 + xi a1) - (1 + xi) a0 a1 + 2 a0 a1 j, left double-width (w: 8N
+ * limbs, not overlapping a). */
+static __attribute__((noinline)) void F##_fp4_wide_square(uint64_t *w, const uint64_t *a) {
+    uint64_t p[4 * N], xi_p[4 * N], s1[2 * N], s2[2 * N], t[2 * N];
+    F##_fp2_wide_product(p, p + 2 * N, a, a + 2 * N);
+    F##_fp2_sum(s1, a, a + 2 * N);
+    F##_fp2_times_xi(t, a + 2 * N);
+    F##_fp2_sum(s2, a, t);
+    F##_fp2_wide_product(w, w + 2 * N, s1, s2);
+    F##_wide_lift(p);
+    F##_wide_lift(w);
+    F##_wide2_times_xi(xi_p, p);
+    F##_wide2_difference(w, w, p);
+    F##_wide2_difference(w, w, xi_p);
+    F##_wide2_sum(w + 4 * N, p, p);
+}
+
+/* (a0 + a1 j) b for b in Fp2, left double-width (w: 8N limbs, not overlapping a or b). */
+static inline __attribute__((always_inline)) void F##_fp4_wide_times_fp2(uint64_t *w, const uint64_t *a, const uint64_t *b) {
+    F##_fp2_wide_product(w, w + 2 * N, a, b);
+    F##_fp2_wide_product(w + 4 * N, w + 6 * N, a + 2 * N, b);
+    F##_wide_lift(w);
+    F##_wide_lift(w + 4 * N);
 }
 
 /* 3x - 2y as x + 2(x - y) (minus = 1) or x + 2(x + y) (minus = 0), on one Fp2 coefficient. */
@@ -158,67 +234,64 @@ static inline __attribute__((always_inline)) void F##_fp4_times_j(uint64_t *r, c
     for (int k = 0; k < 2 * N; k++) r[k] = t[k];
 }
 
-/* (a0 + a1 j) b for b in Fp2; r may be a. */
-static inline __attribute__((always_inline)) void F##_fp4_times_fp2(uint64_t *r, const uint64_t *a, const uint64_t *b) {
-    F##_fp2_mul(r, a, b); F##_fp2_mul(r + 2 * N, a + 2 * N, b);
-}
-
-/* Fp12 = Fp4[k]/(k^3 - j): c0 at x, c1 at x + 4 * N, c2 at x + 8 * N. Karatsuba: six Fp4 products.
- * r may overlap a or b (the result is assembled apart). */
+/* Fp12 = Fp4[k]/(k^3 - j): c0 at x, c1 at x + 4 * N, c2 at x + 8 * N. Karatsuba: six Fp4 products,
+ * all left double-width and combined modulo pR, then one reduction per coefficient (12 instead
+ * of 24). r may overlap a or b (written only at the end). */
 static void F##_fp12_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
-    uint64_t v0[4 * N], v1[4 * N], v2[4 * N], s[4 * N], t[4 * N], out[12 * N];
-    F##_fp4_mul(v0, a, b);
-    F##_fp4_mul(v1, a + 4 * N, b + 4 * N);
-    F##_fp4_mul(v2, a + 8 * N, b + 8 * N);
+    uint64_t v0[8 * N], v1[8 * N], v2[8 * N], w[8 * N], t[8 * N], s[4 * N], u[4 * N], out[24 * N];
+    F##_fp4_wide_mul(v0, a, b);
+    F##_fp4_wide_mul(v1, a + 4 * N, b + 4 * N);
+    F##_fp4_wide_mul(v2, a + 8 * N, b + 8 * N);
     /* c0 = v0 + ((a1 + a2)(b1 + b2) - v1 - v2) j */
     F##_fp4_sum(s, a + 4 * N, a + 8 * N);
-    F##_fp4_sum(t, b + 4 * N, b + 8 * N);
-    F##_fp4_mul(s, s, t);
-    F##_fp4_difference(s, s, v1);
-    F##_fp4_difference(s, s, v2);
-    F##_fp4_times_j(s, s);
-    F##_fp4_sum(out, v0, s);
+    F##_fp4_sum(u, b + 4 * N, b + 8 * N);
+    F##_fp4_wide_mul(w, s, u);
+    F##_wide4_difference(w, w, v1);
+    F##_wide4_difference(w, w, v2);
+    F##_wide4_times_j(w, w);
+    F##_wide4_sum(out, v0, w);
     /* c1 = (a0 + a1)(b0 + b1) - v0 - v1 + v2 j */
     F##_fp4_sum(s, a, a + 4 * N);
-    F##_fp4_sum(t, b, b + 4 * N);
-    F##_fp4_mul(s, s, t);
-    F##_fp4_difference(s, s, v0);
-    F##_fp4_difference(s, s, v1);
-    F##_fp4_times_j(t, v2);
-    F##_fp4_sum(out + 4 * N, s, t);
+    F##_fp4_sum(u, b, b + 4 * N);
+    F##_fp4_wide_mul(w, s, u);
+    F##_wide4_difference(w, w, v0);
+    F##_wide4_difference(w, w, v1);
+    F##_wide4_times_j(t, v2);
+    F##_wide4_sum(out + 8 * N, w, t);
     /* c2 = (a0 + a2)(b0 + b2) - v0 - v2 + v1 */
     F##_fp4_sum(s, a, a + 8 * N);
-    F##_fp4_sum(t, b, b + 8 * N);
-    F##_fp4_mul(s, s, t);
-    F##_fp4_difference(s, s, v0);
-    F##_fp4_difference(s, s, v2);
-    F##_fp4_sum(out + 8 * N, s, v1);
-    for (int k = 0; k < 12 * N; k++) r[k] = out[k];
+    F##_fp4_sum(u, b, b + 8 * N);
+    F##_fp4_wide_mul(w, s, u);
+    F##_wide4_difference(w, w, v0);
+    F##_wide4_difference(w, w, v2);
+    F##_wide4_sum(out + 16 * N, w, v1);
+    F##_reduce_wide(r, out, 12);
 }
 
 /* Chung-Hasan SQR2: s0 = c0^2, s1 = 2 c0 c1, s2 = (c0 - c1 + c2)^2, s3 = 2 c1 c2, s4 = c2^2;
- * x^2 = (s0 + s3 j) + (s1 + s4 j) k + (s1 + s2 + s3 - s0 - s4) k^2. r may be x. */
+ * x^2 = (s0 + s3 j) + (s1 + s4 j) k + (s1 + s2 + s3 - s0 - s4) k^2, double-width until the 12
+ * reductions (20 before). r may be x. */
 static void F##_fp12_square(uint64_t *r, const uint64_t *x) {
-    uint64_t s0[4 * N], s1[4 * N], s2[4 * N], s3[4 * N], s4[4 * N], t[4 * N], out[12 * N];
+    uint64_t s0[8 * N], s1[8 * N], s2[8 * N], s3[8 * N], s4[8 * N], t[8 * N], d[4 * N], out[24 * N];
     const uint64_t *c0 = x, *c1 = x + 4 * N, *c2 = x + 8 * N;
-    F##_fp4_square(s0, c0);
-    F##_fp4_mul(s1, c0, c1);
-    F##_fp4_sum(s1, s1, s1);
-    F##_fp4_difference(s2, c0, c1);
-    F##_fp4_sum(s2, s2, c2);
-    F##_fp4_square(s2, s2);
-    F##_fp4_mul(s3, c1, c2);
-    F##_fp4_sum(s3, s3, s3);
-    F##_fp4_square(s4, c2);
-    F##_fp4_times_j(t, s3);
-    F##_fp4_sum(out, s0, t);
-    F##_fp4_times_j(t, s4);
-    F##_fp4_sum(out + 4 * N, s1, t);
-    F##_fp4_sum(t, s1, s2);
-    F##_fp4_sum(t, t, s3);
-    F##_fp4_difference(t, t, s0);
-    F##_fp4_difference(out + 8 * N, t, s4);
-    for (int k = 0; k < 12 * N; k++) r[k] = out[k];
+    F##_fp4_wide_square(s0, c0);
+    F##_fp4_wide_mul(s1, c0, c1);
+    F##_wide4_sum(s1, s1, s1);
+    F##_fp4_difference(d, c0, c1);
+    F##_fp4_sum(d, d, c2);
+    F##_fp4_wide_square(s2, d);
+    F##_fp4_wide_mul(s3, c1, c2);
+    F##_wide4_sum(s3, s3, s3);
+    F##_fp4_wide_square(s4, c2);
+    F##_wide4_times_j(t, s3);
+    F##_wide4_sum(out, s0, t);
+    F##_wide4_times_j(t, s4);
+    F##_wide4_sum(out + 8 * N, s1, t);
+    F##_wide4_sum(t, s1, s2);
+    F##_wide4_sum(t, t, s3);
+    F##_wide4_difference(t, t, s0);
+    F##_wide4_difference(out + 16 * N, t, s4);
+    F##_reduce_wide(r, out, 12);
 }
 
 /* Karabina's compressed squaring (CompressedCyclotomic.swift), `times` times in place on
@@ -272,42 +345,42 @@ static void F##_compressed_square(uint64_t *x, int times) {
 # `a + b k` (D-type) or `a + b k^2` (M-type), a in Fp4, b in Fp2 at line + 4N. r may be f.
 LINE_PRODUCT = r"""
 /* f times an evaluated line, a + b k (D-type twist; TERMS = ZK_LINE_TERMS_D) or a + b k^2
- * (M-type; ZK_LINE_TERMS_M), a in Fp4, b in Fp2 at line + 4 * N: 13 Fp2 products instead of 18.
- * r may be f. */
+ * (M-type; ZK_LINE_TERMS_M), a in Fp4, b in Fp2 at line + 4 * N: 13 Fp2 products instead of 18,
+ * left double-width and combined modulo pR, then 12 reductions (20 before). r may be f. */
 static void F##_fp12_mul_by_line(uint64_t *r, const uint64_t *f, const uint64_t *line) {
-    uint64_t t0[4 * N], t1[4 * N], s[4 * N], a_plus_b[4 * N], out[12 * N];
+    uint64_t t0[8 * N], t1[8 * N], s[8 * N], fs[4 * N], a_plus_b[4 * N], out[24 * N];
     const uint64_t *a = line, *b = line + 4 * N;
     F##_fp2_sum(a_plus_b, a, b);
     for (int k = 0; k < 2 * N; k++) a_plus_b[2 * N + k] = a[2 * N + k];
-    F##_fp4_mul(t0, f, a);
+    F##_fp4_wide_mul(t0, f, a);
     TERMS(F, N)
-    for (int k = 0; k < 12 * N; k++) r[k] = out[k];
+    F##_reduce_wide(r, out, 12);
 }"""
 
 LINE_TERMS = {
-    "D": r"""    /* (f0 + f1 k + f2 k^2)(a + b k), k^3 = j */
-    F##_fp4_times_fp2(t1, f + 4 * N, b);
-    F##_fp4_times_fp2(s, f + 8 * N, b);
-    F##_fp4_times_j(s, s);
-    F##_fp4_sum(out, t0, s);
-    F##_fp4_sum(s, f, f + 4 * N);
-    F##_fp4_mul(s, s, a_plus_b);
-    F##_fp4_difference(s, s, t0);
-    F##_fp4_difference(out + 4 * N, s, t1);
-    F##_fp4_mul(s, f + 8 * N, a);
-    F##_fp4_sum(out + 8 * N, t1, s);""",
-    "M": r"""    /* (f0 + f1 k + f2 k^2)(a + b k^2), k^3 = j */
-    F##_fp4_times_fp2(t1, f + 8 * N, b);
-    F##_fp4_times_fp2(s, f + 4 * N, b);
-    F##_fp4_times_j(s, s);
-    F##_fp4_sum(out, t0, s);
-    F##_fp4_mul(s, f + 4 * N, a);
-    F##_fp4_times_j(out + 8 * N, t1);
-    F##_fp4_sum(out + 4 * N, s, out + 8 * N);
-    F##_fp4_sum(s, f, f + 8 * N);
-    F##_fp4_mul(s, s, a_plus_b);
-    F##_fp4_difference(s, s, t0);
-    F##_fp4_difference(out + 8 * N, s, t1);""",
+    "D": r"""    /* (f0 + f1 k + f2 k^2)(a + b k), k^3 = j; out: c0 at out, c1 at out + 8N, c2 at out + 16N */
+    F##_fp4_wide_times_fp2(t1, f + 4 * N, b);
+    F##_fp4_wide_times_fp2(s, f + 8 * N, b);
+    F##_wide4_times_j(s, s);
+    F##_wide4_sum(out, t0, s);
+    F##_fp4_sum(fs, f, f + 4 * N);
+    F##_fp4_wide_mul(s, fs, a_plus_b);
+    F##_wide4_difference(s, s, t0);
+    F##_wide4_difference(out + 8 * N, s, t1);
+    F##_fp4_wide_mul(s, f + 8 * N, a);
+    F##_wide4_sum(out + 16 * N, t1, s);""",
+    "M": r"""    /* (f0 + f1 k + f2 k^2)(a + b k^2), k^3 = j; out: c0 at out, c1 at out + 8N, c2 at out + 16N */
+    F##_fp4_wide_times_fp2(t1, f + 8 * N, b);
+    F##_fp4_wide_times_fp2(s, f + 4 * N, b);
+    F##_wide4_times_j(s, s);
+    F##_wide4_sum(out, t0, s);
+    F##_fp4_wide_mul(s, f + 4 * N, a);
+    F##_wide4_times_j(out + 16 * N, t1);
+    F##_wide4_sum(out + 8 * N, s, out + 16 * N);
+    F##_fp4_sum(fs, f, f + 8 * N);
+    F##_fp4_wide_mul(s, fs, a_plus_b);
+    F##_wide4_difference(s, s, t0);
+    F##_wide4_difference(out + 16 * N, s, t1);""",
 }
 
 KERNEL_TABLE = r"""
