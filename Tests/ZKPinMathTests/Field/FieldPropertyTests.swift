@@ -252,7 +252,7 @@ struct TowerKernelTests {
         for (x, y) in [
             (Fp12(fullMaximum, fullMaximum, fullMaximum), Fp12(fullMaximum, fullMaximum, fullMaximum)),
             (Fp12(alternating, fullMaximum, alternating), Fp12(fullMaximum, alternating, .zero)),
-            (Fp12(.zero, alternating, fullMaximum), Fp12(alternating, .zero, alternating)),
+            (Fp12(.zero, alternating, fullMaximum), Fp12(alternating, .zero, alternating))
         ] {
             if P.fp12Product(x, y) != Fp12.karatsubaProduct(x, y) { failures += 1 }
             if P.fp12Squared(x) != x.chungHasanSquared { failures += 1 }
