@@ -3,8 +3,10 @@ import GRDB
 
 /// The embedded default database: one SQLite file in WAL mode through GRDB's DatabasePool
 /// (readers run beside the one writer). Every statement is prepared once per connection.
+/// Writes are durable and committed in groups (`GroupCommit`).
 public final class GRDBDriver: SQLDriver {
     let pool: DatabasePool
+    let writer: GroupCommit
     public var dialect: SQLDialect { .sqlite }
 
     /// Opens (creating when missing) the database at `path` and runs the migrations.
@@ -16,6 +18,7 @@ public final class GRDBDriver: SQLDriver {
         PrivateFile.prepare(path)
         pool = try DatabasePool(path: path, configuration: config)
         try SQLiteMigrations.migrator.migrate(pool)
+        writer = try GroupCommit(pool: pool)
     }
 
     public func read(_ statement: SQLStatement) async throws -> [SQLRow] {
@@ -23,11 +26,11 @@ public final class GRDBDriver: SQLDriver {
     }
 
     public func write(_ statement: SQLStatement) async throws -> [SQLRow] {
-        try await pool.write { db in try Self.run(db, statement) }
+        try await writer.write { db in try Self.run(db, statement) }
     }
 
     public func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLTransaction) throws -> T) async throws -> T {
-        try await pool.write { db in try body(Transaction(db: db)) }
+        try await writer.write { db in try body(Transaction(db: db)) }
     }
 
     struct Transaction: SQLTransaction {
