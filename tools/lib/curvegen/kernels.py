@@ -299,6 +299,19 @@ def sum_and_difference(name, n):
     return out
 
 
+def plus_modulus_unless(w, limbs, offset, base, test, cmov):
+    """The tail of a difference or lift on limbs d0.. held in registers, stored at offset limbs
+    of `base`: d + p in registers, then `test` sets the flags and `cmov` reads the stored d
+    back where p was not to be added; the result is stored."""
+    for j in limbs:
+        w(f'        "{"addq" if j == 0 else "adcq"} %[p{j}], %[d{j}]\\n\\t"')
+    w(f'        "{test}\\n\\t"')
+    for j in limbs:
+        w(f'        "{cmov} {8 * (offset + j)}(%[{base}]), %[d{j}]\\n\\t"')
+    for j in limbs:
+        w(f'        "movq %[d{j}], {8 * (offset + j)}(%[{base}])\\n\\t"')
+
+
 def in_memory_sum_and_difference(name, n):
     """The same sums and differences on limbs in memory, r = a op b (r may be a or b: every
     limb of a and b is read before r is written). Six to eight registers instead of the
@@ -342,13 +355,7 @@ def in_memory_sum_and_difference(name, n):
     w('        "sbbq %[mask], %[mask]\\n\\t"')
     for j in limbs:
         w(f'        "movq %[d{j}], {8 * j}(%[r])\\n\\t"')
-    for j in limbs:
-        w(f'        "{"addq" if j == 0 else "adcq"} %[p{j}], %[d{j}]\\n\\t"')
-    w('        "testq %[mask], %[mask]\\n\\t"')
-    for j in limbs:
-        w(f'        "cmovzq {8 * j}(%[r]), %[d{j}]\\n\\t"')
-    for j in limbs:
-        w(f'        "movq %[d{j}], {8 * j}(%[r])\\n\\t"')
+    plus_modulus_unless(w, limbs, 0, "r", "testq %[mask], %[mask]", "cmovzq")
     w(f'        : {regs}, [mask] "=&r"(mask), [r] "+r"(r), [a] "+r"(a), [b] "+r"(b)')
     w(f'        : ' + ", ".join(f'[p{j}] "m"(zk_{name}_modulus[{j}])' for j in limbs))
     w('        : "cc", "memory");')
@@ -414,13 +421,7 @@ def wide_modular_sum_and_difference(name, n):
     w('        "sbbq %[mask], %[mask]\\n\\t"')
     for j in limbs:
         w(f'        "movq %[d{j}], {8 * (n + j)}(%[r])\\n\\t"')
-    for j in limbs:
-        w(f'        "{"addq" if j == 0 else "adcq"} %[p{j}], %[d{j}]\\n\\t"')
-    w('        "testq %[mask], %[mask]\\n\\t"')
-    for j in limbs:
-        w(f'        "cmovzq {8 * (n + j)}(%[r]), %[d{j}]\\n\\t"')
-    for j in limbs:
-        w(f'        "movq %[d{j}], {8 * (n + j)}(%[r])\\n\\t"')
+    plus_modulus_unless(w, limbs, n, "r", "testq %[mask], %[mask]", "cmovzq")
     w(f'        : {regs}, [mask] "=&r"(mask), [r] "+r"(r), [a] "+r"(a), [b] "+r"(b)')
     w(f'        : {moduli}')
     w('        : "cc", "memory");')
@@ -434,13 +435,7 @@ def wide_modular_sum_and_difference(name, n):
     w(f'        "movq {8 * (2 * n - 1)}(%[w]), %[top]\\n\\t"')
     for j in limbs:
         w(f'        "movq {8 * (n + j)}(%[w]), %[d{j}]\\n\\t"')
-    for j in limbs:
-        w(f'        "{"addq" if j == 0 else "adcq"} %[p{j}], %[d{j}]\\n\\t"')
-    w('        "testq %[top], %[top]\\n\\t"')
-    for j in limbs:
-        w(f'        "cmovnsq {8 * (n + j)}(%[w]), %[d{j}]\\n\\t"')
-    for j in limbs:
-        w(f'        "movq %[d{j}], {8 * (n + j)}(%[w])\\n\\t"')
+    plus_modulus_unless(w, limbs, n, "w", "testq %[top], %[top]", "cmovnsq")
     w(f'        : {regs}, [top] "=&r"(top), [w] "+r"(w)')
     w(f'        : {moduli}')
     w('        : "cc", "memory");')
