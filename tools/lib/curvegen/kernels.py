@@ -150,12 +150,8 @@ def lazy_reduction(name, n, shared=True):
     ws(f"static inline __attribute__((always_inline)) void zk_plain_sum_in_memory{n}(uint64_t *r, const uint64_t *a, const uint64_t *b) {{")
     ws(f"    uint64_t {', '.join(f'd{j}' for j in range(n))};")
     ws("    __asm__(")
-    for j in range(n):
-        ws(f'        "movq {8 * j}(%[a]), %[d{j}]\\n\\t"')
-    for j in range(n):
-        ws(f'        "{"addq" if j == 0 else "adcq"} {8 * j}(%[b]), %[d{j}]\\n\\t"')
-    for j in range(n):
-        ws(f'        "movq %[d{j}], {8 * j}(%[r])\\n\\t"')
+    combine(ws, range(n), 0, "add")
+    store(ws, range(n), 0)
     ws(f'        : ' + ", ".join(f'[d{j}] "=&r"(d{j})' for j in range(n)) + ', [r] "+r"(r), [a] "+r"(a), [b] "+r"(b)')
     ws('        :')
     ws('        : "cc", "memory");')
@@ -299,6 +295,30 @@ def sum_and_difference(name, n):
     return out
 
 
+def combine(w, limbs, offset, op, chained=False):
+    """d = a op b on limbs `offset`.. of a and b (op: "add" or "sub"), continuing the carry
+    chain of the limbs before when `chained`."""
+    first, rest = ("addq", "adcq") if op == "add" else ("subq", "sbbq")
+    for j in limbs:
+        w(f'        "movq {8 * (offset + j)}(%[a]), %[d{j}]\\n\\t"')
+    for j in limbs:
+        w(f'        "{first if j == 0 and not chained else rest} {8 * (offset + j)}(%[b]), %[d{j}]\\n\\t"')
+
+
+def store(w, limbs, offset, base="r"):
+    for j in limbs:
+        w(f'        "movq %[d{j}], {8 * (offset + j)}(%[{base}])\\n\\t"')
+
+
+def minus_modulus_unless_borrow(w, limbs, offset):
+    """The tail of a sum: d - p kept unless that borrows (then the stored d is read back)."""
+    for j in limbs:
+        w(f'        "{"subq" if j == 0 else "sbbq"} %[p{j}], %[d{j}]\\n\\t"')
+    for j in limbs:
+        w(f'        "cmovcq {8 * (offset + j)}(%[r]), %[d{j}]\\n\\t"')
+    store(w, limbs, offset)
+
+
 def plus_modulus_unless(w, limbs, offset, base, test, cmov):
     """The tail of a difference or lift on limbs d0.. held in registers, stored at offset limbs
     of `base`: d + p in registers, then `test` sets the flags and `cmov` reads the stored d
@@ -308,8 +328,7 @@ def plus_modulus_unless(w, limbs, offset, base, test, cmov):
     w(f'        "{test}\\n\\t"')
     for j in limbs:
         w(f'        "{cmov} {8 * (offset + j)}(%[{base}]), %[d{j}]\\n\\t"')
-    for j in limbs:
-        w(f'        "movq %[d{j}], {8 * (offset + j)}(%[{base}])\\n\\t"')
+    store(w, limbs, offset, base)
 
 
 def in_memory_sum_and_difference(name, n):
@@ -326,18 +345,9 @@ def in_memory_sum_and_difference(name, n):
     w(f"static inline __attribute__((always_inline)) void zk_{name}_sum_in_memory(uint64_t *r, const uint64_t *a, const uint64_t *b) {{")
     w(f"    uint64_t {', '.join(f'd{j}' for j in limbs)};")
     w("    __asm__(")
-    for j in limbs:
-        w(f'        "movq {8 * j}(%[a]), %[d{j}]\\n\\t"')
-    for j in limbs:
-        w(f'        "{"addq" if j == 0 else "adcq"} {8 * j}(%[b]), %[d{j}]\\n\\t"')
-    for j in limbs:
-        w(f'        "movq %[d{j}], {8 * j}(%[r])\\n\\t"')
-    for j in limbs:
-        w(f'        "{"subq" if j == 0 else "sbbq"} %[p{j}], %[d{j}]\\n\\t"')
-    for j in limbs:
-        w(f'        "cmovcq {8 * j}(%[r]), %[d{j}]\\n\\t"')
-    for j in limbs:
-        w(f'        "movq %[d{j}], {8 * j}(%[r])\\n\\t"')
+    combine(w, limbs, 0, "add")
+    store(w, limbs, 0)
+    minus_modulus_unless_borrow(w, limbs, 0)
     w(f'        : {regs}, [r] "+r"(r), [a] "+r"(a), [b] "+r"(b)')
     w(f'        : ' + ", ".join(f'[p{j}] "m"(zk_{name}_modulus[{j}])' for j in limbs))
     w('        : "cc", "memory");')
@@ -348,13 +358,9 @@ def in_memory_sum_and_difference(name, n):
     w(f"static inline __attribute__((always_inline)) void zk_{name}_difference_in_memory(uint64_t *r, const uint64_t *a, const uint64_t *b) {{")
     w(f"    uint64_t {', '.join(f'd{j}' for j in limbs)}, mask;")
     w("    __asm__(")
-    for j in limbs:
-        w(f'        "movq {8 * j}(%[a]), %[d{j}]\\n\\t"')
-    for j in limbs:
-        w(f'        "{"subq" if j == 0 else "sbbq"} {8 * j}(%[b]), %[d{j}]\\n\\t"')
+    combine(w, limbs, 0, "sub")
     w('        "sbbq %[mask], %[mask]\\n\\t"')
-    for j in limbs:
-        w(f'        "movq %[d{j}], {8 * j}(%[r])\\n\\t"')
+    store(w, limbs, 0)
     plus_modulus_unless(w, limbs, 0, "r", "testq %[mask], %[mask]", "cmovzq")
     w(f'        : {regs}, [mask] "=&r"(mask), [r] "+r"(r), [a] "+r"(a), [b] "+r"(b)')
     w(f'        : ' + ", ".join(f'[p{j}] "m"(zk_{name}_modulus[{j}])' for j in limbs))
@@ -380,24 +386,11 @@ def wide_modular_sum_and_difference(name, n):
     w(f"static inline __attribute__((always_inline)) void zk_{name}_wide_modular_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {{")
     w(f"    uint64_t {', '.join(f'd{j}' for j in limbs)};")
     w("    __asm__(")
-    for j in limbs:
-        w(f'        "movq {8 * j}(%[a]), %[d{j}]\\n\\t"')
-    for j in limbs:
-        w(f'        "{"addq" if j == 0 else "adcq"} {8 * j}(%[b]), %[d{j}]\\n\\t"')
-    for j in limbs:
-        w(f'        "movq %[d{j}], {8 * j}(%[r])\\n\\t"')
-    for j in limbs:
-        w(f'        "movq {8 * (n + j)}(%[a]), %[d{j}]\\n\\t"')
-    for j in limbs:
-        w(f'        "adcq {8 * (n + j)}(%[b]), %[d{j}]\\n\\t"')
-    for j in limbs:
-        w(f'        "movq %[d{j}], {8 * (n + j)}(%[r])\\n\\t"')
-    for j in limbs:
-        w(f'        "{"subq" if j == 0 else "sbbq"} %[p{j}], %[d{j}]\\n\\t"')
-    for j in limbs:
-        w(f'        "cmovcq {8 * (n + j)}(%[r]), %[d{j}]\\n\\t"')
-    for j in limbs:
-        w(f'        "movq %[d{j}], {8 * (n + j)}(%[r])\\n\\t"')
+    combine(w, limbs, 0, "add")
+    store(w, limbs, 0)
+    combine(w, limbs, n, "add", chained=True)
+    store(w, limbs, n)
+    minus_modulus_unless_borrow(w, limbs, n)
     w(f'        : {regs}, [r] "+r"(r), [a] "+r"(a), [b] "+r"(b)')
     w(f'        : {moduli}')
     w('        : "cc", "memory");')
@@ -408,19 +401,11 @@ def wide_modular_sum_and_difference(name, n):
     w(f"static inline __attribute__((always_inline)) void zk_{name}_wide_modular_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {{")
     w(f"    uint64_t {', '.join(f'd{j}' for j in limbs)}, mask;")
     w("    __asm__(")
-    for j in limbs:
-        w(f'        "movq {8 * j}(%[a]), %[d{j}]\\n\\t"')
-    for j in limbs:
-        w(f'        "{"subq" if j == 0 else "sbbq"} {8 * j}(%[b]), %[d{j}]\\n\\t"')
-    for j in limbs:
-        w(f'        "movq %[d{j}], {8 * j}(%[r])\\n\\t"')
-    for j in limbs:
-        w(f'        "movq {8 * (n + j)}(%[a]), %[d{j}]\\n\\t"')
-    for j in limbs:
-        w(f'        "sbbq {8 * (n + j)}(%[b]), %[d{j}]\\n\\t"')
+    combine(w, limbs, 0, "sub")
+    store(w, limbs, 0)
+    combine(w, limbs, n, "sub", chained=True)
     w('        "sbbq %[mask], %[mask]\\n\\t"')
-    for j in limbs:
-        w(f'        "movq %[d{j}], {8 * (n + j)}(%[r])\\n\\t"')
+    store(w, limbs, n)
     plus_modulus_unless(w, limbs, n, "r", "testq %[mask], %[mask]", "cmovzq")
     w(f'        : {regs}, [mask] "=&r"(mask), [r] "+r"(r), [a] "+r"(a), [b] "+r"(b)')
     w(f'        : {moduli}')
