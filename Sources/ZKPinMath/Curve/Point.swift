@@ -30,6 +30,10 @@ public struct Point<G: CurveGroup>: Sendable, Equatable, CustomStringConvertible
     @_specialize(where G == G2<BLS12_381>)
     func toAffine() -> (x: F, y: F)? {
         guard !isInfinity else { return nil }
+        // Built from affine coordinates (decoded, hashed and normalised, a generator): no
+        // inversion. Z is 1 by how a point was made, never by chance from a secret (a computed
+        // Z equals 1 with probability 1/p), so this branch tells nothing about one.
+        if z == .one { return (x, y) }
         let zInverse = z.inverse
         return (x * zInverse, y * zInverse)
     }

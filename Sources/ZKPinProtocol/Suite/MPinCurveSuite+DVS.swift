@@ -122,14 +122,15 @@ extension MPinCurveSuite {
         let seconds = try checkTime(signature.time)
         let identity = id + publicKey
         let hid: G1Point<C> =
-            identityPoints?.point(id: identity, date: 0) { MPinHash<C>.mapToG1(hashID(identity)) } ?? MPinHash<C>.mapToG1(hashID(identity))
+            identityPoints?.point(id: identity, date: 0) { MPinHash<C>.mapToG1(hashID(identity)).normalized }  // as a login keeps it
+            ?? MPinHash<C>.mapToG1(hashID(identity))
         var htid: G1Point<C>? = nil, ut: G1Point<C>? = nil
         if date > 0 {
             guard let utBytes = signature.ut else { throw .invalidPoint(field: "UT", reason: .wrongLength(expected: g1ByteCount, got: 0)) }
             try checkDate(date)
             ut = try g1(utBytes, field: "UT")
             let permitPoint = { hid + MPinHash<C>.timePermitPoint(hashedID: hashID(identity), date: date) }
-            htid = identityPoints?.point(id: identity, date: date, permitPoint) ?? permitPoint()
+            htid = identityPoints?.point(id: identity, date: date) { permitPoint().normalized } ?? permitPoint()
         }
         let y = MPinHash<C>.onePassChallenge(time: seconds, u: signature.u, ut: date > 0 ? signature.ut : nil, message: message)
         return DVSCheck(hid: hid, htid: htid, u: u, ut: ut, v: v, y: y)

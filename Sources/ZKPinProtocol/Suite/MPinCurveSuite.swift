@@ -217,14 +217,15 @@ public struct MPinCurveSuite<C: PairingCurve>: MPinSuite {
         let challenge = try scalar(login.y, field: "y")
         let uPoint = try g1(login.u, field: "U")
         let vPoint = try g1(login.v, field: "V")
-        let hid: G1Point<C> = identityPoints.point(id: login.id, date: 0) { MPinHash<C>.mapToG1(hashID(login.id)) }
+        // Kept with Z = 1: a batch then needs no inversion to put it in affine form.
+        let hid: G1Point<C> = identityPoints.point(id: login.id, date: 0) { MPinHash<C>.mapToG1(hashID(login.id)).normalized }
         var htid: G1Point<C>? = nil, utPoint: G1Point<C>? = nil
         if login.date > 0 {
             guard let ut = login.ut else { throw MPinError.invalidPoint(field: "UT", reason: .wrongLength(expected: g1ByteCount, got: 0)) }
             try checkDate(login.date)
             utPoint = try g1(ut, field: "UT")
             htid = identityPoints.point(id: login.id, date: login.date) {
-                hid + MPinHash<C>.timePermitPoint(hashedID: hashID(login.id), date: login.date)
+                (hid + MPinHash<C>.timePermitPoint(hashedID: hashID(login.id), date: login.date)).normalized
             }
         }
         return Scheme.LoginCheck(hid: hid, htid: htid, u: uPoint, ut: utPoint, v: vPoint, y: challenge)

@@ -28,6 +28,23 @@ struct MultiScalarMultiplicationTests {
             let sum = MultiScalarMultiplication<G1<C>>.sum(points: points, scalars: scalars).projective
             #expect(sum == expected, "\(count) points, \(random.replay)")
         }
+        // Many copies of a few points and their negatives, so that buckets meet the same x
+        // again (doubling and cancelling in the side sums), among distinct points.
+        do {
+            let few = (0..<3).map { _ in C.g1Generator.multiplied(byPublic: BigInt.random(in: .one, C.order, using: &random)).affine! }
+            var points: [(x: Fp<C.Field>, y: Fp<C.Field>)] = [], scalars: [[UInt64]] = []
+            var expected = G1Point<C>.infinity
+            for index in 0..<90 {
+                let base = index % 4 == 3 ? C.g1Generator.multiplied(byPublic: BigInt(index + 2)).affine! : few[index % 3]
+                let used = index % 5 == 0 ? (x: base.x, y: -base.y) : base
+                let k = BigInt(UInt64(index % 6 == 0 ? 7 : random.next() % 64 + 1))
+                points.append(used)
+                scalars.append(k.limbs(count: 1))
+                expected = expected + G1Point<C>(x: used.x, y: used.y).multiplied(byPublic: k)
+            }
+            let sum = MultiScalarMultiplication<G1<C>>.sum(points: points, scalars: scalars).projective
+            #expect(sum == expected, "repeated points, \(random.replay)")
+        }
         // P and -P cancel.
         let p = C.g1Generator.affine!
         let zero = MultiScalarMultiplication<G1<C>>.sum(points: [p, (p.x, -p.y)], scalars: [[5], [5]])
