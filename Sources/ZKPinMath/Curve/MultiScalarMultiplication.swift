@@ -1,8 +1,9 @@
 /// Σ k_i·P_i for many affine points and public non-negative scalars by Pippenger's bucket
 /// method with signed window digits: per window, one addition per point with a non-zero digit
 /// (affine, their inversions shared: `affineBuckets`) and about 2^c additions to sum the
-/// buckets, instead of a full scalar multiplication per point. Variable time: public scalars only (batch verification's random
-/// coefficients are drawn after the points are fixed, and are never reused).
+/// buckets, instead of a full scalar multiplication per point. Variable time: public scalars
+/// only (batch verification's random coefficients are drawn after the points are fixed, and
+/// are never reused).
 public enum MultiScalarMultiplication<G: CurveGroup> {
     public typealias F = G.Coordinate
 
