@@ -31,337 +31,328 @@ typedef struct {
 } zk_field_kernels;
 
 #define ZK_TOWER(F, N) \
-/* (a0 + a1*i)(b0 + b1*i) in Fp[i]/(i^2 + 1), Karatsuba on unreduced double-width products:                                                                           \
- * c0 = a0*b0 - a1*b1 (plus p*R when negative), c1 = (a0 + a1)(b0 + b1) - a0*b0 - a1*b1, both                                                                         \
- * below p*R (p < R/4), then one Montgomery reduction each. */                                                                                                        \
-static inline __attribute__((always_inline)) void F##_fp2_product(zk_limbs##N a0, zk_limbs##N a1, zk_limbs##N b0, zk_limbs##N b1, zk_limbs##N *c0, zk_limbs##N *c1) { \
-    uint64_t t0[2 * N], t1[2 * N], t2[2 * N];                                                                                                                         \
-    zk_wide_product##N(t0, a0.limb, b0.limb);                                                                                                                         \
-    zk_wide_product##N(t1, a1.limb, b1.limb);                                                                                                                         \
-    zk_limbs##N sa = zk_plain_sum##N(a0, a1), sb = zk_plain_sum##N(b0, b1); /* < 2p: no carry out */                                                                  \
-    zk_wide_product##N(t2, sa.limb, sb.limb);                                                                                                                         \
-    zk_fp2_combine##N(t0, t1, t2, F##_modulus);                                                                                                                       \
-    *c0 = F##_montgomery_reduction(t0);                                                                                                                               \
-    *c1 = F##_montgomery_reduction(t2);                                                                                                                               \
-}                                                                                                                                                                     \
-                                                                                                                                                                      \
-/* An Fp2 product left double-width for the lazily reduced Fp4 product (a, b: 2 elements at                                                                           \
- * x, x + N): w0 = a0 b0 - a1 b1 as a two's-complement value in (-p^2, p^2), w1 = a0 b1 + a1 b0                                                                       \
- * in [0, 2p^2). r may not overlap a or b. */                                                                                                                         \
-static __attribute__((noinline)) void F##_fp2_wide_product(uint64_t *w0, uint64_t *w1, const uint64_t *a, const uint64_t *b) {                                        \
-    uint64_t t[2 * N], sa[N], sb[N];                                                                                                                                  \
-    zk_wide_product##N(w0, a, b);                                                                                                                                     \
-    zk_wide_product##N(t, a + N, b + N);                                                                                                                              \
-    zk_plain_sum_in_memory##N(sa, a, a + N); /* < 2p: no carry out */                                                                                                 \
-    zk_plain_sum_in_memory##N(sb, b, b + N);                                                                                                                          \
-    zk_wide_product##N(w1, sa, sb);                                                                                                                                   \
-    zk_wide_subtract##N(w1, w0);                                                                                                                                      \
-    zk_wide_subtract##N(w1, t);                                                                                                                                       \
-    zk_wide_subtract##N(w0, t);                                                                                                                                       \
-}                                                                                                                                                                     \
-                                                                                                                                                                      \
-static inline __attribute__((always_inline)) zk_limbs##N F##_load(const uint64_t *x) {                                                                                \
-    zk_limbs##N r;                                                                                                                                                    \
-    for (int j = 0; j < N; j++) r.limb[j] = x[j];                                                                                                                     \
-    return r;                                                                                                                                                         \
-}                                                                                                                                                                     \
-                                                                                                                                                                      \
-static inline __attribute__((always_inline)) void F##_store(uint64_t *x, zk_limbs##N v) {                                                                             \
-    for (int j = 0; j < N; j++) x[j] = v.limb[j];                                                                                                                     \
-}                                                                                                                                                                     \
-                                                                                                                                                                      \
-/* Fp2 elements: c0 at x, c1 at x + N. r may be a or b. */                                                                                                            \
-static inline __attribute__((always_inline)) void F##_fp2_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {                                                    \
-    F##_sum_in_memory(r, a, b); F##_sum_in_memory(r + N, a + N, b + N);                                                                                               \
-}                                                                                                                                                                     \
-                                                                                                                                                                      \
-static inline __attribute__((always_inline)) void F##_fp2_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {                                             \
-    F##_difference_in_memory(r, a, b); F##_difference_in_memory(r + N, a + N, b + N);                                                                                 \
-}                                                                                                                                                                     \
-                                                                                                                                                                      \
-/* a * xi, xi = 1 + i: (a0 - a1) + (a0 + a1) i (the difference goes through t: r may be a). */                                                                        \
-static inline __attribute__((always_inline)) void F##_fp2_times_xi(uint64_t *r, const uint64_t *a) {                                                                  \
-    uint64_t t[N];                                                                                                                                                    \
-    F##_difference_in_memory(t, a, a + N);                                                                                                                            \
-    F##_sum_in_memory(r + N, a, a + N);                                                                                                                               \
-    for (int k = 0; k < N; k++) r[k] = t[k];                                                                                                                          \
-}                                                                                                                                                                     \
-                                                                                                                                                                      \
-/* Out of line on purpose, like the Fp4 product and square: inlined into every tower kernel they                                                                      \
- * made each Fp12 product or square 80-120 KB of straight-line code, several times the                                                                                \
- * instruction cache; shared copies cost a call each (about 2% more instructions) and keep the                                                                        \
- * hot loops in cache (and their timings steadier). */                                                                                                                \
-static __attribute__((noinline)) void F##_fp2_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {                                                                \
-    uint64_t t0[2 * N], t1[2 * N], t2[2 * N], sa[N], sb[N];                                                                                                           \
-    zk_wide_product##N(t0, a, b);                                                                                                                                     \
-    zk_wide_product##N(t1, a + N, b + N);                                                                                                                             \
-    zk_plain_sum_in_memory##N(sa, a, a + N); /* < 2p: no carry out */                                                                                                 \
-    zk_plain_sum_in_memory##N(sb, b, b + N);                                                                                                                          \
-    zk_wide_product##N(t2, sa, sb);                                                                                                                                   \
-    zk_fp2_combine##N(t0, t1, t2, F##_modulus);                                                                                                                       \
-    F##_store(r, F##_montgomery_reduction(t0));                                                                                                                       \
-    F##_store(r + N, F##_montgomery_reduction(t2));                                                                                                                   \
-}                                                                                                                                                                     \
-                                                                                                                                                                      \
-/* Fp4 elements (Fp2[j]/(j^2 - xi)): c0 at x, c1 at x + 2 * N. r may be a or b. */                                                                                    \
-static __attribute__((noinline)) void F##_fp4_square(uint64_t *r, const uint64_t *a) {                                                                                \
-    /* (a0 + a1 j)^2 = (a0 + a1)(a0 + xi a1) - a0 a1 - xi a0 a1 + 2 a0 a1 j */                                                                                        \
-    uint64_t product[2 * N], s1[2 * N], s2[2 * N], t[2 * N];                                                                                                          \
-    F##_fp2_mul(product, a, a + 2 * N);                                                                                                                               \
-    F##_fp2_sum(s1, a, a + 2 * N);                                                                                                                                    \
-    F##_fp2_times_xi(t, a + 2 * N);                                                                                                                                   \
-    F##_fp2_sum(s2, a, t);                                                                                                                                            \
-    F##_fp2_mul(s1, s1, s2);                                                                                                                                          \
-    F##_fp2_difference(s1, s1, product);                                                                                                                              \
-    F##_fp2_times_xi(t, product);                                                                                                                                     \
-    F##_fp2_difference(r, s1, t);                                                                                                                                     \
-    F##_fp2_sum(r + 2 * N, product, product);                                                                                                                         \
-}                                                                                                                                                                     \
-                                                                                                                                                                      \
-/* Double-width values modulo pR (R = 2^(64N)) for the lazily reduced tower: sums and differences                                                                     \
- * of unreduced products kept as residues in [0, pR) (F##_wide_modular_sum, _difference and                                                                           \
- * _lift, per curve), which the Montgomery reduction accepts, so an Fp12 product or square                                                                            \
- * reduces once per coefficient (12) instead of once per Fp2 product. */                                                                                              \
-/* Wide Fp2 elements (w0 at x, w1 at x + 2N) and wide Fp4 elements (c0 at x, c1 at x + 4N), each                                                                      \
- * value in [0, pR); r may be a or b. */                                                                                                                              \
-static inline __attribute__((always_inline)) void F##_wide2_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {                                                  \
-    F##_wide_modular_sum(r, a, b); F##_wide_modular_sum(r + 2 * N, a + 2 * N, b + 2 * N);                                                                             \
-}                                                                                                                                                                     \
-                                                                                                                                                                      \
-static inline __attribute__((always_inline)) void F##_wide2_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {                                           \
-    F##_wide_modular_difference(r, a, b); F##_wide_modular_difference(r + 2 * N, a + 2 * N, b + 2 * N);                                                               \
-}                                                                                                                                                                     \
-                                                                                                                                                                      \
-/* w xi = (w0 - w1) + (w0 + w1) i. */                                                                                                                                 \
-static inline __attribute__((always_inline)) void F##_wide2_times_xi(uint64_t *r, const uint64_t *a) {                                                                \
-    uint64_t t[2 * N];                                                                                                                                                \
-    F##_wide_modular_difference(t, a, a + 2 * N);                                                                                                                     \
-    F##_wide_modular_sum(r + 2 * N, a, a + 2 * N);                                                                                                                    \
-    for (int k = 0; k < 2 * N; k++) r[k] = t[k];                                                                                                                      \
-}                                                                                                                                                                     \
-                                                                                                                                                                      \
-static inline __attribute__((always_inline)) void F##_wide4_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {                                                  \
-    F##_wide2_sum(r, a, b); F##_wide2_sum(r + 4 * N, a + 4 * N, b + 4 * N);                                                                                           \
-}                                                                                                                                                                     \
-                                                                                                                                                                      \
-static inline __attribute__((always_inline)) void F##_wide4_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {                                           \
-    F##_wide2_difference(r, a, b); F##_wide2_difference(r + 4 * N, a + 4 * N, b + 4 * N);                                                                             \
-}                                                                                                                                                                     \
-                                                                                                                                                                      \
-/* (c0 + c1 j) j = xi c1 + c0 j. */                                                                                                                                   \
-static inline __attribute__((always_inline)) void F##_wide4_times_j(uint64_t *r, const uint64_t *a) {                                                                 \
-    uint64_t t[4 * N];                                                                                                                                                \
-    F##_wide2_times_xi(t, a + 4 * N);                                                                                                                                 \
-    for (int k = 0; k < 4 * N; k++) r[4 * N + k] = a[k];                                                                                                              \
-    for (int k = 0; k < 4 * N; k++) r[k] = t[k];                                                                                                                      \
-}                                                                                                                                                                     \
-                                                                                                                                                                      \
-/* r = the `count` values of w reduced, one Montgomery reduction each. */                                                                                             \
-static inline __attribute__((always_inline)) void F##_reduce_wide(uint64_t *r, const uint64_t *w, int count) {                                                        \
-    for (int k = 0; k < count; k++) F##_store(r + k * N, F##_montgomery_reduction(w + 2 * k * N));                                                                    \
-}                                                                                                                                                                     \
-                                                                                                                                                                      \
-/* The Fp4 product left double-width (w: 8N limbs, not overlapping a or b). Karatsuba over Fp2                                                                        \
- * with every Fp2 product double-width: with X = a0 b0, Y = a1 b1, Z = (a0 + a1)(b0 + b1) as                                                                          \
- * two's-complement pairs, c0 = X + xi Y = (X0 + Y0 - Y1, X1 + Y0 + Y1) and c1 = Z - X - Y, each                                                                      \
- * lifted into (0, 6p^2) by adding a multiple of p^2 (6p^2 < p R: 6p < R on both curves). */                                                                          \
-static __attribute__((noinline)) void F##_fp4_wide_mul(uint64_t *w, const uint64_t *a, const uint64_t *b) {                                                           \
-    uint64_t *x0 = w, *x1 = w + 2 * N, *z0 = w + 4 * N, *z1 = w + 6 * N;                                                                                              \
-    uint64_t y0[2 * N], y1[2 * N], sa[2 * N], sb[2 * N];                                                                                                              \
-    F##_fp2_wide_product(x0, x1, a, b);                                                                                                                               \
-    F##_fp2_wide_product(y0, y1, a + 2 * N, b + 2 * N);                                                                                                               \
-    F##_fp2_sum(sa, a, a + 2 * N);                                                                                                                                    \
-    F##_fp2_sum(sb, b, b + 2 * N);                                                                                                                                    \
-    F##_fp2_wide_product(z0, z1, sa, sb);                                                                                                                             \
-    /* Z0 - X0 - Y0 in (-3p^2, 3p^2); Z1 - X1 - Y1 in (-4p^2, 2p^2) (sa, sb reduced mod p) */                                                                         \
-    zk_wide_subtract##N(z0, x0); zk_wide_subtract##N(z0, y0); zk_wide_add##N(z0, F##_p_squared_times[2]);                                                             \
-    zk_wide_subtract##N(z1, x1); zk_wide_subtract##N(z1, y1); zk_wide_add##N(z1, F##_p_squared_times[3]);                                                             \
-    /* X0 + Y0 - Y1 in (-4p^2, 2p^2); X1 + Y0 + Y1 in (-p^2, 5p^2) */                                                                                                 \
-    zk_wide_add##N(x0, y0); zk_wide_subtract##N(x0, y1); zk_wide_add##N(x0, F##_p_squared_times[3]);                                                                  \
-    zk_wide_add##N(x1, y0); zk_wide_add##N(x1, y1); zk_wide_add##N(x1, F##_p_squared_times[0]);                                                                       \
-}                                                                                                                                                                     \
-                                                                                                                                                                      \
-/* The Fp4 product: four Montgomery reductions instead of six. r may be a or b. */                                                                                    \
-static __attribute__((noinline)) void F##_fp4_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {                                                                \
-    uint64_t w[8 * N];                                                                                                                                                \
-    F##_fp4_wide_mul(w, a, b);                                                                                                                                        \
-    F##_reduce_wide(r, w, 4);                                                                                                                                         \
-}                                                                                                                                                                     \
-                                                                                                                                                                      \
-/* (a0 + a1 j)^2 = (a0 + a1)(a0 + xi a1) - (1 + xi) a0 a1 + 2 a0 a1 j, left double-width (w: 8N                                                                       \
- * limbs, not overlapping a). */                                                                                                                                      \
-static __attribute__((noinline)) void F##_fp4_wide_square(uint64_t *w, const uint64_t *a) {                                                                           \
-    uint64_t p[4 * N], xi_p[4 * N], s1[2 * N], s2[2 * N], t[2 * N];                                                                                                   \
-    F##_fp2_wide_product(p, p + 2 * N, a, a + 2 * N);                                                                                                                 \
-    F##_fp2_sum(s1, a, a + 2 * N);                                                                                                                                    \
-    F##_fp2_times_xi(t, a + 2 * N);                                                                                                                                   \
-    F##_fp2_sum(s2, a, t);                                                                                                                                            \
-    F##_fp2_wide_product(w, w + 2 * N, s1, s2);                                                                                                                       \
-    F##_wide_lift(p);                                                                                                                                                 \
-    F##_wide_lift(w);                                                                                                                                                 \
-    F##_wide2_times_xi(xi_p, p);                                                                                                                                      \
-    F##_wide2_difference(w, w, p);                                                                                                                                    \
-    F##_wide2_difference(w, w, xi_p);                                                                                                                                 \
-    F##_wide2_sum(w + 4 * N, p, p);                                                                                                                                   \
-}                                                                                                                                                                     \
-                                                                                                                                                                      \
-/* (a0 + a1 j) b for b in Fp2, left double-width (w: 8N limbs, not overlapping a or b). */                                                                            \
-static inline __attribute__((always_inline)) void F##_fp4_wide_times_fp2(uint64_t *w, const uint64_t *a, const uint64_t *b) {                                         \
-    F##_fp2_wide_product(w, w + 2 * N, a, b);                                                                                                                         \
-    F##_fp2_wide_product(w + 4 * N, w + 6 * N, a + 2 * N, b);                                                                                                         \
-    F##_wide_lift(w);                                                                                                                                                 \
-    F##_wide_lift(w + 4 * N);                                                                                                                                         \
-}                                                                                                                                                                     \
-                                                                                                                                                                      \
-/* 3x - 2y as x + 2(x - y) (minus = 1) or x + 2(x + y) (minus = 0), on one Fp2 coefficient. */                                                                        \
-static inline __attribute__((always_inline)) void F##_fp2_granger_scott(uint64_t *r, const uint64_t *x, const uint64_t *y, int minus) {                               \
-    uint64_t t[2 * N];                                                                                                                                                \
-    if (minus) F##_fp2_difference(t, x, y); else F##_fp2_sum(t, x, y);                                                                                                \
-    F##_fp2_sum(t, t, t);                                                                                                                                             \
-    F##_fp2_sum(r, t, x);                                                                                                                                             \
-}                                                                                                                                                                     \
-                                                                                                                                                                      \
-/* Granger-Scott squaring in the cyclotomic subgroup of Fp12 = Fp4[k]/(k^3 - j), x = a + b k + c k^2:                                                                 \
- * x^2 = (3a^2 - 2 conj(a)) + (3 j c^2 + 2 conj(b)) k + (3 b^2 - 2 conj(c)) k^2, conj(u + v j) = u - v j.                                                             \
- * r must not overlap a. */                                                                                                                                           \
-static inline __attribute__((always_inline)) void F##_fp12_cyclotomic_square(uint64_t *r, const uint64_t *x) {                                                        \
-    uint64_t a2[4 * N], b2[4 * N], c2[4 * N], c2j[4 * N];                                                                                                             \
-    const uint64_t *a = x, *b = x + 4 * N, *c = x + 8 * N;                                                                                                            \
-    F##_fp4_square(a2, a);                                                                                                                                            \
-    F##_fp4_square(b2, b);                                                                                                                                            \
-    F##_fp4_square(c2, c);                                                                                                                                            \
-    F##_fp2_times_xi(c2j, c2 + 2 * N);             /* j * (u + v j) = xi v + u j */                                                                                   \
-    for (int k = 0; k < 2 * N; k++) c2j[2 * N + k] = c2[k];                                                                                                           \
-    F##_fp2_granger_scott(r, a2, a, 1);                                                                                                                               \
-    F##_fp2_granger_scott(r + 2 * N, a2 + 2 * N, a + 2 * N, 0);                                                                                                       \
-    F##_fp2_granger_scott(r + 4 * N, c2j, b, 0);                                                                                                                      \
-    F##_fp2_granger_scott(r + 6 * N, c2j + 2 * N, b + 2 * N, 1);                                                                                                      \
-    F##_fp2_granger_scott(r + 8 * N, b2, c, 1);                                                                                                                       \
-    F##_fp2_granger_scott(r + 10 * N, b2 + 2 * N, c + 2 * N, 0);                                                                                                      \
-}                                                                                                                                                                     \
-                                                                                                                                                                      \
-/* Fp4 sums and differences, coefficient-wise; r may be a or b. */                                                                                                    \
-static inline __attribute__((always_inline)) void F##_fp4_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {                                                    \
-    F##_fp2_sum(r, a, b); F##_fp2_sum(r + 2 * N, a + 2 * N, b + 2 * N);                                                                                               \
-}                                                                                                                                                                     \
-                                                                                                                                                                      \
-static inline __attribute__((always_inline)) void F##_fp4_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {                                             \
-    F##_fp2_difference(r, a, b); F##_fp2_difference(r + 2 * N, a + 2 * N, b + 2 * N);                                                                                 \
-}                                                                                                                                                                     \
-                                                                                                                                                                      \
-/* (a0 + a1 j) j = xi a1 + a0 j; r may be a. */                                                                                                                       \
-static inline __attribute__((always_inline)) void F##_fp4_times_j(uint64_t *r, const uint64_t *a) {                                                                   \
-    uint64_t t[2 * N];                                                                                                                                                \
-    F##_fp2_times_xi(t, a + 2 * N);                                                                                                                                   \
-    for (int k = 0; k < 2 * N; k++) r[2 * N + k] = a[k];                                                                                                              \
-    for (int k = 0; k < 2 * N; k++) r[k] = t[k];                                                                                                                      \
-}                                                                                                                                                                     \
-                                                                                                                                                                      \
-/* Fp12 = Fp4[k]/(k^3 - j): c0 at x, c1 at x + 4 * N, c2 at x + 8 * N. Karatsuba: six Fp4 products,                                                                   \
- * all left double-width and combined modulo pR, then one reduction per coefficient (12 instead                                                                       \
- * of 24). r may overlap a or b (written only at the end). */                                                                                                         \
-static void F##_fp12_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {                                                                                         \
-    uint64_t v0[8 * N], v1[8 * N], v2[8 * N], w[8 * N], t[8 * N], s[4 * N], u[4 * N], out[24 * N];                                                                    \
-    F##_fp4_wide_mul(v0, a, b);                                                                                                                                       \
-    F##_fp4_wide_mul(v1, a + 4 * N, b + 4 * N);                                                                                                                       \
-    F##_fp4_wide_mul(v2, a + 8 * N, b + 8 * N);                                                                                                                       \
-    /* c0 = v0 + ((a1 + a2)(b1 + b2) - v1 - v2) j */                                                                                                                  \
-    F##_fp4_sum(s, a + 4 * N, a + 8 * N);                                                                                                                             \
-    F##_fp4_sum(u, b + 4 * N, b + 8 * N);                                                                                                                             \
-    F##_fp4_wide_mul(w, s, u);                                                                                                                                        \
-    F##_wide4_difference(w, w, v1);                                                                                                                                   \
-    F##_wide4_difference(w, w, v2);                                                                                                                                   \
-    F##_wide4_times_j(w, w);                                                                                                                                          \
-    F##_wide4_sum(out, v0, w);                                                                                                                                        \
-    /* c1 = (a0 + a1)(b0 + b1) - v0 - v1 + v2 j */                                                                                                                    \
-    F##_fp4_sum(s, a, a + 4 * N);                                                                                                                                     \
-    F##_fp4_sum(u, b, b + 4 * N);                                                                                                                                     \
-    F##_fp4_wide_mul(w, s, u);                                                                                                                                        \
-    F##_wide4_difference(w, w, v0);                                                                                                                                   \
-    F##_wide4_difference(w, w, v1);                                                                                                                                   \
-    F##_wide4_times_j(t, v2);                                                                                                                                         \
-    F##_wide4_sum(out + 8 * N, w, t);                                                                                                                                 \
-    /* c2 = (a0 + a2)(b0 + b2) - v0 - v2 + v1 */                                                                                                                      \
-    F##_fp4_sum(s, a, a + 8 * N);                                                                                                                                     \
-    F##_fp4_sum(u, b, b + 8 * N);                                                                                                                                     \
-    F##_fp4_wide_mul(w, s, u);                                                                                                                                        \
-    F##_wide4_difference(w, w, v0);                                                                                                                                   \
-    F##_wide4_difference(w, w, v2);                                                                                                                                   \
-    F##_wide4_sum(out + 16 * N, w, v1);                                                                                                                               \
-    F##_reduce_wide(r, out, 12);                                                                                                                                      \
-}                                                                                                                                                                     \
-                                                                                                                                                                      \
-/* Chung-Hasan SQR2: s0 = c0^2, s1 = 2 c0 c1, s2 = (c0 - c1 + c2)^2, s3 = 2 c1 c2, s4 = c2^2;                                                                         \
- * x^2 = (s0 + s3 j) + (s1 + s4 j) k + (s1 + s2 + s3 - s0 - s4) k^2, double-width until the 12                                                                        \
- * reductions (20 before). r may be x. */                                                                                                                             \
-static void F##_fp12_square(uint64_t *r, const uint64_t *x) {                                                                                                         \
-    uint64_t s0[8 * N], s1[8 * N], s2[8 * N], s3[8 * N], s4[8 * N], t[8 * N], d[4 * N], out[24 * N];                                                                  \
-    const uint64_t *c0 = x, *c1 = x + 4 * N, *c2 = x + 8 * N;                                                                                                         \
-    F##_fp4_wide_square(s0, c0);                                                                                                                                      \
-    F##_fp4_wide_mul(s1, c0, c1);                                                                                                                                     \
-    F##_wide4_sum(s1, s1, s1);                                                                                                                                        \
-    F##_fp4_difference(d, c0, c1);                                                                                                                                    \
-    F##_fp4_sum(d, d, c2);                                                                                                                                            \
-    F##_fp4_wide_square(s2, d);                                                                                                                                       \
-    F##_fp4_wide_mul(s3, c1, c2);                                                                                                                                     \
-    F##_wide4_sum(s3, s3, s3);                                                                                                                                        \
-    F##_fp4_wide_square(s4, c2);                                                                                                                                      \
-    F##_wide4_times_j(t, s3);                                                                                                                                         \
-    F##_wide4_sum(out, s0, t);                                                                                                                                        \
-    F##_wide4_times_j(t, s4);                                                                                                                                         \
-    F##_wide4_sum(out + 8 * N, s1, t);                                                                                                                                \
-    F##_wide4_sum(t, s1, s2);                                                                                                                                         \
-    F##_wide4_sum(t, t, s3);                                                                                                                                          \
-    F##_wide4_difference(t, t, s0);                                                                                                                                   \
-    F##_wide4_difference(out + 16 * N, t, s4);                                                                                                                        \
-    F##_reduce_wide(r, out, 12);                                                                                                                                      \
-}                                                                                                                                                                     \
-                                                                                                                                                                      \
-/* Karabina's compressed squaring (CompressedCyclotomic.swift), `times` times in place on                                                                             \
- * (g2, g3, g4, g5) at x, x + 2 * N, x + 4 * N, x + 6 * N: with A(i,j) = (gi + gj)(gi + xi gj),                                                                       \
- * B(i,j) = gi gj: h2 = 2(g2 + 3 xi B45), h3 = 3(A45 - (xi + 1) B45) - 2 g3,                                                                                          \
- * h4 = 3(A23 - (xi + 1) B23) - 2 g4, h5 = 2(g5 + 3 B23). */                                                                                                          \
-static inline __attribute__((always_inline)) void F##_karabina_a(uint64_t *r, const uint64_t *gi, const uint64_t *gj) {                                               \
-    uint64_t s[2 * N], t[2 * N];  /* r = (gi + gj)(gi + xi gj) */                                                                                                     \
-    F##_fp2_sum(s, gi, gj);                                                                                                                                           \
-    F##_fp2_times_xi(t, gj);                                                                                                                                          \
-    F##_fp2_sum(t, gi, t);                                                                                                                                            \
-    F##_fp2_mul(r, s, t);                                                                                                                                             \
-}                                                                                                                                                                     \
-                                                                                                                                                                      \
-static inline __attribute__((always_inline)) void F##_karabina_odd(uint64_t *g, const uint64_t *a, const uint64_t *xi_b, const uint64_t *b) {                         \
-    uint64_t s[2 * N], t[2 * N];  /* g = 3(a - xi b - b) - 2g */                                                                                                      \
-    F##_fp2_difference(s, a, xi_b);                                                                                                                                   \
-    F##_fp2_difference(s, s, b);                                                                                                                                      \
-    F##_fp2_sum(t, s, s);                                                                                                                                             \
-    F##_fp2_sum(t, t, s);                                                                                                                                             \
-    F##_fp2_sum(s, g, g);                                                                                                                                             \
-    F##_fp2_difference(g, t, s);                                                                                                                                      \
-}                                                                                                                                                                     \
-                                                                                                                                                                      \
-static inline __attribute__((always_inline)) void F##_karabina_even(uint64_t *g, const uint64_t *c) {                                                                 \
-    uint64_t s[2 * N];  /* g = 2(g + 3c) */                                                                                                                           \
-    F##_fp2_sum(s, c, c);                                                                                                                                             \
-    F##_fp2_sum(s, s, c);                                                                                                                                             \
-    F##_fp2_sum(s, s, g);                                                                                                                                             \
-    F##_fp2_sum(g, s, s);                                                                                                                                             \
-}                                                                                                                                                                     \
-                                                                                                                                                                      \
-static void F##_compressed_square(uint64_t *x, int times) {                                                                                                           \
-    uint64_t b45[2 * N], b23[2 * N], a45[2 * N], a23[2 * N], u[2 * N];                                                                                                \
-    uint64_t *g2 = x, *g3 = x + 2 * N, *g4 = x + 4 * N, *g5 = x + 6 * N;                                                                                              \
-    for (int round = 0; round < times; round++) {                                                                                                                     \
-        F##_fp2_mul(b45, g4, g5);                                                                                                                                     \
-        F##_fp2_mul(b23, g2, g3);                                                                                                                                     \
-        F##_karabina_a(a45, g4, g5);                                                                                                                                  \
-        F##_karabina_a(a23, g2, g3);                                                                                                                                  \
-        F##_fp2_times_xi(u, b45);                                                                                                                                     \
-        F##_karabina_odd(g3, a45, u, b45);                                                                                                                            \
-        F##_karabina_even(g2, u);                                                                                                                                     \
-        F##_fp2_times_xi(u, b23);                                                                                                                                     \
-        F##_karabina_odd(g4, a23, u, b23);                                                                                                                            \
-        F##_karabina_even(g5, b23);                                                                                                                                   \
-    }                                                                                                                                                                 \
+/* An Fp2 product left double-width for the lazily reduced Fp4 product (a, b: 2 elements at                                                   \
+ * x, x + N): w0 = a0 b0 - a1 b1 as a two's-complement value in (-p^2, p^2), w1 = a0 b1 + a1 b0                                               \
+ * in [0, 2p^2). r may not overlap a or b. */                                                                                                 \
+static __attribute__((noinline)) void F##_fp2_wide_product(uint64_t *w0, uint64_t *w1, const uint64_t *a, const uint64_t *b) {                \
+    uint64_t t[2 * N], sa[N], sb[N];                                                                                                          \
+    zk_wide_product##N(w0, a, b);                                                                                                             \
+    zk_wide_product##N(t, a + N, b + N);                                                                                                      \
+    zk_plain_sum_in_memory##N(sa, a, a + N); /* < 2p: no carry out */                                                                         \
+    zk_plain_sum_in_memory##N(sb, b, b + N);                                                                                                  \
+    zk_wide_product##N(w1, sa, sb);                                                                                                           \
+    zk_wide_subtract##N(w1, w0);                                                                                                              \
+    zk_wide_subtract##N(w1, t);                                                                                                               \
+    zk_wide_subtract##N(w0, t);                                                                                                               \
+}                                                                                                                                             \
+                                                                                                                                              \
+static inline __attribute__((always_inline)) zk_limbs##N F##_load(const uint64_t *x) {                                                        \
+    zk_limbs##N r;                                                                                                                            \
+    for (int j = 0; j < N; j++) r.limb[j] = x[j];                                                                                             \
+    return r;                                                                                                                                 \
+}                                                                                                                                             \
+                                                                                                                                              \
+static inline __attribute__((always_inline)) void F##_store(uint64_t *x, zk_limbs##N v) {                                                     \
+    for (int j = 0; j < N; j++) x[j] = v.limb[j];                                                                                             \
+}                                                                                                                                             \
+                                                                                                                                              \
+/* Fp2 elements: c0 at x, c1 at x + N. r may be a or b. */                                                                                    \
+static inline __attribute__((always_inline)) void F##_fp2_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {                            \
+    F##_sum_in_memory(r, a, b); F##_sum_in_memory(r + N, a + N, b + N);                                                                       \
+}                                                                                                                                             \
+                                                                                                                                              \
+static inline __attribute__((always_inline)) void F##_fp2_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {                     \
+    F##_difference_in_memory(r, a, b); F##_difference_in_memory(r + N, a + N, b + N);                                                         \
+}                                                                                                                                             \
+                                                                                                                                              \
+/* a * xi, xi = 1 + i: (a0 - a1) + (a0 + a1) i (the difference goes through t: r may be a). */                                                \
+static inline __attribute__((always_inline)) void F##_fp2_times_xi(uint64_t *r, const uint64_t *a) {                                          \
+    uint64_t t[N];                                                                                                                            \
+    F##_difference_in_memory(t, a, a + N);                                                                                                    \
+    F##_sum_in_memory(r + N, a, a + N);                                                                                                       \
+    for (int k = 0; k < N; k++) r[k] = t[k];                                                                                                  \
+}                                                                                                                                             \
+                                                                                                                                              \
+/* (a0 + a1*i)(b0 + b1*i) in Fp[i]/(i^2 + 1), Karatsuba on unreduced double-width products:                                                   \
+ * c0 = a0*b0 - a1*b1 (plus p*R when negative), c1 = (a0 + a1)(b0 + b1) - a0*b0 - a1*b1, both                                                 \
+ * below p*R (p < R/4), then one Montgomery reduction each. r may be a or b. Inlined where the                                                \
+ * Swift bindings call it (their Fp2 product is already out of line); the tower calls fp2_mul. */                                             \
+static inline __attribute__((always_inline)) void F##_fp2_product_at(uint64_t *r, const uint64_t *a, const uint64_t *b) {                     \
+    uint64_t t0[2 * N], t1[2 * N], t2[2 * N], sa[N], sb[N];                                                                                   \
+    zk_wide_product##N(t0, a, b);                                                                                                             \
+    zk_wide_product##N(t1, a + N, b + N);                                                                                                     \
+    zk_plain_sum_in_memory##N(sa, a, a + N); /* < 2p: no carry out */                                                                         \
+    zk_plain_sum_in_memory##N(sb, b, b + N);                                                                                                  \
+    zk_wide_product##N(t2, sa, sb);                                                                                                           \
+    zk_fp2_combine##N(t0, t1, t2, F##_modulus);                                                                                               \
+    F##_store(r, F##_montgomery_reduction(t0));                                                                                               \
+    F##_store(r + N, F##_montgomery_reduction(t2));                                                                                           \
+}                                                                                                                                             \
+                                                                                                                                              \
+/* The same, out of line on purpose, like the Fp4 product and square: inlined into every tower                                                \
+ * kernel they made each Fp12 product or square 80-120 KB of straight-line code, several times                                                \
+ * the instruction cache; shared copies cost a call each (about 2% more instructions) and keep                                                \
+ * the hot loops in cache (and their timings steadier). */                                                                                    \
+static __attribute__((noinline)) void F##_fp2_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) { F##_fp2_product_at(r, a, b); }         \
+                                                                                                                                              \
+/* Fp4 elements (Fp2[j]/(j^2 - xi)): c0 at x, c1 at x + 2 * N. r may be a or b. */                                                            \
+static __attribute__((noinline)) void F##_fp4_square(uint64_t *r, const uint64_t *a) {                                                        \
+    /* (a0 + a1 j)^2 = (a0 + a1)(a0 + xi a1) - a0 a1 - xi a0 a1 + 2 a0 a1 j */                                                                \
+    uint64_t product[2 * N], s1[2 * N], s2[2 * N], t[2 * N];                                                                                  \
+    F##_fp2_mul(product, a, a + 2 * N);                                                                                                       \
+    F##_fp2_sum(s1, a, a + 2 * N);                                                                                                            \
+    F##_fp2_times_xi(t, a + 2 * N);                                                                                                           \
+    F##_fp2_sum(s2, a, t);                                                                                                                    \
+    F##_fp2_mul(s1, s1, s2);                                                                                                                  \
+    F##_fp2_difference(s1, s1, product);                                                                                                      \
+    F##_fp2_times_xi(t, product);                                                                                                             \
+    F##_fp2_difference(r, s1, t);                                                                                                             \
+    F##_fp2_sum(r + 2 * N, product, product);                                                                                                 \
+}                                                                                                                                             \
+                                                                                                                                              \
+/* Double-width values modulo pR (R = 2^(64N)) for the lazily reduced tower: sums and differences                                             \
+ * of unreduced products kept as residues in [0, pR) (F##_wide_modular_sum, _difference and                                                   \
+ * _lift, per curve), which the Montgomery reduction accepts, so an Fp12 product or square                                                    \
+ * reduces once per coefficient (12) instead of once per Fp2 product. Wide Fp2 elements: w0 at                                                \
+ * x, w1 at x + 2N; wide Fp4 elements: c0 at x, c1 at x + 4N. r may be a or b. */                                                             \
+static inline __attribute__((always_inline)) void F##_wide2_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {                          \
+    F##_wide_modular_sum(r, a, b); F##_wide_modular_sum(r + 2 * N, a + 2 * N, b + 2 * N);                                                     \
+}                                                                                                                                             \
+                                                                                                                                              \
+static inline __attribute__((always_inline)) void F##_wide2_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {                   \
+    F##_wide_modular_difference(r, a, b); F##_wide_modular_difference(r + 2 * N, a + 2 * N, b + 2 * N);                                       \
+}                                                                                                                                             \
+                                                                                                                                              \
+/* w xi = (w0 - w1) + (w0 + w1) i. */                                                                                                         \
+static inline __attribute__((always_inline)) void F##_wide2_times_xi(uint64_t *r, const uint64_t *a) {                                        \
+    uint64_t t[2 * N];                                                                                                                        \
+    F##_wide_modular_difference(t, a, a + 2 * N);                                                                                             \
+    F##_wide_modular_sum(r + 2 * N, a, a + 2 * N);                                                                                            \
+    for (int k = 0; k < 2 * N; k++) r[k] = t[k];                                                                                              \
+}                                                                                                                                             \
+                                                                                                                                              \
+static inline __attribute__((always_inline)) void F##_wide4_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {                          \
+    F##_wide2_sum(r, a, b); F##_wide2_sum(r + 4 * N, a + 4 * N, b + 4 * N);                                                                   \
+}                                                                                                                                             \
+                                                                                                                                              \
+static inline __attribute__((always_inline)) void F##_wide4_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {                   \
+    F##_wide2_difference(r, a, b); F##_wide2_difference(r + 4 * N, a + 4 * N, b + 4 * N);                                                     \
+}                                                                                                                                             \
+                                                                                                                                              \
+/* (c0 + c1 j) j = xi c1 + c0 j. */                                                                                                           \
+static inline __attribute__((always_inline)) void F##_wide4_times_j(uint64_t *r, const uint64_t *a) {                                         \
+    uint64_t t[4 * N];                                                                                                                        \
+    F##_wide2_times_xi(t, a + 4 * N);                                                                                                         \
+    for (int k = 0; k < 4 * N; k++) r[4 * N + k] = a[k];                                                                                      \
+    for (int k = 0; k < 4 * N; k++) r[k] = t[k];                                                                                              \
+}                                                                                                                                             \
+                                                                                                                                              \
+/* r = the `count` values of w reduced, one Montgomery reduction each. */                                                                     \
+static inline __attribute__((always_inline)) void F##_reduce_wide(uint64_t *r, const uint64_t *w, int count) {                                \
+    for (int k = 0; k < count; k++) F##_store(r + k * N, F##_montgomery_reduction(w + 2 * k * N));                                            \
+}                                                                                                                                             \
+                                                                                                                                              \
+/* The Fp4 product left double-width (w: 8N limbs, not overlapping a or b). Karatsuba over Fp2                                                \
+ * with every Fp2 product double-width: with X = a0 b0, Y = a1 b1, Z = (a0 + a1)(b0 + b1) as                                                  \
+ * two's-complement pairs, c0 = X + xi Y = (X0 + Y0 - Y1, X1 + Y0 + Y1) and c1 = Z - X - Y, each                                              \
+ * lifted into (0, 6p^2) by adding a multiple of p^2 (6p^2 < p R: 6p < R on both curves). */                                                  \
+static __attribute__((noinline)) void F##_fp4_wide_mul(uint64_t *w, const uint64_t *a, const uint64_t *b) {                                   \
+    uint64_t *x0 = w, *x1 = w + 2 * N, *z0 = w + 4 * N, *z1 = w + 6 * N;                                                                      \
+    uint64_t y0[2 * N], y1[2 * N], sa[2 * N], sb[2 * N];                                                                                      \
+    F##_fp2_wide_product(x0, x1, a, b);                                                                                                       \
+    F##_fp2_wide_product(y0, y1, a + 2 * N, b + 2 * N);                                                                                       \
+    F##_fp2_sum(sa, a, a + 2 * N);                                                                                                            \
+    F##_fp2_sum(sb, b, b + 2 * N);                                                                                                            \
+    F##_fp2_wide_product(z0, z1, sa, sb);                                                                                                     \
+    /* Z0 - X0 - Y0 in (-3p^2, 3p^2); Z1 - X1 - Y1 in (-4p^2, 2p^2) (sa, sb reduced mod p) */                                                 \
+    zk_wide_subtract##N(z0, x0); zk_wide_subtract##N(z0, y0); zk_wide_add##N(z0, F##_p_squared_times[2]);                                     \
+    zk_wide_subtract##N(z1, x1); zk_wide_subtract##N(z1, y1); zk_wide_add##N(z1, F##_p_squared_times[3]);                                     \
+    /* X0 + Y0 - Y1 in (-4p^2, 2p^2); X1 + Y0 + Y1 in (-p^2, 5p^2) */                                                                         \
+    zk_wide_add##N(x0, y0); zk_wide_subtract##N(x0, y1); zk_wide_add##N(x0, F##_p_squared_times[3]);                                          \
+    zk_wide_add##N(x1, y0); zk_wide_add##N(x1, y1); zk_wide_add##N(x1, F##_p_squared_times[0]);                                               \
+}                                                                                                                                             \
+                                                                                                                                              \
+/* The Fp4 product: four Montgomery reductions instead of six. r may be a or b. */                                                            \
+static __attribute__((noinline)) void F##_fp4_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {                                        \
+    uint64_t w[8 * N];                                                                                                                        \
+    F##_fp4_wide_mul(w, a, b);                                                                                                                \
+    F##_reduce_wide(r, w, 4);                                                                                                                 \
+}                                                                                                                                             \
+                                                                                                                                              \
+/* (a0 + a1 j)^2 = (a0 + a1)(a0 + xi a1) - (1 + xi) a0 a1 + 2 a0 a1 j, left double-width (w: 8N                                               \
+ * limbs, not overlapping a). */                                                                                                              \
+static __attribute__((noinline)) void F##_fp4_wide_square(uint64_t *w, const uint64_t *a) {                                                   \
+    uint64_t p[4 * N], xi_p[4 * N], s1[2 * N], s2[2 * N], t[2 * N];                                                                           \
+    F##_fp2_wide_product(p, p + 2 * N, a, a + 2 * N);                                                                                         \
+    F##_fp2_sum(s1, a, a + 2 * N);                                                                                                            \
+    F##_fp2_times_xi(t, a + 2 * N);                                                                                                           \
+    F##_fp2_sum(s2, a, t);                                                                                                                    \
+    F##_fp2_wide_product(w, w + 2 * N, s1, s2);                                                                                               \
+    F##_wide_lift(p);                                                                                                                         \
+    F##_wide_lift(w);                                                                                                                         \
+    F##_wide2_times_xi(xi_p, p);                                                                                                              \
+    F##_wide2_difference(w, w, p);                                                                                                            \
+    F##_wide2_difference(w, w, xi_p);                                                                                                         \
+    F##_wide2_sum(w + 4 * N, p, p);                                                                                                           \
+}                                                                                                                                             \
+                                                                                                                                              \
+/* (a0 + a1 j) b for b in Fp2, left double-width (w: 8N limbs, not overlapping a or b). */                                                    \
+static inline __attribute__((always_inline)) void F##_fp4_wide_times_fp2(uint64_t *w, const uint64_t *a, const uint64_t *b) {                 \
+    F##_fp2_wide_product(w, w + 2 * N, a, b);                                                                                                 \
+    F##_fp2_wide_product(w + 4 * N, w + 6 * N, a + 2 * N, b);                                                                                 \
+    F##_wide_lift(w);                                                                                                                         \
+    F##_wide_lift(w + 4 * N);                                                                                                                 \
+}                                                                                                                                             \
+                                                                                                                                              \
+/* 3x - 2y as x + 2(x - y) (minus = 1) or x + 2(x + y) (minus = 0), on one Fp2 coefficient. */                                                \
+static inline __attribute__((always_inline)) void F##_fp2_granger_scott(uint64_t *r, const uint64_t *x, const uint64_t *y, int minus) {       \
+    uint64_t t[2 * N];                                                                                                                        \
+    if (minus) F##_fp2_difference(t, x, y); else F##_fp2_sum(t, x, y);                                                                        \
+    F##_fp2_sum(t, t, t);                                                                                                                     \
+    F##_fp2_sum(r, t, x);                                                                                                                     \
+}                                                                                                                                             \
+                                                                                                                                              \
+/* Granger-Scott squaring in the cyclotomic subgroup of Fp12 = Fp4[k]/(k^3 - j), x = a + b k + c k^2:                                         \
+ * x^2 = (3a^2 - 2 conj(a)) + (3 j c^2 + 2 conj(b)) k + (3 b^2 - 2 conj(c)) k^2, conj(u + v j) = u - v j.                                     \
+ * r must not overlap a. */                                                                                                                   \
+static inline __attribute__((always_inline)) void F##_fp12_cyclotomic_square(uint64_t *r, const uint64_t *x) {                                \
+    uint64_t a2[4 * N], b2[4 * N], c2[4 * N], c2j[4 * N];                                                                                     \
+    const uint64_t *a = x, *b = x + 4 * N, *c = x + 8 * N;                                                                                    \
+    F##_fp4_square(a2, a);                                                                                                                    \
+    F##_fp4_square(b2, b);                                                                                                                    \
+    F##_fp4_square(c2, c);                                                                                                                    \
+    F##_fp2_times_xi(c2j, c2 + 2 * N);             /* j * (u + v j) = xi v + u j */                                                           \
+    for (int k = 0; k < 2 * N; k++) c2j[2 * N + k] = c2[k];                                                                                   \
+    F##_fp2_granger_scott(r, a2, a, 1);                                                                                                       \
+    F##_fp2_granger_scott(r + 2 * N, a2 + 2 * N, a + 2 * N, 0);                                                                               \
+    F##_fp2_granger_scott(r + 4 * N, c2j, b, 0);                                                                                              \
+    F##_fp2_granger_scott(r + 6 * N, c2j + 2 * N, b + 2 * N, 1);                                                                              \
+    F##_fp2_granger_scott(r + 8 * N, b2, c, 1);                                                                                               \
+    F##_fp2_granger_scott(r + 10 * N, b2 + 2 * N, c + 2 * N, 0);                                                                              \
+}                                                                                                                                             \
+                                                                                                                                              \
+/* Fp4 sums and differences, coefficient-wise; r may be a or b. */                                                                            \
+static inline __attribute__((always_inline)) void F##_fp4_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {                            \
+    F##_fp2_sum(r, a, b); F##_fp2_sum(r + 2 * N, a + 2 * N, b + 2 * N);                                                                       \
+}                                                                                                                                             \
+                                                                                                                                              \
+static inline __attribute__((always_inline)) void F##_fp4_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {                     \
+    F##_fp2_difference(r, a, b); F##_fp2_difference(r + 2 * N, a + 2 * N, b + 2 * N);                                                         \
+}                                                                                                                                             \
+                                                                                                                                              \
+/* (a0 + a1 j) j = xi a1 + a0 j; r may be a. */                                                                                               \
+static inline __attribute__((always_inline)) void F##_fp4_times_j(uint64_t *r, const uint64_t *a) {                                           \
+    uint64_t t[2 * N];                                                                                                                        \
+    F##_fp2_times_xi(t, a + 2 * N);                                                                                                           \
+    for (int k = 0; k < 2 * N; k++) r[2 * N + k] = a[k];                                                                                      \
+    for (int k = 0; k < 2 * N; k++) r[k] = t[k];                                                                                              \
+}                                                                                                                                             \
+                                                                                                                                              \
+/* Fp12 = Fp4[k]/(k^3 - j): c0 at x, c1 at x + 4 * N, c2 at x + 8 * N. Karatsuba: six Fp4 products,                                           \
+ * all left double-width and combined modulo pR, then one reduction per coefficient (12 instead                                               \
+ * of 24). r may overlap a or b (written only at the end). */                                                                                 \
+static void F##_fp12_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {                                                                 \
+    uint64_t v0[8 * N], v1[8 * N], v2[8 * N], w[8 * N], t[8 * N], s[4 * N], u[4 * N], out[24 * N];                                            \
+    F##_fp4_wide_mul(v0, a, b);                                                                                                               \
+    F##_fp4_wide_mul(v1, a + 4 * N, b + 4 * N);                                                                                               \
+    F##_fp4_wide_mul(v2, a + 8 * N, b + 8 * N);                                                                                               \
+    /* c0 = v0 + ((a1 + a2)(b1 + b2) - v1 - v2) j */                                                                                          \
+    F##_fp4_sum(s, a + 4 * N, a + 8 * N);                                                                                                     \
+    F##_fp4_sum(u, b + 4 * N, b + 8 * N);                                                                                                     \
+    F##_fp4_wide_mul(w, s, u);                                                                                                                \
+    F##_wide4_difference(w, w, v1);                                                                                                           \
+    F##_wide4_difference(w, w, v2);                                                                                                           \
+    F##_wide4_times_j(w, w);                                                                                                                  \
+    F##_wide4_sum(out, v0, w);                                                                                                                \
+    /* c1 = (a0 + a1)(b0 + b1) - v0 - v1 + v2 j */                                                                                            \
+    F##_fp4_sum(s, a, a + 4 * N);                                                                                                             \
+    F##_fp4_sum(u, b, b + 4 * N);                                                                                                             \
+    F##_fp4_wide_mul(w, s, u);                                                                                                                \
+    F##_wide4_difference(w, w, v0);                                                                                                           \
+    F##_wide4_difference(w, w, v1);                                                                                                           \
+    F##_wide4_times_j(t, v2);                                                                                                                 \
+    F##_wide4_sum(out + 8 * N, w, t);                                                                                                         \
+    /* c2 = (a0 + a2)(b0 + b2) - v0 - v2 + v1 */                                                                                              \
+    F##_fp4_sum(s, a, a + 8 * N);                                                                                                             \
+    F##_fp4_sum(u, b, b + 8 * N);                                                                                                             \
+    F##_fp4_wide_mul(w, s, u);                                                                                                                \
+    F##_wide4_difference(w, w, v0);                                                                                                           \
+    F##_wide4_difference(w, w, v2);                                                                                                           \
+    F##_wide4_sum(out + 16 * N, w, v1);                                                                                                       \
+    F##_reduce_wide(r, out, 12);                                                                                                              \
+}                                                                                                                                             \
+                                                                                                                                              \
+/* Chung-Hasan SQR2: s0 = c0^2, s1 = 2 c0 c1, s2 = (c0 - c1 + c2)^2, s3 = 2 c1 c2, s4 = c2^2;                                                 \
+ * x^2 = (s0 + s3 j) + (s1 + s4 j) k + (s1 + s2 + s3 - s0 - s4) k^2, double-width until the 12                                                \
+ * reductions (20 before). r may be x. */                                                                                                     \
+static void F##_fp12_square(uint64_t *r, const uint64_t *x) {                                                                                 \
+    uint64_t s0[8 * N], s1[8 * N], s2[8 * N], s3[8 * N], s4[8 * N], t[8 * N], d[4 * N], out[24 * N];                                          \
+    const uint64_t *c0 = x, *c1 = x + 4 * N, *c2 = x + 8 * N;                                                                                 \
+    F##_fp4_wide_square(s0, c0);                                                                                                              \
+    F##_fp4_wide_mul(s1, c0, c1);                                                                                                             \
+    F##_wide4_sum(s1, s1, s1);                                                                                                                \
+    F##_fp4_difference(d, c0, c1);                                                                                                            \
+    F##_fp4_sum(d, d, c2);                                                                                                                    \
+    F##_fp4_wide_square(s2, d);                                                                                                               \
+    F##_fp4_wide_mul(s3, c1, c2);                                                                                                             \
+    F##_wide4_sum(s3, s3, s3);                                                                                                                \
+    F##_fp4_wide_square(s4, c2);                                                                                                              \
+    F##_wide4_times_j(t, s3);                                                                                                                 \
+    F##_wide4_sum(out, s0, t);                                                                                                                \
+    F##_wide4_times_j(t, s4);                                                                                                                 \
+    F##_wide4_sum(out + 8 * N, s1, t);                                                                                                        \
+    F##_wide4_sum(t, s1, s2);                                                                                                                 \
+    F##_wide4_sum(t, t, s3);                                                                                                                  \
+    F##_wide4_difference(t, t, s0);                                                                                                           \
+    F##_wide4_difference(out + 16 * N, t, s4);                                                                                                \
+    F##_reduce_wide(r, out, 12);                                                                                                              \
+}                                                                                                                                             \
+                                                                                                                                              \
+/* Karabina's compressed squaring (CompressedCyclotomic.swift), `times` times in place on                                                     \
+ * (g2, g3, g4, g5) at x, x + 2 * N, x + 4 * N, x + 6 * N: with A(i,j) = (gi + gj)(gi + xi gj),                                               \
+ * B(i,j) = gi gj: h2 = 2(g2 + 3 xi B45), h3 = 3(A45 - (xi + 1) B45) - 2 g3,                                                                  \
+ * h4 = 3(A23 - (xi + 1) B23) - 2 g4, h5 = 2(g5 + 3 B23). */                                                                                  \
+static inline __attribute__((always_inline)) void F##_karabina_a(uint64_t *r, const uint64_t *gi, const uint64_t *gj) {                       \
+    uint64_t s[2 * N], t[2 * N];  /* r = (gi + gj)(gi + xi gj) */                                                                             \
+    F##_fp2_sum(s, gi, gj);                                                                                                                   \
+    F##_fp2_times_xi(t, gj);                                                                                                                  \
+    F##_fp2_sum(t, gi, t);                                                                                                                    \
+    F##_fp2_mul(r, s, t);                                                                                                                     \
+}                                                                                                                                             \
+                                                                                                                                              \
+static inline __attribute__((always_inline)) void F##_karabina_odd(uint64_t *g, const uint64_t *a, const uint64_t *xi_b, const uint64_t *b) { \
+    uint64_t s[2 * N], t[2 * N];  /* g = 3(a - xi b - b) - 2g */                                                                              \
+    F##_fp2_difference(s, a, xi_b);                                                                                                           \
+    F##_fp2_difference(s, s, b);                                                                                                              \
+    F##_fp2_sum(t, s, s);                                                                                                                     \
+    F##_fp2_sum(t, t, s);                                                                                                                     \
+    F##_fp2_sum(s, g, g);                                                                                                                     \
+    F##_fp2_difference(g, t, s);                                                                                                              \
+}                                                                                                                                             \
+                                                                                                                                              \
+static inline __attribute__((always_inline)) void F##_karabina_even(uint64_t *g, const uint64_t *c) {                                         \
+    uint64_t s[2 * N];  /* g = 2(g + 3c) */                                                                                                   \
+    F##_fp2_sum(s, c, c);                                                                                                                     \
+    F##_fp2_sum(s, s, c);                                                                                                                     \
+    F##_fp2_sum(s, s, g);                                                                                                                     \
+    F##_fp2_sum(g, s, s);                                                                                                                     \
+}                                                                                                                                             \
+                                                                                                                                              \
+static void F##_compressed_square(uint64_t *x, int times) {                                                                                   \
+    uint64_t b45[2 * N], b23[2 * N], a45[2 * N], a23[2 * N], u[2 * N];                                                                        \
+    uint64_t *g2 = x, *g3 = x + 2 * N, *g4 = x + 4 * N, *g5 = x + 6 * N;                                                                      \
+    for (int round = 0; round < times; round++) {                                                                                             \
+        F##_fp2_mul(b45, g4, g5);                                                                                                             \
+        F##_fp2_mul(b23, g2, g3);                                                                                                             \
+        F##_karabina_a(a45, g4, g5);                                                                                                          \
+        F##_karabina_a(a23, g2, g3);                                                                                                          \
+        F##_fp2_times_xi(u, b45);                                                                                                             \
+        F##_karabina_odd(g3, a45, u, b45);                                                                                                    \
+        F##_karabina_even(g2, u);                                                                                                             \
+        F##_fp2_times_xi(u, b23);                                                                                                             \
+        F##_karabina_odd(g4, a23, u, b23);                                                                                                    \
+        F##_karabina_even(g5, b23);                                                                                                           \
+    }                                                                                                                                         \
 }
 
 #define ZK_LINE_TERMS_D(F, N) \
@@ -418,12 +409,6 @@ static inline __attribute__((always_inline)) void F##_modular_sum_at(uint64_t *r
                                                                                                                                  \
 static inline __attribute__((always_inline)) void F##_modular_difference_at(uint64_t *r, const uint64_t *a, const uint64_t *b) { \
     F##_store(r, F##_modular_difference(F##_load(a), F##_load(b)));                                                              \
-}                                                                                                                                \
-                                                                                                                                 \
-static inline __attribute__((always_inline)) void F##_fp2_product_at(uint64_t *r, const uint64_t *a, const uint64_t *b) {        \
-    zk_limbs##N c0, c1;                                                                                                          \
-    F##_fp2_product(F##_load(a), F##_load(a + N), F##_load(b), F##_load(b + N), &c0, &c1);                                       \
-    F##_store(r, c0); F##_store(r + N, c1);                                                                                      \
 }                                                                                                                                \
                                                                                                                                  \
 static const zk_field_kernels F##_kernels __attribute__((unused)) = { /* unused where Swift does not bind it */                  \
@@ -1026,21 +1011,6 @@ static inline __attribute__((always_inline)) zk_limbs4 zk_bn254cx_montgomery_red
     zk_limbs4 low = {{t0, t1, t2, t3}}, high = {{x[4], x[5], x[6], x[7]}};
     (void)rdx;
     return zk_bn254cx_modular_sum(low, high);
-}
-
-/* a + b without reduction (callers ensure no carry out of the top limb). */
-static inline __attribute__((always_inline)) zk_limbs4 zk_plain_sum4(zk_limbs4 a, zk_limbs4 b) {
-    uint64_t s0 = a.limb[0], s1 = a.limb[1], s2 = a.limb[2], s3 = a.limb[3];
-    __asm__(
-        "addq %[b0], %[s0]\n\t"
-        "adcq %[b1], %[s1]\n\t"
-        "adcq %[b2], %[s2]\n\t"
-        "adcq %[b3], %[s3]\n\t"
-        : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3)
-        : [b0] "rm"(b.limb[0]), [b1] "rm"(b.limb[1]), [b2] "rm"(b.limb[2]), [b3] "rm"(b.limb[3])
-        : "cc");
-    zk_limbs4 r = {{s0, s1, s2, s3}};
-    return r;
 }
 
 /* r = a + b on limbs in memory, without reduction (callers ensure no carry out); r may be a or b. */
@@ -2163,23 +2133,6 @@ static inline __attribute__((always_inline)) zk_limbs6 zk_bls12_381_montgomery_r
     zk_limbs6 low = {{t0, t1, t2, t3, t4, t5}}, high = {{x[6], x[7], x[8], x[9], x[10], x[11]}};
     (void)rdx;
     return zk_bls12_381_modular_sum(low, high);
-}
-
-/* a + b without reduction (callers ensure no carry out of the top limb). */
-static inline __attribute__((always_inline)) zk_limbs6 zk_plain_sum6(zk_limbs6 a, zk_limbs6 b) {
-    uint64_t s0 = a.limb[0], s1 = a.limb[1], s2 = a.limb[2], s3 = a.limb[3], s4 = a.limb[4], s5 = a.limb[5];
-    __asm__(
-        "addq %[b0], %[s0]\n\t"
-        "adcq %[b1], %[s1]\n\t"
-        "adcq %[b2], %[s2]\n\t"
-        "adcq %[b3], %[s3]\n\t"
-        "adcq %[b4], %[s4]\n\t"
-        "adcq %[b5], %[s5]\n\t"
-        : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [s4] "+r"(s4), [s5] "+r"(s5)
-        : [b0] "rm"(b.limb[0]), [b1] "rm"(b.limb[1]), [b2] "rm"(b.limb[2]), [b3] "rm"(b.limb[3]), [b4] "rm"(b.limb[4]), [b5] "rm"(b.limb[5])
-        : "cc");
-    zk_limbs6 r = {{s0, s1, s2, s3, s4, s5}};
-    return r;
 }
 
 /* r = a + b on limbs in memory, without reduction (callers ensure no carry out); r may be a or b. */

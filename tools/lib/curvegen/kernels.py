@@ -130,32 +130,9 @@ def lazy_reduction(name, n, shared=True):
     w(f"    return zk_{name}_modular_sum(low, high);")
     w("}")
     w("")
-    ws(f"/* a + b without reduction (callers ensure no carry out of the top limb). */")
-    ws(f"static inline __attribute__((always_inline)) {L} zk_plain_sum{n}({L} a, {L} b) {{")
-    ws(f"    uint64_t {', '.join(f's{j} = a.limb[{j}]' for j in range(n))};")
-    ws("    __asm__(")
-    ws('        "addq %[b0], %[s0]\\n\\t"')
-    for j in range(1, n):
-        ws(f'        "adcq %[b{j}], %[s{j}]\\n\\t"')
-    sums = ", ".join(f'[s{j}] "+r"(s{j})' for j in range(n))
-    ws(f"        : {sums}")
-    addends = ", ".join(f'[b{j}] "rm"(b.limb[{j}])' for j in range(n))
-    ws(f"        : {addends}")
-    ws('        : "cc");')
-    ws(f"    {L} r = {{{{{', '.join(f's{j}' for j in range(n))}}}}};")
-    ws("    return r;")
-    ws("}")
-    ws("")
-    ws(f"/* r = a + b on limbs in memory, without reduction (callers ensure no carry out); r may be a or b. */")
-    ws(f"static inline __attribute__((always_inline)) void zk_plain_sum_in_memory{n}(uint64_t *r, const uint64_t *a, const uint64_t *b) {{")
-    ws(f"    uint64_t {', '.join(f'd{j}' for j in range(n))};")
-    ws("    __asm__(")
-    combine(ws, range(n), 0, "add")
-    store(ws, range(n), 0)
-    ws(f'        : ' + ", ".join(f'[d{j}] "=&r"(d{j})' for j in range(n)) + ', [r] "+r"(r), [a] "+r"(a), [b] "+r"(b)')
-    ws('        :')
-    ws('        : "cc", "memory");')
-    ws("}")
+    memory_asm(ws, ["/* r = a + b on limbs in memory, without reduction (callers ensure no carry out); r may be a or b. */"],
+               f"zk_plain_sum_in_memory{n}(uint64_t *r, const uint64_t *a, const uint64_t *b)", range(n),
+               lambda: (combine(ws, range(n), 0, "add"), store(ws, range(n), 0)))
     ws("")
     ws(f"/* The Karatsuba combination on {2 * n}-limb values: t2 -= t0 + t1 (never negative), t0 -= t1, plus")
     ws(" * p*2^(64n) when that borrows (p masked by the borrow, no branch on the value). */")
@@ -331,6 +308,47 @@ def plus_modulus_unless(w, limbs, offset, base, test, cmov):
     store(w, limbs, offset, base)
 
 
+def modular_sum_body(w, limbs, halves):
+    """r = a + b over `halves` halves of len(limbs) limbs (one carry chain), then the top half
+    loses p unless that borrows: an element mod p (1 half) or a double-width value mod pR (2)."""
+    n = len(limbs)
+    for h in range(halves):
+        combine(w, limbs, h * n, "add", chained=h > 0)
+        store(w, limbs, h * n)
+    minus_modulus_unless_borrow(w, limbs, (halves - 1) * n)
+
+
+def modular_difference_body(w, limbs, halves):
+    """r = a - b likewise (one borrow chain, kept as a mask), plus p on the top half when it
+    borrowed."""
+    n = len(limbs)
+    for h in range(halves):
+        combine(w, limbs, h * n, "sub", chained=h > 0)
+        if h < halves - 1:
+            store(w, limbs, h * n)
+    w('        "sbbq %[mask], %[mask]\\n\\t"')
+    store(w, limbs, (halves - 1) * n)
+    plus_modulus_unless(w, limbs, (halves - 1) * n, "r", "testq %[mask], %[mask]", "cmovzq")
+
+
+def memory_asm(w, comment, signature, limbs, body, pointers=("r", "a", "b"), extra=None, moduli=""):
+    """One function of a single asm block on limbs d0.. in registers and operands in memory:
+    `body()` writes its instructions; `extra` names one more scratch register; `moduli` the
+    block's inputs (the modulus limbs, or none)."""
+    for line in comment:
+        w(line)
+    w(f"static inline __attribute__((always_inline)) void {signature} {{")
+    w(f"    uint64_t {', '.join(f'd{j}' for j in limbs)}{f', {extra}' if extra else ''};")
+    w("    __asm__(")
+    body()
+    operands = [f'[d{j}] "=&r"(d{j})' for j in limbs] + ([f'[{extra}] "=&r"({extra})'] if extra else [])
+    operands += [f'[{p}] "+r"({p})' for p in pointers]
+    w("        : " + ", ".join(operands))
+    w("        :" + (f" {moduli}" if moduli else ""))
+    w('        : "cc", "memory");')
+    w("}")
+
+
 def in_memory_sum_and_difference(name, n):
     """The same sums and differences on limbs in memory, r = a op b (r may be a or b: every
     limb of a and b is read before r is written). Six to eight registers instead of the
@@ -339,33 +357,18 @@ def in_memory_sum_and_difference(name, n):
     out = []
     w = out.append
     limbs = range(n)
-    regs = ", ".join(f'[d{j}] "=&r"(d{j})' for j in limbs)
-    w(f"/* r = (a + b) mod p: the sum in registers, stored; sum - p kept unless it borrows (then the")
-    w(f" * stored sum is read back by cmov). */")
-    w(f"static inline __attribute__((always_inline)) void zk_{name}_sum_in_memory(uint64_t *r, const uint64_t *a, const uint64_t *b) {{")
-    w(f"    uint64_t {', '.join(f'd{j}' for j in limbs)};")
-    w("    __asm__(")
-    combine(w, limbs, 0, "add")
-    store(w, limbs, 0)
-    minus_modulus_unless_borrow(w, limbs, 0)
-    w(f'        : {regs}, [r] "+r"(r), [a] "+r"(a), [b] "+r"(b)')
-    w(f'        : ' + ", ".join(f'[p{j}] "m"(zk_{name}_modulus[{j}])' for j in limbs))
-    w('        : "cc", "memory");')
-    w("}")
+    moduli = ", ".join(f'[p{j}] "m"(zk_{name}_modulus[{j}])' for j in limbs)
+
+    memory_asm(w, ["/* r = (a + b) mod p: the sum in registers, stored; sum - p kept unless it borrows (then the",
+                   " * stored sum is read back by cmov). */"],
+               f"zk_{name}_sum_in_memory(uint64_t *r, const uint64_t *a, const uint64_t *b)", limbs,
+               lambda: modular_sum_body(w, limbs, 1), moduli=moduli)
     w("")
-    w(f"/* r = (a - b) mod p: the difference in registers and its borrow as a mask, stored; plus p,")
-    w(f" * and the stored difference read back by cmov when there was no borrow. */")
-    w(f"static inline __attribute__((always_inline)) void zk_{name}_difference_in_memory(uint64_t *r, const uint64_t *a, const uint64_t *b) {{")
-    w(f"    uint64_t {', '.join(f'd{j}' for j in limbs)}, mask;")
-    w("    __asm__(")
-    combine(w, limbs, 0, "sub")
-    w('        "sbbq %[mask], %[mask]\\n\\t"')
-    store(w, limbs, 0)
-    plus_modulus_unless(w, limbs, 0, "r", "testq %[mask], %[mask]", "cmovzq")
-    w(f'        : {regs}, [mask] "=&r"(mask), [r] "+r"(r), [a] "+r"(a), [b] "+r"(b)')
-    w(f'        : ' + ", ".join(f'[p{j}] "m"(zk_{name}_modulus[{j}])' for j in limbs))
-    w('        : "cc", "memory");')
-    w("}")
+    memory_asm(w, ["/* r = (a - b) mod p: the difference in registers and its borrow as a mask, stored; plus p,",
+                   " * and the stored difference read back by cmov when there was no borrow. */"],
+               f"zk_{name}_difference_in_memory(uint64_t *r, const uint64_t *a, const uint64_t *b)", limbs,
+               lambda: modular_difference_body(w, limbs, 1),
+               extra="mask", moduli=moduli)
     return out
 
 
@@ -378,53 +381,28 @@ def wide_modular_sum_and_difference(name, n):
     out = []
     w = out.append
     limbs = range(n)
-    regs = ", ".join(f'[d{j}] "=&r"(d{j})' for j in limbs)
     moduli = ", ".join(f'[p{j}] "m"(zk_{name}_modulus[{j}])' for j in limbs)
 
-    w(f"/* r = (a + b) mod pR for a, b in [0, pR) ({2 * n} limbs): the high half takes the low half's carry")
-    w(f" * (no carry out: below 2p), then loses p unless that borrows (the stored sum read back by cmov). */")
-    w(f"static inline __attribute__((always_inline)) void zk_{name}_wide_modular_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {{")
-    w(f"    uint64_t {', '.join(f'd{j}' for j in limbs)};")
-    w("    __asm__(")
-    combine(w, limbs, 0, "add")
-    store(w, limbs, 0)
-    combine(w, limbs, n, "add", chained=True)
-    store(w, limbs, n)
-    minus_modulus_unless_borrow(w, limbs, n)
-    w(f'        : {regs}, [r] "+r"(r), [a] "+r"(a), [b] "+r"(b)')
-    w(f'        : {moduli}')
-    w('        : "cc", "memory");')
-    w("}")
+    def lift_body():
+        w(f'        "movq {8 * (2 * n - 1)}(%[w]), %[top]\\n\\t"')
+        for j in limbs:
+            w(f'        "movq {8 * (n + j)}(%[w]), %[d{j}]\\n\\t"')
+        plus_modulus_unless(w, limbs, n, "w", "testq %[top], %[top]", "cmovnsq")
+
+    memory_asm(w, [f"/* r = (a + b) mod pR for a, b in [0, pR) ({2 * n} limbs): the high half takes the low half's carry",
+                   " * (no carry out: below 2p), then loses p unless that borrows (the stored sum read back by cmov). */"],
+               f"zk_{name}_wide_modular_sum(uint64_t *r, const uint64_t *a, const uint64_t *b)", limbs,
+               lambda: modular_sum_body(w, limbs, 2), moduli=moduli)
     w("")
-    w(f"/* r = (a - b) mod pR: one borrow chain through both halves, its borrow as a mask; the high half")
-    w(f" * stored, plus p, and the stored value read back by cmov when there was no borrow. */")
-    w(f"static inline __attribute__((always_inline)) void zk_{name}_wide_modular_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {{")
-    w(f"    uint64_t {', '.join(f'd{j}' for j in limbs)}, mask;")
-    w("    __asm__(")
-    combine(w, limbs, 0, "sub")
-    store(w, limbs, 0)
-    combine(w, limbs, n, "sub", chained=True)
-    w('        "sbbq %[mask], %[mask]\\n\\t"')
-    store(w, limbs, n)
-    plus_modulus_unless(w, limbs, n, "r", "testq %[mask], %[mask]", "cmovzq")
-    w(f'        : {regs}, [mask] "=&r"(mask), [r] "+r"(r), [a] "+r"(a), [b] "+r"(b)')
-    w(f'        : {moduli}')
-    w('        : "cc", "memory");')
-    w("}")
+    memory_asm(w, ["/* r = (a - b) mod pR: one borrow chain through both halves, its borrow as a mask; the high half",
+                   " * stored, plus p, and the stored value read back by cmov when there was no borrow. */"],
+               f"zk_{name}_wide_modular_difference(uint64_t *r, const uint64_t *a, const uint64_t *b)", limbs,
+               lambda: modular_difference_body(w, limbs, 2),
+               extra="mask", moduli=moduli)
     w("")
-    w(f"/* w in (-pR, pR) as two's complement (the c0 part of an Fp2 wide product) into [0, pR) in place:")
-    w(f" * the high half plus p, and the old high half read back by cmov when w was not negative. */")
-    w(f"static inline __attribute__((always_inline)) void zk_{name}_wide_lift(uint64_t *w) {{")
-    w(f"    uint64_t {', '.join(f'd{j}' for j in limbs)}, top;")
-    w("    __asm__(")
-    w(f'        "movq {8 * (2 * n - 1)}(%[w]), %[top]\\n\\t"')
-    for j in limbs:
-        w(f'        "movq {8 * (n + j)}(%[w]), %[d{j}]\\n\\t"')
-    plus_modulus_unless(w, limbs, n, "w", "testq %[top], %[top]", "cmovnsq")
-    w(f'        : {regs}, [top] "=&r"(top), [w] "+r"(w)')
-    w(f'        : {moduli}')
-    w('        : "cc", "memory");')
-    w("}")
+    memory_asm(w, ["/* w in (-pR, pR) as two's complement (the c0 part of an Fp2 wide product) into [0, pR) in place:",
+                   " * the high half plus p, and the old high half read back by cmov when w was not negative. */"],
+               f"zk_{name}_wide_lift(uint64_t *w)", limbs, lift_body, pointers=("w",), extra="top", moduli=moduli)
     return out
 
 

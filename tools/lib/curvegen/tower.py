@@ -8,20 +8,6 @@ assembly is unrolled for p), and the constant table of the Swift bindings
 Fp4.swift, Fp12.swift and Line.swift (their Swift versions are the tests' reference)."""
 
 TOWER = r"""
-/* (a0 + a1*i)(b0 + b1*i) in Fp[i]/(i^2 + 1), Karatsuba on unreduced double-width products:
- * c0 = a0*b0 - a1*b1 (plus p*R when negative), c1 = (a0 + a1)(b0 + b1) - a0*b0 - a1*b1, both
- * below p*R (p < R/4), then one Montgomery reduction each. */
-static inline __attribute__((always_inline)) void F##_fp2_product(zk_limbs##N a0, zk_limbs##N a1, zk_limbs##N b0, zk_limbs##N b1, zk_limbs##N *c0, zk_limbs##N *c1) {
-    uint64_t t0[2 * N], t1[2 * N], t2[2 * N];
-    zk_wide_product##N(t0, a0.limb, b0.limb);
-    zk_wide_product##N(t1, a1.limb, b1.limb);
-    zk_limbs##N sa = zk_plain_sum##N(a0, a1), sb = zk_plain_sum##N(b0, b1); /* < 2p: no carry out */
-    zk_wide_product##N(t2, sa.limb, sb.limb);
-    zk_fp2_combine##N(t0, t1, t2, F##_modulus);
-    *c0 = F##_montgomery_reduction(t0);
-    *c1 = F##_montgomery_reduction(t2);
-}
-
 /* An Fp2 product left double-width for the lazily reduced Fp4 product (a, b: 2 elements at
  * x, x + N): w0 = a0 b0 - a1 b1 as a two's-complement value in (-p^2, p^2), w1 = a0 b1 + a1 b0
  * in [0, 2p^2). r may not overlap a or b. */
@@ -64,11 +50,11 @@ static inline __attribute__((always_inline)) void F##_fp2_times_xi(uint64_t *r, 
     for (int k = 0; k < N; k++) r[k] = t[k];
 }
 
-/* Out of line on purpose, like the Fp4 product and square: inlined into every tower kernel they
- * made each Fp12 product or square 80-120 KB of straight-line code, several times the
- * instruction cache; shared copies cost a call each (about 2% more instructions) and keep the
- * hot loops in cache (and their timings steadier). */
-static __attribute__((noinline)) void F##_fp2_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
+/* (a0 + a1*i)(b0 + b1*i) in Fp[i]/(i^2 + 1), Karatsuba on unreduced double-width products:
+ * c0 = a0*b0 - a1*b1 (plus p*R when negative), c1 = (a0 + a1)(b0 + b1) - a0*b0 - a1*b1, both
+ * below p*R (p < R/4), then one Montgomery reduction each. r may be a or b. Inlined where the
+ * Swift bindings call it (their Fp2 product is already out of line); the tower calls fp2_mul. */
+static inline __attribute__((always_inline)) void F##_fp2_product_at(uint64_t *r, const uint64_t *a, const uint64_t *b) {
     uint64_t t0[2 * N], t1[2 * N], t2[2 * N], sa[N], sb[N];
     zk_wide_product##N(t0, a, b);
     zk_wide_product##N(t1, a + N, b + N);
@@ -79,6 +65,12 @@ static __attribute__((noinline)) void F##_fp2_mul(uint64_t *r, const uint64_t *a
     F##_store(r, F##_montgomery_reduction(t0));
     F##_store(r + N, F##_montgomery_reduction(t2));
 }
+
+/* The same, out of line on purpose, like the Fp4 product and square: inlined into every tower
+ * kernel they made each Fp12 product or square 80-120 KB of straight-line code, several times
+ * the instruction cache; shared copies cost a call each (about 2% more instructions) and keep
+ * the hot loops in cache (and their timings steadier). */
+static __attribute__((noinline)) void F##_fp2_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) { F##_fp2_product_at(r, a, b); }
 
 /* Fp4 elements (Fp2[j]/(j^2 - xi)): c0 at x, c1 at x + 2 * N. r may be a or b. */
 static __attribute__((noinline)) void F##_fp4_square(uint64_t *r, const uint64_t *a) {
@@ -98,9 +90,8 @@ static __attribute__((noinline)) void F##_fp4_square(uint64_t *r, const uint64_t
 /* Double-width values modulo pR (R = 2^(64N)) for the lazily reduced tower: sums and differences
  * of unreduced products kept as residues in [0, pR) (F##_wide_modular_sum, _difference and
  * _lift, per curve), which the Montgomery reduction accepts, so an Fp12 product or square
- * reduces once per coefficient (12) instead of once per Fp2 product. */
-/* Wide Fp2 elements (w0 at x, w1 at x + 2N) and wide Fp4 elements (c0 at x, c1 at x + 4N), each
- * value in [0, pR); r may be a or b. */
+ * reduces once per coefficient (12) instead of once per Fp2 product. Wide Fp2 elements: w0 at
+ * x, w1 at x + 2N; wide Fp4 elements: c0 at x, c1 at x + 4N. r may be a or b. */
 static inline __attribute__((always_inline)) void F##_wide2_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {
     F##_wide_modular_sum(r, a, b); F##_wide_modular_sum(r + 2 * N, a + 2 * N, b + 2 * N);
 }
@@ -396,12 +387,6 @@ static inline __attribute__((always_inline)) void F##_modular_sum_at(uint64_t *r
 
 static inline __attribute__((always_inline)) void F##_modular_difference_at(uint64_t *r, const uint64_t *a, const uint64_t *b) {
     F##_store(r, F##_modular_difference(F##_load(a), F##_load(b)));
-}
-
-static inline __attribute__((always_inline)) void F##_fp2_product_at(uint64_t *r, const uint64_t *a, const uint64_t *b) {
-    zk_limbs##N c0, c1;
-    F##_fp2_product(F##_load(a), F##_load(a + N), F##_load(b), F##_load(b + N), &c0, &c1);
-    F##_store(r, c0); F##_store(r + N, c1);
 }
 
 static const zk_field_kernels F##_kernels __attribute__((unused)) = { /* unused where Swift does not bind it */
