@@ -20,8 +20,9 @@ TARGETS = {
     # exponentiation), per login: the decoding of U and V around it is not counted
     "server_verify_batch64": r"MPinO10batchHolds_12serverSecret5using.*SystemRandomNumberGenerator",
 }
-# calls of the counted function per operation counted
-PER = {"server_verify_batch64": 64}
+# logins per call of the counted function (the count is divided by it); such ops run with
+# fewer samples, each call being a whole batch
+LOGINS_PER_CALL = {"server_verify_batch64": 64}
 
 
 def per_call(out, pattern):
@@ -45,16 +46,19 @@ def per_call(out, pattern):
     return best[0] / best[1]
 
 
-print(f"{'curve':10} {'op':22} {'instructions per call':>22}")
 only = set(filter(None, os.environ.get("BENCH_OPS", "").split(",")))
+if only - TARGETS.keys():
+    raise SystemExit(f"BENCH_OPS: no such op {', '.join(sorted(only - TARGETS.keys()))}; "
+                     f"the ops are {', '.join(TARGETS)}")
+print(f"{'curve':10} {'op':22} {'instructions per call':>22}")
 for curve in ["bn254cx", "bls12-381"]:
     for op, pattern in TARGETS.items():
         if only and op not in only:
             continue
         out = f"{work}/callgrind.{curve}.{op}"
         subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", binary, "bench",
-                        "--curve", curve, "--ops", op] + (["--samples", "5"] if op in PER else []),
+                        "--curve", curve, "--ops", op] + (["--samples", "5"] if op in LOGINS_PER_CALL else []),
                        capture_output=True, check=True,
                        # valgrind's CPU runs ADX but hides it from CPUID
                        env={**os.environ, "ZKPIN_SKIP_CPU_CHECK": "1"})
-        print(f"{curve:10} {op:22} {per_call(out, pattern) / PER.get(op, 1):>18,.0f}", flush=True)
+        print(f"{curve:10} {op:22} {per_call(out, pattern) / LOGINS_PER_CALL.get(op, 1):>18,.0f}", flush=True)

@@ -74,7 +74,9 @@ public enum MultiScalarMultiplication<G: CurveGroup> {
         while true {
             // The round's pairs: (work[i], work[i + 1]) for i = start, start + 2, ... in each slot.
             denominators.removeAll(keepingCapacity: true)
+            var paired = false
             for slot in 0..<slots where count[slot] >= 2 {
+                paired = true
                 for i in stride(from: start[slot], to: start[slot] + count[slot] - 1, by: 2) {
                     let (p, q) = (work[i], work[i + 1])
                     if p.x == q.x {
@@ -84,7 +86,7 @@ public enum MultiScalarMultiplication<G: CurveGroup> {
                     }
                 }
             }
-            if denominators.isEmpty && !count.contains(where: { $0 >= 2 }) { break }
+            if !paired { break }
             invertAll(&denominators)
             // Each slot's sums (and its odd point out) written back from its start, in order:
             // the write position never passes the pair being read.
