@@ -31,6 +31,10 @@ public enum G1<C: PairingCurve>: CurveGroup {
     public static var order: BigInt { C.order }
     public static var cofactorIsOne: Bool { C.g1CofactorIsOne }
 
+    /// 3b·x by doublings and sums (3b is 6 or 12): a third of a Montgomery product's instructions.
+    @inlinable @inline(__always)
+    public static func timesB3(_ x: Coordinate) -> Coordinate { x.times(small: C.g1B3Multiple) }
+
     /// BLS12: P is in G1 iff φ(P) = -u^2·P, with φ(x, y) = (β·x, y) (Scott, "A note on group
     /// membership tests for G1, G2 and GT on BLS pairing-friendly curves", 2021): two
     /// multiplications by the 64-bit |u| instead of one by the 255-bit r.

@@ -43,6 +43,8 @@ public protocol PairingCurve: Sendable {
     static var frobeniusEndomorphism: FrobeniusEndomorphism<Self> { get }
     static var g1B: Fp<Field> { get }
     static var g1B3: Fp<Field> { get }
+    /// 3b as a machine word (3b is small on both curves: `G1.timesB3`).
+    static var g1B3Multiple: UInt64 { get }
     static var g2B: Fp2<Field> { get }
     static var g2B3: Fp2<Field> { get }
     /// g2B3 = g2B3Multiple·(1 - i) when g2B3MinusI, else g2B3Multiple·(1 + i) (`G2.timesB3`).

@@ -69,7 +69,7 @@ public struct Fp2<P: PrimeFieldParameters>: FieldElement, Hashable, CustomString
     @inlinable @inline(__always)
     public func times(_ k: Fp<P>) -> Fp2 { Fp2(c0 * k, c1 * k) }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func times(small: UInt64) -> Fp2 { Fp2(c0.times(small: small), c1.times(small: small)) }
 
     /// conj / norm, with norm = c0^2 + c1^2 in Fp.

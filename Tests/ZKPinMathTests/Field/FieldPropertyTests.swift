@@ -44,7 +44,10 @@ struct FieldPropertyTests {
             same(fx.squared, x * x, "square")
             same(-fx, -x, "neg")
             same(fx.doubled, x + x, "double")
-            same(fx.times(small: 12), x * BigInt(12), "times small")
+            // The curves' constants (3b: 6, 12; 3b': 3, 12), the edges, and a 16-bit one from y.
+            for small: UInt64 in [0, 1, 2, 3, 6, 12, 0xffff, y.limbs(count: 8)[0] & 0xffff] {
+                same(fx.times(small: small), x * BigInt(small), "times \(small)")
+            }
             if fx.bigInt != x { failures += 1; Issue.record("round trip through Montgomery form") }
             if Fp<P>(bytes: fx.bytes) != fx { failures += 1; Issue.record("bytes round trip") }
         }

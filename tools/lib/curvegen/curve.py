@@ -144,6 +144,7 @@ class Curve:
         require(y2 * y2 == x2 * x2 * x2 + self.g2_b, "the G2 generator is not on the twist")
         require(multiple(r, (x2, y2), Fp2(p, 0)) is None, "the G2 generator's order is not r")
         require((self.glv_lambda**2 + self.glv_lambda + 1) % r == 0, "the GLV λ is not a cube root of unity mod r")
+        require(0 < 3 * self.b < 2**16, "3b of G1 is not a small positive integer (G1.timesB3)")
         require(self.g2_b3_shape is not None, "3b' of the twist is not m·(1 ± i) for a small m (G2.timesB3)")
         require(len(self.psi_coefficients) == 1, "no single ψ(x, y) = (c·x^p, d·y^p) acts as p on the G2 generator")
         basis = self.frobenius_basis

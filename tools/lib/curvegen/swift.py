@@ -101,6 +101,7 @@ public enum {S}: {"BLS12Curve" if c.family == "bls12" else "PairingCurve"} {{
         ])
     public static let g1B = Fp<Field>({fp(c, c.b)})
     public static let g1B3 = Fp<Field>({fp(c, 3 * c.b)})
+    public static var g1B3Multiple: UInt64 {{ {3 * c.b} }}
     public static let g2B = Fp2<Field>(Fp({fp(c, g2b.c0)}), Fp({fp(c, g2b.c1)}))
     public static let g2B3 = Fp2<Field>(Fp({fp(c, g2b3.c0)}), Fp({fp(c, g2b3.c1)}))
     public static var g2B3Multiple: UInt64 {{ {c.g2_b3_shape[0]} }}

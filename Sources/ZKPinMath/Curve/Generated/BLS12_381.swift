@@ -56,6 +56,7 @@ public enum BLS12_381: BLS12Curve {
         ])
     public static let g1B = Fp<Field>(4)
     public static let g1B3 = Fp<Field>(12)
+    public static var g1B3Multiple: UInt64 { 12 }
     public static let g2B = Fp2<Field>(Fp(4), Fp(4))
     public static let g2B3 = Fp2<Field>(Fp(12), Fp(12))
     public static var g2B3Multiple: UInt64 { 12 }

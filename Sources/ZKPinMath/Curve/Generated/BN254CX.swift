@@ -53,6 +53,7 @@ public enum BN254CX: PairingCurve {
         ])
     public static let g1B = Fp<Field>(2)
     public static let g1B3 = Fp<Field>(6)
+    public static var g1B3Multiple: UInt64 { 6 }
     public static let g2B = Fp2<Field>(Fp(1), Fp(-1))
     public static let g2B3 = Fp2<Field>(Fp(3), Fp(-3))
     public static var g2B3Multiple: UInt64 { 3 }
