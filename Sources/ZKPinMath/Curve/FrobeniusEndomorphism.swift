@@ -34,8 +34,8 @@ public struct FrobeniusEndomorphism<C: PairingCurve>: Sendable {
     let quotientLimbs: Int
     let basisNegative: [[Bool]]
     let shift: Int
-    /// Every |k_i| of a decomposition is below 2^bits (the column sums of |basis|, a bound on
-    /// Babai rounding's error); the recoding runs over bits + 1 columns.
+    /// Every |k_i| of a decomposition is below 2^bits (half the column sums of |basis|, a bound
+    /// on Babai rounding's error); the recoding runs over bits + 1 columns.
     package let bits: Int
     /// Width of the fixed-width arithmetic.
     static var width: Int { 10 }
@@ -85,11 +85,13 @@ public struct FrobeniusEndomorphism<C: PairingCurve>: Sendable {
         roundingNegative = numerators.map(\.isNegative)
         basisMagnitudes = basis.map { row in row.map { trimmed(($0.isNegative ? -$0 : $0).limbs(count: Self.width)) } }
         basisNegative = basis.map { row in row.map(\.isNegative) }
+        // k_i = Σ_j (α_j - c_j)·basis[j][i] for the exact coordinates α_j of (k, 0, 0, 0), and
+        // the rounding leaves |α_j - c_j| <= 1/2 + 2^-64: |k_i| <= (Σ_j |basis[j][i]|)/2 + 1.
         var widest = 0
         for i in 0..<4 {
             var sum = BigInt.zero
             for j in 0..<4 { sum = sum + (basis[j][i].isNegative ? -basis[j][i] : basis[j][i]) }
-            widest = max(widest, sum.bitWidth)
+            widest = max(widest, (sum / BigInt(2) + .one).bitWidth)
         }
         bits = widest
         precondition(bits + 1 <= 127, "the recoding keeps the quarter scalars in two limbs")
@@ -110,8 +112,8 @@ public struct FrobeniusEndomorphism<C: PairingCurve>: Sendable {
     }
 
     /// The same decomposition on fixed-width limbs (two's complement, `width` limbs) for a
-    /// secret k < r: the rounding by precomputed constants as `SecretGLV` does (the result may
-    /// differ from exact rounding by one step of a basis vector, still within 2^bits).
+    /// secret k < r: the rounding by precomputed constants as `SecretGLV` does (it differs from
+    /// exact rounding only where a coordinate is within 2^-64 of a half, still within 2^bits).
     package func decomposeSecret(_ k: [UInt64]) -> [[UInt64]] {
         typealias W = LimbArithmetic
         let half = W.powerOfTwo(shift - 1, count: Self.width)

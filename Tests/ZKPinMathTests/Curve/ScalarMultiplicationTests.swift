@@ -66,7 +66,7 @@ struct ScalarMultiplicationTests {
             let k1 = BigInt(limbs: m1) * (mask1 == 0 ? .one : BigInt(-1))
             let k2 = BigInt(limbs: m2) * (mask2 == 0 ? .one : BigInt(-1))
             #expect((k1 + k2 * endomorphism.lambda - reduced).mod(r).isZero, "decomposition of \(k.string(base: 16))")
-            #expect(BigInt(limbs: m1).bitWidth <= 4 * glv.windows && BigInt(limbs: m2).bitWidth <= 4 * glv.windows)
+            #expect(BigInt(limbs: m1).bitWidth <= glv.bits && BigInt(limbs: m2).bitWidth <= glv.bits)
             #expect(mask1 == 0 || mask1 == .max)
             // The signed base-32 digits of each half give it back, every digit in [-16, 15].
             for magnitude in [m1, m2] {
@@ -80,8 +80,8 @@ struct ScalarMultiplicationTests {
                 #expect(value == BigInt(limbs: magnitude), "signed digits of \(k.string(base: 16))")
             }
         }
-        // The largest half the windows allow (all ones) recodes without a carry out of the top.
-        let largest = (BigInt.one.shiftedLeft(4 * glv.windows) - .one).limbs(count: SecretGLV<C>.width)
+        // The largest half the bound allows (all ones) recodes without a carry out of the top.
+        let largest = (BigInt.one.shiftedLeft(glv.bits) - .one).limbs(count: SecretGLV<C>.width)
         let (topDigits, topSigns) = SecretGLV<C>.signedDigits(largest, count: glv.digits)
         var top = BigInt.zero
         for i in stride(from: glv.digits - 1, through: 0, by: -1) {
