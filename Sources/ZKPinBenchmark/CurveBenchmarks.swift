@@ -3,6 +3,7 @@ import ZKPinProtocol
 
 /// The operations `zkpin bench` reports, on one curve.
 ///
+/// `miller_loop` and `final_exponentiation`: the two halves of `pairing`, apart.
 /// `client_login`: pass 1 and pass 2 with the identity's A cached, no time permit, fresh x and
 /// y every iteration. `server_verify`: decoding U and V with full validation, y·A + U with A
 /// cached, one product of two pairings with one final exponentiation, and the comparison, with
@@ -30,7 +31,7 @@ public struct CurveBenchmarks<C: PairingCurve> {
 
     public static var operations: [String] {
         [
-            "fp_mul", "g1_mul", "g2_mul", "gt_pow", "map_to_g1", "pairing", "multi_pairing2", "pairing_prepared", "client_login", "server_verify",
+            "fp_mul", "g1_mul", "g2_mul", "gt_pow", "map_to_g1", "pairing", "miller_loop", "final_exponentiation", "multi_pairing2", "pairing_prepared", "client_login", "server_verify",
             "server_verify_batch8", "server_verify_batch64", "server_verify_batch256", "dvs_verify",
             "dvs_verify_cached"
         ]
@@ -62,6 +63,7 @@ public struct CurveBenchmarks<C: PairingCurve> {
         var element = Fp<C.Field>(BigInt.random(in: .one, C.Field.modulusBig))
         let factor = Fp<C.Field>(BigInt.random(in: .one, C.Field.modulusBig))
         measure("fp_mul") { element = element * factor }
+
         blackHole(element)
 
         measure("g1_mul") { blackHole(p.multiplied(bySecret: secretScalar)) }
@@ -74,6 +76,10 @@ public struct CurveBenchmarks<C: PairingCurve> {
             blackHole(MPinHash<C>.hashToG1(id: withUnsafeBytes(of: counter) { Array($0) }))
         }
         measure("pairing") { blackHole(Pairing<C>.pairing(p, q)) }
+        // The pairing's two halves apart (mcl times its millerLoop and finalExp apart too).
+        measure("miller_loop") { blackHole(MillerLoop<C>.evaluate(p, q)) }
+        let unreduced = MillerLoop<C>.evaluate(p, q)
+        measure("final_exponentiation") { blackHole(Pairing<C>.finalExponentiation(unreduced)) }
         let p2 = p.multiplied(byPublic: scalar), q2 = q.multiplied(byPublic: scalar)
         measure("multi_pairing2") { blackHole(Pairing<C>.product(p, q, p2, q2)) }
         let preparedQ = G2Prepared<C>(q2)

@@ -10,7 +10,8 @@ struct BenchCommand: ParsableCommand {
         abstract: "Time the field, curve, pairing and M-Pin operations (median per call, one thread).",
         discussion: """
             Operations: \(CurveBenchmarks<BN254CX>.operations.joined(separator: ", ")). \
-            pairing is one full pairing (G2 arithmetic included); pairing_prepared one with the \
+            pairing is one full pairing (G2 arithmetic included), miller_loop and \
+            final_exponentiation its two halves; pairing_prepared one with the \
             Miller-loop lines of Q computed beforehand; client_login is pass 1 and pass 2 with A \
             cached and fresh x and y; server_verify is decoding U and V with full validation, \
             y·A + U, one product of two pairings with one final exponentiation (the lines of Q and \
