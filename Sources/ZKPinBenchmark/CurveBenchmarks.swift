@@ -31,7 +31,8 @@ public struct CurveBenchmarks<C: PairingCurve> {
 
     public static var operations: [String] {
         [
-            "fp_mul", "g1_mul", "g2_mul", "gt_pow", "map_to_g1", "pairing", "miller_loop", "final_exponentiation", "multi_pairing2", "pairing_prepared", "client_login", "server_verify",
+            "fp_mul", "g1_mul", "g2_mul", "gt_pow", "map_to_g1", "pairing", "miller_loop", "final_exponentiation",
+            "multi_pairing2", "pairing_prepared", "client_login", "server_verify",
             "server_verify_batch8", "server_verify_batch64", "server_verify_batch256", "dvs_verify",
             "dvs_verify_cached"
         ]
