@@ -183,8 +183,9 @@ struct UnrolledArithmeticTests {
                 #expect(P.modularDifference(a, b) == LimbArithmetic.modularDifference(a, b, modulus: P.modulus))
             }
         }
-        // The lazily reduced Fp2 product (its borrow and carry cases: a0·b0 below and above
-        // a1·b1, sums of the largest values) against Karatsuba on the reference loops.
+        // The Fp2 product, two interleaved sums of products (its extremes: a1 = 0, where the
+        // first sum takes p - a1 = p, and sums of the largest values), against Karatsuba on
+        // the reference loops.
         func product(_ a: P.Limbs, _ b: P.Limbs) -> P.Limbs {
             LimbArithmetic.montgomeryMultiplyLoop(a, b, modulus: P.modulus, negativeInverse: P.negativeInverse)
         }

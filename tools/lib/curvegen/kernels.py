@@ -11,14 +11,15 @@ and is checked against GMP by the same property tests. The tower above these pri
 the bindings' table are C macros written once (tower.py), instantiated per curve."""
 from curvegen import tower
 
-def multiply_row(n, i, limb):
+def multiply_row(n, i, limb, a="a", b="b", offset=0):
     """Limbs i..i+n of the running value += a * b[i]; limb(k) names the register of limb i + k
     (limb(n), the new top, is written, not added to). Low halves ride the OF chain (adox),
-    high halves the CF chain (adcx); row 0 starts from zero and needs no additions of its own."""
+    high halves the CF chain (adcx); row 0 starts from zero and needs no additions of its own.
+    a and b name the operands, each read `offset` limbs on."""
     out = []
     w = out.append
-    a = [f"{8 * j}(%[a])" for j in range(n)]
-    w(f"movq {8 * i}(%[b]), %%rdx")
+    a = [f"{8 * (offset + j)}(%[{a}])" for j in range(n)]
+    w(f"movq {8 * (offset + i)}(%[{b}]), %%rdx")
     w("xorq %[lo], %[lo]")
     if i == 0:
         w(f"mulxq {a[0]}, {limb(0)}, {limb(1)}")
@@ -36,6 +37,36 @@ def multiply_row(n, i, limb):
     if i != 0:
         w(f"adcxq %[lo], {limb(n)}")
     w(f"adoxq %[lo], {limb(n)}")
+    return out
+
+
+def accumulating_row(n, i, limb, a, b, offset):
+    """limb(0..n) += a * b[i], limb(n) (the top) included: the second product of a round of
+    the sum of products. The sum stays below 2^(64(n+1)), so nothing carries out of the top."""
+    out = []
+    w = out.append
+    w(f"movq {8 * (offset + i)}(%[{b}]), %%rdx")
+    w("xorq %[lo], %[lo]")
+    for j in range(n):
+        w(f"mulxq {8 * (offset + j)}(%[{a}]), %[lo], %[hi]")
+        w(f"adoxq %[lo], {limb(j)}")
+        w(f"adcxq %[hi], {limb(j + 1)}")
+    w("movq $0, %[lo]")
+    w(f"adoxq %[lo], {limb(n)}")
+    return out
+
+
+def sum_of_products_lines(n):
+    """The CIOS loop for x0*y0 + x1*y1 (x1 at x + n limbs, y1 at y + n): two rows and one
+    reduction per limb of y. With x_i <= p, y_i < p and p < R/4 the value between rounds stays
+    below 4p < R, and the result below (2p^2)/R + p < 1.5p; leaves it in t0..t{n-1}."""
+    out = []
+    registers = [f"%[t{j}]" for j in range(n)] + ["%[top]"]
+    for i in range(n):
+        out.append(f"/* t += x0 * y0[{i}] + x1 * y1[{i}] */")
+        out += multiply_row(n, i, lambda k: registers[k], a="x", b="y")
+        out += accumulating_row(n, i, lambda k: registers[k], a="x", b="y", offset=n)
+        out += reduction_step(n, "%[top]")
     return out
 
 
@@ -202,8 +233,30 @@ def function(name, modulus, inv):
     w(f'        : {outputs}, [a] "+r"(pa), [b] "+r"(pb), [p] "+r"(pp)')
     w(f'        : [inv] "m"(zk_{name}_negative_inverse)')
     w('        : "cc", "memory");')
-    w("    /* t < 2p: subtract p unless that borrows, selecting by mask (no branch on the value). */")
-    w(f"    {L} r;")
+    final_subtraction(w, n, "t < 2p")
+    if n > tower.SUMS_OF_PRODUCTS_LIMBS:
+        return out
+    w("")
+    w(f"/* (x0*y0 + x1*y1)*2^(-{64 * n}) mod p, x1 at x + {n} limbs and y1 at y + {n}, for x0, x1 <= p and")
+    w(" * y0, y1 < p (Montgomery form): one interleaved CIOS loop, the products never stored (an Fp2")
+    w(" * product is two of these). Constant time. */")
+    w(f"static inline __attribute__((always_inline)) {L} zk_{name}_montgomery_sum_of_products(const uint64_t *x, const uint64_t *y) {{")
+    w(f"    const uint64_t *pp = zk_{name}_modulus;")
+    w(f"    uint64_t {', '.join(f't{j}' for j in range(n))}, lo, hi, top, rdx;")
+    w("    __asm__(")
+    for line in sum_of_products_lines(n):
+        w(f'        "{line}\\n\\t"')
+    w(f'        : {outputs}, [x] "+r"(x), [y] "+r"(y), [p] "+r"(pp)')
+    w(f'        : [inv] "m"(zk_{name}_negative_inverse)')
+    w('        : "cc", "memory");')
+    final_subtraction(w, n, "t < 1.5p")
+    return out
+
+
+def final_subtraction(w, n, bound):
+    """The end of a product in t0..t{n-1} below 2p: subtract p unless that borrows."""
+    w(f"    /* {bound}: subtract p unless that borrows, selecting by mask (no branch on the value). */")
+    w(f"    zk_limbs{n} r;")
     w("    unsigned long long borrow = 0;")
     w(f"    uint64_t {', '.join(f'd{j}' for j in range(n))};")
     for j in range(n):
@@ -214,7 +267,6 @@ def function(name, modulus, inv):
     w("    (void)rdx;")
     w("    return r;")
     w("}")
-    return out
 
 
 def sum_and_difference(name, n):
