@@ -67,17 +67,19 @@ public protocol PairingCurve: Sendable {
 
 /// What only BLS12 curves have (`family == .bls12`; BN curves carry none of it).
 public protocol BLS12Curve: PairingCurve {
-    /// (u-1)^2/3, the one dense exponent of the BLS12 final exponentiation (`Pairing.bls12HardPart`).
-    static var bls12HardPartFactor: [UInt64] { get }
-    /// `bls12HardPartFactor` as width-5 NAF digits.
-    static var bls12HardPartNAF: [Int8] { get }
+    /// |u-1|/3, the one dense exponent of the BLS12 final exponentiation (`Pairing.bls12HardPart`).
+    static var bls12HardPartThird: [UInt64] { get }
+    /// `bls12HardPartThird` as width-5 NAF digits.
+    static var bls12HardPartThirdNAF: [Int8] { get }
 }
 
 extension BLS12Curve {
-    /// (u-1)^2 / 3 (an integer since u = 1 mod 3).
-    public static func computeHardPart() -> [UInt64] {
-        let lambda = (u - BigInt(1)) * (u - BigInt(1)) / BigInt(3)
-        return lambda.limbs(count: (lambda.bitWidth + 63) / 64)
+    /// |u-1| / 3 (an integer since u = 1 mod 3).
+    public static func computeHardPartThird() -> [UInt64] {
+        let third = (u - BigInt(1)) / BigInt(3)
+        precondition(third * BigInt(3) == u - BigInt(1), "u - 1 must be a multiple of 3 on a BLS12 curve")
+        let magnitude = third.isNegative ? -third : third
+        return magnitude.limbs(count: (magnitude.bitWidth + 63) / 64)
     }
 }
 

@@ -77,10 +77,14 @@ public enum Pairing<C: PairingCurve> {
 
     /// BLS12: (p^4 - p^2 + 1)/r = ((u-1)^2/3)·(u + p)·(u^2 + p^2 - 1) + 1 exactly. Only for
     /// `family == .bls12`, whose curves are `BLS12Curve`s (one cast per final exponentiation).
+    /// f^((u-1)^2/3) is taken as (f^((u-1)/3))^(u-1): one dense exponent of 63 bits and one by
+    /// the sparse u (compressed squarings), where the dense (u-1)^2/3 took 126 squarings.
     @usableFromInline
     static func bls12HardPart(_ f: GT) -> GT {
         guard let bls12 = C.self as? any BLS12Curve.Type else { preconditionFailure("\(C.name) is not a BLS12Curve") }
-        let g = f.cyclotomicPower(naf: bls12.bls12HardPartNAF)
+        let third = f.cyclotomicPower(naf: bls12.bls12HardPartThirdNAF)
+        let t = C.uIsNegative ? third.conjugate : third  // f^((u-1)/3): u - 1 has u's sign
+        let g = powerU(t) * t.conjugate  // f^((u-1)^2/3)
         let h = powerU(g) * g.frobenius
         let k = powerU(powerU(h)) * h.frobenius.frobenius * h.conjugate
         return k * f

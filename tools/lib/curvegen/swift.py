@@ -44,8 +44,8 @@ def constants(c):
     (gx0, gx1), (gy0, gy1) = c.g2
     beta = "nil" if c.cofactor == 1 else "g1Endomorphism.beta"
     bls12_members = ("" if c.family != "bls12" else
-                     "    public static let bls12HardPartFactor = computeHardPart()\n"
-                     "    public static let bls12HardPartNAF = WindowedNAF.digits(of: bls12HardPartFactor, width: 5)\n")
+                     "    public static let bls12HardPartThird = computeHardPartThird()\n"
+                     "    public static let bls12HardPartThirdNAF = WindowedNAF.digits(of: bls12HardPartThird, width: 5)\n")
     (psi_x, psi_y), = c.psi_coefficients
 
     def big(v):

@@ -71,8 +71,8 @@ public enum BLS12_381: BLS12Curve {
                Fp(constant("0606c4a02ea734cc32acd2b02bc28b99cb3e287e85a763af267492ab572e99ab3f370d275cec1da1aaa9075ff05f79be"))))
     public static let g2GeneratorPrepared = G2Prepared<BLS12_381>(g2Generator)
     public static let ateLoopCount = constant("d201000000010000")
-    public static let bls12HardPartFactor = computeHardPart()
-    public static let bls12HardPartNAF = WindowedNAF.digits(of: bls12HardPartFactor, width: 5)
+    public static let bls12HardPartThird = computeHardPartThird()
+    public static let bls12HardPartThirdNAF = WindowedNAF.digits(of: bls12HardPartThird, width: 5)
     public static var uMagnitude: UInt64 { 0xd201000000010000 }
     public static var uIsNegative: Bool { true }
     public static let ateLoopNAF = WindowedNAF.digits(of: ateLoopCount.limbs(count: 2), width: 2)
