@@ -20,7 +20,6 @@ typedef struct {
     void (*_Nonnull modular_sum)(uint64_t *r, const uint64_t *a, const uint64_t *b);
     void (*_Nonnull modular_difference)(uint64_t *r, const uint64_t *a, const uint64_t *b);
     void (*_Nonnull fp2_product)(uint64_t *r, const uint64_t *a, const uint64_t *b);
-    void (*_Nonnull fp2_square)(uint64_t *r, const uint64_t *a);
     void (*_Nonnull fp4_mul)(uint64_t *r, const uint64_t *a, const uint64_t *b);
     void (*_Nonnull fp4_square)(uint64_t *r, const uint64_t *a);
     void (*_Nonnull fp12_mul)(uint64_t *r, const uint64_t *a, const uint64_t *b);
@@ -115,19 +114,6 @@ static inline __attribute__((always_inline)) void F##_fp2_times_xi(uint64_t *r, 
  * the instruction cache; shared copies cost a call each (about 2% more instructions) and keep                                                \
  * the hot loops in cache (and their timings steadier). */                                                                                    \
 static __attribute__((noinline)) void F##_fp2_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) { F##_fp2_product_at(r, a, b); }         \
-                                                                                                                                              \
-/* a^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 i with the sums left unreduced: a0 + a1 and 2 a0 are below                                              \
- * 2p, which the Montgomery product takes (p < R/4 keeps its result below 2p before the final                                                 \
- * subtraction). Two products and one modular difference. r may be a. */                                                                      \
-static inline __attribute__((always_inline)) void F##_fp2_square_at(uint64_t *r, const uint64_t *a) {                                         \
-    uint64_t s[N], d[N], t[N];                                                                                                                \
-    zk_plain_sum_in_memory##N(s, a, a + N);                                                                                                   \
-    zk_plain_sum_in_memory##N(t, a, a);                                                                                                       \
-    F##_difference_in_memory(d, a, a + N);                                                                                                    \
-    zk_limbs##N c0 = F##_montgomery_product(F##_load(s), F##_load(d)), c1 = F##_montgomery_product(F##_load(t), F##_load(a + N));             \
-    F##_store(r, c0);                                                                                                                         \
-    F##_store(r + N, c1);                                                                                                                     \
-}                                                                                                                                             \
                                                                                                                                               \
 /* Fp4 elements (Fp2[j]/(j^2 - xi)): c0 at x, c1 at x + 2 * N. r may be a or b. */                                                            \
 static __attribute__((noinline)) void F##_fp4_square(uint64_t *r, const uint64_t *a) {                                                        \
@@ -446,7 +432,7 @@ static inline __attribute__((always_inline)) void F##_modular_difference_at(uint
 }                                                                                                                                \
                                                                                                                                  \
 static const zk_field_kernels F##_kernels __attribute__((unused)) = { /* unused where Swift does not bind it */                  \
-    F##_montgomery_product_at, F##_modular_sum_at, F##_modular_difference_at, F##_fp2_product_at, F##_fp2_square_at,             \
+    F##_montgomery_product_at, F##_modular_sum_at, F##_modular_difference_at, F##_fp2_product_at,                                \
     F##_fp4_mul, F##_fp4_square, F##_fp12_mul, F##_fp12_square, F##_fp12_cyclotomic_square,                                      \
     F##_compressed_square, F##_fp12_mul_by_line, LINE_AT_K_SQUARED,                                                              \
 };
@@ -464,8 +450,7 @@ static const uint64_t zk_bn254cx_p_squared_times[4][8] = {
     {0x51027af761c96ca4u, 0x6b74611ac29a9282u, 0x208254d0721a5b8au, 0x2fd7bcca77468338u, 0xed3aaac88bf7798au, 0x717a28d3ccc68488u, 0x67f26a67c16bdefbu, 0x14400000097e2f4fu},
 };
 
-/* a*b*2^(-256) mod p for a, b < 2p (Montgomery form; p < R/4 keeps t below 2p before the final
- * subtraction), constant time. */
+/* a*b*2^(-256) mod p for a, b < p (Montgomery form), constant time. */
 static inline __attribute__((always_inline)) zk_limbs4 zk_bn254cx_montgomery_product(zk_limbs4 a, zk_limbs4 b) {
     const uint64_t *pa = a.limb, *pb = b.limb, *pp = zk_bn254cx_modulus;
     uint64_t t0, t1, t2, t3, lo, hi, top, rdx;
@@ -1442,8 +1427,7 @@ static const uint64_t zk_bls12_381_p_squared_times[4][12] = {
     {0x9aa8000071c638e4u, 0xf3b5ac75d8e0baacu, 0x58b0ce0d8844f3f5u, 0x9afe47b4f9c6dd0cu, 0xa4ba16a1c2468125u, 0x75a18672186171ecu, 0xd4c524cc25e3bc04u, 0x4298b3f45b7729bbu, 0x9b967924d27a2f41u, 0x8b72439439c11ad1u, 0x2f49e3aa88bc97a7u, 0x0a90de92e30d7f1du},
 };
 
-/* a*b*2^(-384) mod p for a, b < 2p (Montgomery form; p < R/4 keeps t below 2p before the final
- * subtraction), constant time. */
+/* a*b*2^(-384) mod p for a, b < p (Montgomery form), constant time. */
 static inline __attribute__((always_inline)) zk_limbs6 zk_bls12_381_montgomery_product(zk_limbs6 a, zk_limbs6 b) {
     const uint64_t *pa = a.limb, *pb = b.limb, *pp = zk_bls12_381_modulus;
     uint64_t t0, t1, t2, t3, t4, t5, lo, hi, top, rdx;

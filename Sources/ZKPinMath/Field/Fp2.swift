@@ -36,9 +36,8 @@ public struct Fp2<P: PrimeFieldParameters>: FieldElement, Hashable, CustomString
     @inlinable @inline(__always)
     public static prefix func - (a: Fp2) -> Fp2 { Fp2(-a.c0, -a.c1) }
 
-    /// `P.fp2Product`: Karatsuba's three base-field products in Swift; on the assembly fields
-    /// two interleaved sums of products (BN254CX) or Karatsuba with two reductions of
-    /// double-width products (BLS12-381). Kept out of line, like the larger tower
+    /// Karatsuba (`P.fp2Product`: three base-field products, or two reductions of
+    /// double-width products on the assembly fields). Kept out of line, like the larger tower
     /// operations: fully inlined towers grow into functions larger than the instruction cache.
     @inlinable @inline(never)
     public static func * (a: Fp2, b: Fp2) -> Fp2 {
@@ -52,8 +51,8 @@ public struct Fp2<P: PrimeFieldParameters>: FieldElement, Hashable, CustomString
 
     @inlinable @inline(never)
     func square() -> Fp2 {
-        let (s0, s1) = P.fp2Squared(c0.montgomery, c1.montgomery)
-        return Fp2(Fp(montgomery: s0), Fp(montgomery: s1))
+        let product = c0 * c1
+        return Fp2((c0 + c1) * (c0 - c1), product.doubled)
     }
 
     @inlinable public var doubled: Fp2 { Fp2(c0.doubled, c1.doubled) }

@@ -28,8 +28,6 @@ public protocol PrimeFieldParameters: Sendable {
     static func modularDifference(_ a: Limbs, _ b: Limbs) -> Limbs
     /// (a0 + a1·i)(b0 + b1·i) in Fp[i]/(i^2 + 1), Montgomery form; the two fields reduce lazily.
     static func fp2Product(_ a0: Limbs, _ a1: Limbs, _ b0: Limbs, _ b1: Limbs) -> (Limbs, Limbs)
-    /// (a0 + a1·i)^2 = (a0 + a1)(a0 - a1) + 2·a0·a1·i: two products (C on the two fields).
-    static func fp2Squared(_ a0: Limbs, _ a1: Limbs) -> (Limbs, Limbs)
     /// Fp4 product and square (`Fp4.karatsubaProduct`, `karatsubaSquared`; C on the two fields).
     static func fp4Product(_ a: Fp4<Self>, _ b: Fp4<Self>) -> Fp4<Self>
     static func fp4Squared(_ a: Fp4<Self>) -> Fp4<Self>
@@ -52,12 +50,6 @@ extension PrimeFieldParameters {
 
     @inlinable @inline(__always)
     public static func fp4Squared(_ a: Fp4<Self>) -> Fp4<Self> { a.karatsubaSquared }
-
-    @inlinable @inline(__always)
-    public static func fp2Squared(_ a0: Limbs, _ a1: Limbs) -> (Limbs, Limbs) {
-        let product = montgomeryProduct(a0, a1)
-        return (montgomeryProduct(modularSum(a0, a1), modularDifference(a0, a1)), modularSum(product, product))
-    }
 
     /// Karatsuba: three products.
     @inlinable @inline(__always)

@@ -39,11 +39,6 @@
         }
 
         @inlinable @inline(__always)
-        public static func fp2Squared(_ a0: Limbs, _ a1: Limbs) -> (Limbs, Limbs) {
-            applying(kernels.fp2_square, (a0, a1), into: (Limbs(), Limbs()))
-        }
-
-        @inlinable @inline(__always)
         public static func fp4Product(_ a: Fp4<Self>, _ b: Fp4<Self>) -> Fp4<Self> { applying(kernels.fp4_mul, a, b, into: .zero) }
 
         @inlinable @inline(__always)

@@ -56,19 +56,6 @@ static inline __attribute__((always_inline)) void F##_fp2_times_xi(uint64_t *r, 
  * the hot loops in cache (and their timings steadier). */
 static __attribute__((noinline)) void F##_fp2_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) { F##_fp2_product_at(r, a, b); }
 
-/* a^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 i with the sums left unreduced: a0 + a1 and 2 a0 are below
- * 2p, which the Montgomery product takes (p < R/4 keeps its result below 2p before the final
- * subtraction). Two products and one modular difference. r may be a. */
-static inline __attribute__((always_inline)) void F##_fp2_square_at(uint64_t *r, const uint64_t *a) {
-    uint64_t s[N], d[N], t[N];
-    zk_plain_sum_in_memory##N(s, a, a + N);
-    zk_plain_sum_in_memory##N(t, a, a);
-    F##_difference_in_memory(d, a, a + N);
-    zk_limbs##N c0 = F##_montgomery_product(F##_load(s), F##_load(d)), c1 = F##_montgomery_product(F##_load(t), F##_load(a + N));
-    F##_store(r, c0);
-    F##_store(r + N, c1);
-}
-
 /* Fp4 elements (Fp2[j]/(j^2 - xi)): c0 at x, c1 at x + 2 * N. r may be a or b. */
 static __attribute__((noinline)) void F##_fp4_square(uint64_t *r, const uint64_t *a) {
     /* (a0 + a1 j)^2 = (a0 + a1)(a0 + xi a1) - a0 a1 - xi a0 a1 + 2 a0 a1 j */
@@ -430,7 +417,7 @@ static inline __attribute__((always_inline)) void F##_modular_difference_at(uint
 }
 
 static const zk_field_kernels F##_kernels __attribute__((unused)) = { /* unused where Swift does not bind it */
-    F##_montgomery_product_at, F##_modular_sum_at, F##_modular_difference_at, F##_fp2_product_at, F##_fp2_square_at,
+    F##_montgomery_product_at, F##_modular_sum_at, F##_modular_difference_at, F##_fp2_product_at,
     F##_fp4_mul, F##_fp4_square, F##_fp12_mul, F##_fp12_square, F##_fp12_cyclotomic_square,
     F##_compressed_square, F##_fp12_mul_by_line, LINE_AT_K_SQUARED,
 };"""
@@ -446,7 +433,6 @@ typedef struct {
     void (*_Nonnull modular_sum)(uint64_t *r, const uint64_t *a, const uint64_t *b);
     void (*_Nonnull modular_difference)(uint64_t *r, const uint64_t *a, const uint64_t *b);
     void (*_Nonnull fp2_product)(uint64_t *r, const uint64_t *a, const uint64_t *b);
-    void (*_Nonnull fp2_square)(uint64_t *r, const uint64_t *a);
     void (*_Nonnull fp4_mul)(uint64_t *r, const uint64_t *a, const uint64_t *b);
     void (*_Nonnull fp4_square)(uint64_t *r, const uint64_t *a);
     void (*_Nonnull fp12_mul)(uint64_t *r, const uint64_t *a, const uint64_t *b);
