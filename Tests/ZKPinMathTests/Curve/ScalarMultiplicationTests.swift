@@ -99,9 +99,25 @@ struct ScalarMultiplicationTests {
 
     /// The bounded constant-time multiplication (PIN scalars) against the full-width one.
     @Test func boundedSecret() {
-        let p = BLS12_381.g1Generator
-        for k in [0, 1, 9999, 4096, 16383].map({ BigInt($0) }) {
-            #expect(p.multiplied(bySecret: k, bitBound: 14) == p.multiplied(bySecret: k))
+        checkBounded(BN254CX.self)
+        checkBounded(BLS12_381.self)
+    }
+
+    /// The 2-bit windows over odd and even bounds (the top window half used or full), on both
+    /// entry points, against the variable-time multiplication.
+    func checkBounded<C: PairingCurve>(_: C.Type) {
+        let p = C.g1Generator.multiplied(byPublic: BigInt(7_777))
+        var generator = FieldPropertyTests.Generator(state: 17)
+        for bound in [1, 2, 13, 14, 15, 64, 65] {
+            let top = BigInt.one.shiftedLeft(bound) - .one
+            let randoms = (0..<4).map { _ in BigInt.random(in: .zero, top + .one, using: &generator) }
+            for k in [.zero, .one, top] + randoms {
+                let expected = p.multiplied(byPublic: k)
+                #expect(p.multiplied(bySecret: k, bitBound: bound) == expected, "\(k.string(base: 16)) below 2^\(bound)")
+                #expect(
+                    p.multiplied(bySecret: SecretScalar<C>(public: k), bitBound: bound) == expected,
+                    "\(k.string(base: 16)) below 2^\(bound), GMP-free")
+            }
         }
     }
 
