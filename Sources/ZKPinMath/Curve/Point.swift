@@ -252,10 +252,8 @@ public struct Point<G: CurveGroup>: Sendable, Equatable, CustomStringConvertible
         let size = 1 << width, mask = UInt64(size - 1)
         var table = [Point](repeating: .infinity, count: size)
         table[1] = self
-        if size > 2 {
-            table[2] = doubled
-            for i in 3..<size { table[i] = table[i - 1] + self }
-        }
+        // Even multiples by doubling (cheaper than an addition), odd ones by adding P.
+        for i in 2..<max(2, size) { table[i] = i % 2 == 0 ? table[i / 2].doubled : table[i - 1] + self }
         defer { for i in table.indices { table[i] = .infinity } }
         func digit(_ window: Int) -> UInt64 {
             let bit = window * width
