@@ -143,13 +143,17 @@ extension G1Endomorphism {
             for i in 0..<17 { table1[i] = .infinity; table2[i] = .infinity }
             for i in 0..<glv.digits { magnitudes1[i] = 0; signs1[i] = 0; magnitudes2[i] = 0; signs2[i] = 0 }
         }
-        var result = G1Point<C>.infinity
-        for digit in stride(from: glv.digits - 1, through: 0, by: -1) {
+        func term(_ table: [G1Point<C>], _ magnitudes: [UInt64], _ signs: [UInt64], _ digit: Int) -> G1Point<C> {
+            let entry = G1Point<C>.constantTimeEntry(table, magnitudes[digit])
+            return .select(signs[digit], -entry, entry)
+        }
+        // The top digits start the result: no doublings of the point at infinity.
+        let top = glv.digits - 1
+        var result = term(table1, magnitudes1, signs1, top) + term(table2, magnitudes2, signs2, top)
+        for digit in stride(from: top - 1, through: 0, by: -1) {
             for _ in 0..<5 { result = result.doubled }
-            let entry1 = G1Point<C>.constantTimeEntry(table1, magnitudes1[digit])
-            result = result + .select(signs1[digit], -entry1, entry1)
-            let entry2 = G1Point<C>.constantTimeEntry(table2, magnitudes2[digit])
-            result = result + .select(signs2[digit], -entry2, entry2)
+            result = result + term(table1, magnitudes1, signs1, digit)
+            result = result + term(table2, magnitudes2, signs2, digit)
         }
         return result
     }
