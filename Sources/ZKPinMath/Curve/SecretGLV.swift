@@ -132,13 +132,14 @@ extension G1Endomorphism {
         table1[1] = p
         for i in 2..<17 { table1[i] = i % 2 == 0 ? table1[i / 2].doubled : table1[i - 1] + p }
         var table2 = table1.map { apply($0) }
-        // A negative k_i multiplies the negated point.
-        for i in 0..<17 {
-            table1[i] = .select(mask1, -table1[i], table1[i])
-            table2[i] = .select(mask2, -table2[i], table2[i])
-        }
         var (magnitudes1, signs1) = SecretGLV<C>.signedDigits(k1, count: glv.digits)
         var (magnitudes2, signs2) = SecretGLV<C>.signedDigits(k2, count: glv.digits)
+        // A negative k_i flips the sign of each of its digits (masks, no branch) instead of
+        // negating the table.
+        for i in 0..<glv.digits {
+            signs1[i] ^= mask1
+            signs2[i] ^= mask2
+        }
         defer {
             for i in 0..<17 { table1[i] = .infinity; table2[i] = .infinity }
             for i in 0..<glv.digits { magnitudes1[i] = 0; signs1[i] = 0; magnitudes2[i] = 0; signs2[i] = 0 }
