@@ -64,7 +64,6 @@ public struct CurveBenchmarks<C: PairingCurve> {
         var element = Fp<C.Field>(BigInt.random(in: .one, C.Field.modulusBig))
         let factor = Fp<C.Field>(BigInt.random(in: .one, C.Field.modulusBig))
         measure("fp_mul") { element = element * factor }
-
         blackHole(element)
 
         measure("g1_mul") { blackHole(p.multiplied(bySecret: secretScalar)) }

@@ -109,10 +109,10 @@ static inline __attribute__((always_inline)) void F##_fp2_times_xi(uint64_t *r, 
     for (int k = 0; k < N; k++) r[k] = t[k];                                                                                                  \
 }                                                                                                                                             \
                                                                                                                                               \
-/* F##_fp2_product_at (FP2_PRODUCT_* below), out of line on purpose, like the Fp4 product and square: inlined into every tower                \
- * kernel they made each Fp12 product or square 80-120 KB of straight-line code, several times                                                \
- * the instruction cache; shared copies cost a call each (about 2% more instructions) and keep                                                \
- * the hot loops in cache (and their timings steadier). */                                                                                    \
+/* F##_fp2_product_at (ZK_FP2_PRODUCT_*), out of line on purpose, like the Fp4 product and                                                    \
+ * square: inlined into every tower kernel they made each Fp12 product or square 80-120 KB of                                                 \
+ * straight-line code, several times the instruction cache; shared copies cost a call each                                                    \
+ * (about 2% more instructions) and keep the hot loops in cache (and their timings steadier). */                                              \
 static __attribute__((noinline)) void F##_fp2_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) { F##_fp2_product_at(r, a, b); }         \
                                                                                                                                               \
 /* Fp4 elements (Fp2[j]/(j^2 - xi)): c0 at x, c1 at x + 2 * N. r may be a or b. */                                                            \

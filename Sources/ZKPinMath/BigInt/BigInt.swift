@@ -75,6 +75,8 @@ public struct BigInt: Sendable, Hashable, Comparable, CustomStringConvertible {
     public var signum: Int { Int(__gmpz_cmp_si(storage.pointer, 0).signum()) }
     public var isZero: Bool { signum == 0 }
     public var isNegative: Bool { signum < 0 }
+    /// |self|.
+    public var magnitude: BigInt { isNegative ? -self : self }
     public var isOdd: Bool { __gmpz_tstbit(storage.pointer, 0) == 1 }
 
     /// Number of bits of |self| (0 for zero).

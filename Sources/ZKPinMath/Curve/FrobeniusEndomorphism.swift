@@ -83,14 +83,14 @@ public struct FrobeniusEndomorphism<C: PairingCurve>: Sendable {
         let roundingBits = roundingLimbs.map { BigInt(limbs: $0).bitWidth }.max() ?? 0
         quotientLimbs = max(1, (r.bitWidth + roundingBits - shiftBits + 1 + 63) / 64)
         roundingNegative = numerators.map(\.isNegative)
-        basisMagnitudes = basis.map { row in row.map { trimmed(($0.isNegative ? -$0 : $0).limbs(count: Self.width)) } }
+        basisMagnitudes = basis.map { row in row.map { trimmed($0.magnitude.limbs(count: Self.width)) } }
         basisNegative = basis.map { row in row.map(\.isNegative) }
         // k_i = Σ_j (α_j - c_j)·basis[j][i] for the exact coordinates α_j of (k, 0, 0, 0), and
         // the rounding leaves |α_j - c_j| <= 1/2 + 2^-64: |k_i| <= (Σ_j |basis[j][i]|)/2 + 1.
         var widest = 0
         for i in 0..<4 {
             var sum = BigInt.zero
-            for j in 0..<4 { sum = sum + (basis[j][i].isNegative ? -basis[j][i] : basis[j][i]) }
+            for j in 0..<4 { sum = sum + basis[j][i].magnitude }
             widest = max(widest, (sum / BigInt(2) + .one).bitWidth)
         }
         bits = widest

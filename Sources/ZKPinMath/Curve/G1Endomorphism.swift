@@ -59,7 +59,7 @@ public struct G1Endomorphism<C: PairingCurve>: Sendable {
         let (k1, k2) = decompose(k.mod(C.order))
         let first = k1.isNegative ? -p : p
         let second = k2.isNegative ? -apply(p) : apply(p)
-        return Point.interleavedMultiple(first, k1.isNegative ? -k1 : k1, second, k2.isNegative ? -k2 : k2)
+        return Point.interleavedMultiple(first, k1.magnitude, second, k2.magnitude)
     }
 }
 

@@ -78,8 +78,7 @@ extension BLS12Curve {
     public static func computeHardPartThird() -> [UInt64] {
         let third = (u - BigInt(1)) / BigInt(3)
         precondition(third * BigInt(3) == u - BigInt(1), "u - 1 must be a multiple of 3 on a BLS12 curve")
-        let magnitude = third.isNegative ? -third : third
-        return magnitude.limbs(count: (magnitude.bitWidth + 63) / 64)
+        return third.magnitude.limbs(count: (third.magnitude.bitWidth + 63) / 64)
     }
 }
 

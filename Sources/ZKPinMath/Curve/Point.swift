@@ -238,6 +238,16 @@ public struct Point<G: CurveGroup>: Sendable, Equatable, CustomStringConvertible
         return multiplied(bySecretLimbs: limbs, width: width, windows: windowCount)
     }
 
+    /// 0·P, P, ..., (count - 1)·P, the tables of the fixed-window multiplications: the even
+    /// multiples by doubling (cheaper than an addition), the odd ones by adding P.
+    func multiples(count: Int) -> [Point] {
+        precondition(count >= 2, "a table of at least 0·P and P")
+        var table = [Point](repeating: .infinity, count: count)
+        table[1] = self
+        for i in 2..<count { table[i] = i % 2 == 0 ? table[i / 2].doubled : table[i - 1] + self }
+        return table
+    }
+
     /// Fixed windows of `width` bits (1, 2 or 4: a window never straddles two limbs) over the low
     /// `width·windowCount` bits of the limbs, which must hold them. The table 0·P..(2^width - 1)·P
     /// is read whole for every window; the top window starts the result, so no doubling is
@@ -250,10 +260,7 @@ public struct Point<G: CurveGroup>: Sendable, Equatable, CustomStringConvertible
         precondition(64 % width == 0 && width <= 4, "a window width of 1, 2 or 4 bits")
         precondition(windowCount >= 1 && limbs.count * 64 >= windowCount * width, "fewer limbs than windows")
         let size = 1 << width, mask = UInt64(size - 1)
-        var table = [Point](repeating: .infinity, count: size)
-        table[1] = self
-        // Even multiples by doubling (cheaper than an addition), odd ones by adding P.
-        for i in 2..<max(2, size) { table[i] = i % 2 == 0 ? table[i / 2].doubled : table[i - 1] + self }
+        var table = multiples(count: size)
         defer { for i in table.indices { table[i] = .infinity } }
         func digit(_ window: Int) -> UInt64 {
             let bit = window * width

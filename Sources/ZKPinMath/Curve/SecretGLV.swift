@@ -36,21 +36,18 @@ package struct SecretGLV<C: PairingCurve>: Sendable {
         // error times k < r is below 2^-64). So |k1| <= (|a1| + |a2|)/2 + 1 and |k2| <= (|b1| +
         // |b2|)/2 + 1, below 2^bits (126 bits on BN254CX, 127 on BLS12-381: 26 digits, where a
         // bound of r's half width plus 8 bits took 28).
-        let widest = max(Self.magnitude(a1Value) + Self.magnitude(a2Value), Self.magnitude(b1Value) + Self.magnitude(b2Value))
+        let widest = max(a1Value.magnitude + a2Value.magnitude, b1Value.magnitude + b2Value.magnitude)
         bits = (widest / BigInt(2) + .one).bitWidth
     }
 
-    static func magnitude(_ x: BigInt) -> BigInt { x.isNegative ? -x : x }
-
     static func signedLimbs(_ x: BigInt) -> (magnitude: [UInt64], negative: Bool) {
-        ((x.isNegative ? -x : x).limbs(count: width), x.isNegative)
+        (x.magnitude.limbs(count: width), x.isNegative)
     }
 
     /// round(|s|·2^shift / r).
     static func roundingConstant(_ s: BigInt, shift: Int) -> [UInt64] {
         let r = C.order
-        let magnitude = s.isNegative ? -s : s
-        return ((magnitude.shiftedLeft(shift) + r / BigInt(2)) / r).limbs(count: width)
+        return ((s.magnitude.shiftedLeft(shift) + r / BigInt(2)) / r).limbs(count: width)
     }
 
     /// (|k1|, mask1, |k2|, mask2) with k1 + k2·λ ≡ k (mod r); a mask is all ones when its k_i
@@ -126,11 +123,8 @@ extension G1Endomorphism {
             for i in 0..<SecretGLV<C>.width { k1[i] = 0; k2[i] = 0 }
             mask1 = 0; mask2 = 0
         }
-        // 0·P..16·P: the even multiples by doubling (cheaper than an addition), the odd ones
-        // by adding P: 8 doublings and 7 additions.
-        var table1 = [G1Point<C>](repeating: .infinity, count: 17)
-        table1[1] = p
-        for i in 2..<17 { table1[i] = i % 2 == 0 ? table1[i / 2].doubled : table1[i - 1] + p }
+        // 0·P..16·P: 8 doublings and 7 additions.
+        var table1 = p.multiples(count: 17)
         var table2 = table1.map { apply($0) }
         var (magnitudes1, signs1) = SecretGLV<C>.signedDigits(k1, count: glv.digits)
         var (magnitudes2, signs2) = SecretGLV<C>.signedDigits(k2, count: glv.digits)

@@ -127,8 +127,7 @@ public enum Pairing<C: PairingCurve> {
 extension Fp12 where P: CyclotomicSquaring {
     /// x^k for any integer k on the cyclotomic subgroup (GT), where x^-1 is the conjugate.
     package func cyclotomicPower(_ k: BigInt) -> Fp12 {
-        let magnitude = k.isNegative ? -k : k
-        let power = cyclotomicPower(limbs: magnitude.limbs(count: max(1, (magnitude.bitWidth + 63) / 64)))
+        let power = cyclotomicPower(limbs: k.magnitude.limbs(count: max(1, (k.magnitude.bitWidth + 63) / 64)))
         return k.isNegative ? power.conjugate : power
     }
 }

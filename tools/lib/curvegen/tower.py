@@ -50,10 +50,10 @@ static inline __attribute__((always_inline)) void F##_fp2_times_xi(uint64_t *r, 
     for (int k = 0; k < N; k++) r[k] = t[k];
 }
 
-/* F##_fp2_product_at (FP2_PRODUCT_* below), out of line on purpose, like the Fp4 product and square: inlined into every tower
- * kernel they made each Fp12 product or square 80-120 KB of straight-line code, several times
- * the instruction cache; shared copies cost a call each (about 2% more instructions) and keep
- * the hot loops in cache (and their timings steadier). */
+/* F##_fp2_product_at (ZK_FP2_PRODUCT_*), out of line on purpose, like the Fp4 product and
+ * square: inlined into every tower kernel they made each Fp12 product or square 80-120 KB of
+ * straight-line code, several times the instruction cache; shared copies cost a call each
+ * (about 2% more instructions) and keep the hot loops in cache (and their timings steadier). */
 static __attribute__((noinline)) void F##_fp2_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) { F##_fp2_product_at(r, a, b); }
 
 /* Fp4 elements (Fp2[j]/(j^2 - xi)): c0 at x, c1 at x + 2 * N. r may be a or b. */
@@ -316,8 +316,6 @@ static void F##_compressed_square(uint64_t *x, int times) {
     }
 }"""
 
-# f times an evaluated line, written for the curve's twist: TERMS is the macro of its line's shape,
-# `a + b k` (D-type) or `a + b k^2` (M-type), a in Fp4, b in Fp2 at line + 4N. r may be f.
 # The Fp2 product in place, (a0 + a1*i)(b0 + b1*i) in Fp[i]/(i^2 + 1), r may be a or b: one of
 # two algorithms per curve, chosen by the limb count (`instance`; timed side by side on
 # 2026-11-26). Inlined where the Swift bindings call it (their Fp2 product is already out of
@@ -361,6 +359,8 @@ static inline __attribute__((always_inline)) void F##_fp2_product_at(uint64_t *r
 # Limb counts up to which the Fp2 product is two sums of products.
 SUMS_OF_PRODUCTS_LIMBS = 4
 
+# f times an evaluated line, written for the curve's twist: TERMS is the macro of its line's shape,
+# `a + b k` (D-type) or `a + b k^2` (M-type), a in Fp4, b in Fp2 at line + 4N. r may be f.
 LINE_PRODUCT = r"""
 /* f times an evaluated line, a + b k (D-type twist; TERMS = ZK_LINE_TERMS_D) or a + b k^2
  * (M-type; ZK_LINE_TERMS_M), a in Fp4, b in Fp2 at line + 4 * N: 13 Fp2 products instead of 18,
