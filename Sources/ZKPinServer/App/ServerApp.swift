@@ -224,6 +224,9 @@ public enum ZKPinServerApp {
             configuration: .init(address: .hostname(host, port: port), serverName: "zkpin", backlog: 1024),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? port) },
             logger: logger)
-        try await app.runService()
+        // The connections' tasks (children of the server's task group) inherit the preference.
+        try await withTaskExecutorPreference(EventLoopTaskExecutor(group: app.eventLoopGroup)) {
+            try await app.runService()
+        }
     }
 }
