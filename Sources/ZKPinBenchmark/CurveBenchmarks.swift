@@ -31,7 +31,7 @@ public struct CurveBenchmarks<C: PairingCurve> {
 
     public static var operations: [String] {
         [
-            "fp_mul", "g1_mul", "g2_mul", "gt_pow", "map_to_g1", "pairing", "miller_loop", "final_exponentiation",
+            "fp_mul", "g1_mul", "g1_mul_glv", "g2_mul", "gt_pow", "map_to_g1", "pairing", "miller_loop", "final_exponentiation",
             "multi_pairing2", "pairing_prepared", "client_login", "server_verify",
             "server_verify_batch8", "server_verify_batch64", "server_verify_batch256", "dvs_verify",
             "dvs_verify_cached"
@@ -67,6 +67,7 @@ public struct CurveBenchmarks<C: PairingCurve> {
         blackHole(element)
 
         measure("g1_mul") { blackHole(p.multiplied(bySecret: secretScalar)) }
+        measure("g1_mul_glv") { blackHole(p.multipliedInG1(bySecret: secretScalar)) }
         measure("g2_mul") { blackHole(q.multiplied(bySecret: secretScalar)) }
         let gt = Pairing<C>.pairing(p, q)
         measure("gt_pow") { blackHole(Pairing<C>.gtPower(gt, bySecret: secretScalar)) }

@@ -10,7 +10,9 @@ struct BenchCommand: ParsableCommand {
         abstract: "Time the field, curve, pairing and M-Pin operations (median per call, one thread).",
         discussion: """
             Operations: \(CurveBenchmarks<BN254CX>.operations.joined(separator: ", ")). \
-            pairing is one full pairing (G2 arithmetic included), miller_loop and \
+            g1_mul is a constant-time multiplication by fixed windows over the width of r, \
+            g1_mul_glv the constant-time GLV one (a point known to be in G1, as the trusted \
+            authorities' shares and the client's login use it); pairing is one full pairing (G2 arithmetic included), miller_loop and \
             final_exponentiation its two halves; pairing_prepared one with the \
             Miller-loop lines of Q computed beforehand; client_login is pass 1 and pass 2 with A \
             cached and fresh x and y; server_verify is decoding U and V with full validation, \
