@@ -142,6 +142,8 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                // The event-loop executor's test runs tasks on a loop group of its own.
+                .product(name: "NIOPosix", package: "swift-nio"),
                 // The PostgreSQL tests create a database of their own per test.
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 // The migration tests write a database as an older version left it.
