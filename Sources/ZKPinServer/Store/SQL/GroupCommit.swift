@@ -88,10 +88,11 @@ final class GroupCommit: Sendable {
     /// The body's value or error, its writes undone on error. Throws (ending the batch) only
     /// when they could not be undone, so that no part of a failed write is committed.
     private static func inSavepoint<T>(_ db: Database, _ body: (Database) throws -> T) throws -> Result<T, any Error> {
-        try db.execute(sql: "SAVEPOINT write")
+        // Prepared once per connection: the two run with every write.
+        try db.cachedStatement(sql: "SAVEPOINT write").execute()
         do {
             let value = try body(db)
-            try db.execute(sql: "RELEASE write")
+            try db.cachedStatement(sql: "RELEASE write").execute()
             return .success(value)
         } catch {
             if db.isInsideTransaction {
