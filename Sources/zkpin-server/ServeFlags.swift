@@ -65,6 +65,8 @@ struct ServeFlags: ParsableArguments {
     var bodyTimeout: String?
     @Option(name: .customLong("verification-batch"), help: ArgumentHelp(ServeSetting.helpText("verification-batch"), valueName: "N"))
     var verificationBatch: String?
+    @Option(name: .customLong("verification-wait"), help: ArgumentHelp(ServeSetting.helpText("verification-wait"), valueName: "MILLISECONDS"))
+    var verificationWait: String?
     @Option(name: .customLong("otp-digits"), help: ArgumentHelp(ServeSetting.helpText("otp-digits"), valueName: "N"))
     var otpDigits: String?
     @Option(name: .customLong("otp-ttl"), help: ArgumentHelp(ServeSetting.helpText("otp-ttl"), valueName: "SECONDS"))
@@ -113,6 +115,7 @@ struct ServeFlags: ParsableArguments {
             "idle-timeout": idleTimeout,
             "body-timeout": bodyTimeout,
             "verification-batch": verificationBatch,
+            "verification-wait": verificationWait,
             "otp-digits": otpDigits,
             "otp-ttl": otpTtl,
             "otp-wrong-codes": otpWrongCodes,

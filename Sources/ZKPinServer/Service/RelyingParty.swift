@@ -46,7 +46,10 @@ public final class RelyingParty: Sendable {
         self.clock = clock
         let suite = dta1.suite
         let prepared = try suite.prepareServerSecret(serverSecret)
-        let batcher = LoginBatcher(suite: suite, serverSecret: prepared, maxBatch: config.maxVerificationBatch) { size in
+        let batcher = LoginBatcher(
+            suite: suite, serverSecret: prepared, maxBatch: config.maxVerificationBatch,
+            maxWait: Double(config.verificationWaitMilliseconds) / 1000
+        ) { size in
             metrics.verificationBatches.increment()
             metrics.batchedVerifications.increment(by: Int64(size))
         }

@@ -22,6 +22,8 @@ public struct ServerConfig: Sendable {
     public var attemptHold: Int = 30
     /// The most pass-2 logins verified together (1: each alone, as before batch verification).
     public var maxVerificationBatch: Int = 256
+    /// How long a batch may wait for more logins while the server is under load (`LoginBatcher`).
+    public var verificationWaitMilliseconds: Int = 2
     /// Seconds a request body may take to arrive (`BodyLimitMiddleware`).
     public var bodyTimeout: Int = 10
     /// The proxy address whose X-Forwarded-For is believed.

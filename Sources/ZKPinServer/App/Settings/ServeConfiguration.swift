@@ -130,6 +130,7 @@ public struct ServeConfiguration: Sendable {
         o.idleTimeout = try integer("idle-timeout", in: 1...3600)
         o.bodyTimeout = try integer("body-timeout", in: 1...600)
         o.verificationBatch = try integer("verification-batch", in: 1...4096)
+        o.verificationWait = try integer("verification-wait", in: 0...1000)
         o.otpDigits = try integer("otp-digits", in: 6...8)
         o.otpTTL = try integer("otp-ttl", in: 15...600)
         o.otpWrongCodes = try integer("otp-wrong-codes", in: 1...1000)

@@ -81,6 +81,9 @@ public struct ServeSetting: Sendable {
         ServeSetting(
             "verification-batch", .integer, default: "256",
             help: "The most pass-2 logins verified together, 1...4096 (1 verifies each alone)"),
+        ServeSetting(
+            "verification-wait", .integer, default: "2",
+            help: "Milliseconds a batch of pass-2 logins may wait for more to join it, 0...1000, only while the last batch had several (0: never)"),
         ServeSetting("otp-digits", .integer, default: "6", help: "Digits of a one-time code (pass 2 with OTP), 6...8"),
         ServeSetting("otp-ttl", .integer, default: "90", help: "Seconds a one-time code stays valid, 15...600"),
         ServeSetting(
