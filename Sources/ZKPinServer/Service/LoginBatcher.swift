@@ -9,8 +9,9 @@ import ZKPinProtocol
 /// logins that arrive while a batch is being verified form the next batch. Under load (the
 /// last batch verified several), a batch also waits up to `maxWait` for more to join it: the
 /// pair of pairings is the bulk of a batch's cost, so larger batches cost each login less
-/// (measured on one pinned core: batches of 8 -> 15-22 logins with 2-5 ms, 6-10% less server
-/// CPU per login). The pairings run on one thread of their own, off the event loops.
+/// (BN254CX on one pinned core: batches of 8 -> 15 logins with 2 ms, 3-12% less server CPU
+/// per login; docs/PERFORMANCE.md). The pairings run on one thread of their own, off the
+/// event loops.
 public final class LoginBatcher: @unchecked Sendable {
     let suite: any MPinSuite
     let serverSecret: PreparedServerSecret
