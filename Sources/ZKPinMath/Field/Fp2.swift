@@ -36,8 +36,9 @@ public struct Fp2<P: PrimeFieldParameters>: FieldElement, Hashable, CustomString
     @inlinable @inline(__always)
     public static prefix func - (a: Fp2) -> Fp2 { Fp2(-a.c0, -a.c1) }
 
-    /// Karatsuba (`P.fp2Product`: three base-field products, or two reductions of
-    /// double-width products on the assembly fields). Kept out of line, like the larger tower
+    /// `P.fp2Product`: Karatsuba's three base-field products in Swift; on the assembly fields
+    /// two interleaved sums of products (BN254CX) or Karatsuba with two reductions of
+    /// double-width products (BLS12-381). Kept out of line, like the larger tower
     /// operations: fully inlined towers grow into functions larger than the instruction cache.
     @inlinable @inline(never)
     public static func * (a: Fp2, b: Fp2) -> Fp2 {

@@ -24,9 +24,9 @@ final class EventLoopTaskExecutor: TaskExecutor {
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        let loop = MultiThreadedEventLoopGroup.currentEventLoop.flatMap { lanes[ObjectIdentifier($0)] } ?? lanes[ObjectIdentifier(group.next())]
-        guard let loop else { preconditionFailure("an event loop outside the executor's group") }
-        loop.push(job, on: asUnownedTaskExecutor())
+        let lane = MultiThreadedEventLoopGroup.currentEventLoop.flatMap { lanes[ObjectIdentifier($0)] } ?? lanes[ObjectIdentifier(group.next())]
+        guard let lane else { preconditionFailure("an event loop outside the executor's group") }
+        lane.push(job, on: asUnownedTaskExecutor())
     }
 
     /// One loop's waiting jobs.
