@@ -40,7 +40,7 @@ func parseCurve(_ text: String) throws -> CurveID {
 struct DatabaseOptions: ParsableArguments {
     @Option(
         help: ArgumentHelp(
-            "postgres://USER@HOST:PORT/DATABASE, shared by several instances (default: SQLite in the data folder). Password from PGPASSWORD or --database-password-file.",
+            "postgres://USER@HOST:PORT/DATABASE (or postgres://USER@/DATABASE?host=/run/postgresql through the local Unix socket), shared by several instances (default: SQLite in the data folder). Password from PGPASSWORD or --database-password-file.",
             valueName: "URL"))
     var database: String?
     @Option(name: .customLong("database-password-file"), help: "0600 file holding the PostgreSQL password.")

@@ -66,4 +66,9 @@ for curve in $curves; do
     db="pinned_${curve//-/_}"
     psql -q "$ZKPIN_TEST_POSTGRES_URL" -c "CREATE DATABASE $db" >&2
     row "$curve" PostgreSQL --database "${ZKPIN_TEST_POSTGRES_URL%/*}/$db"
+    # The same server through its Unix socket, as an operator with PostgreSQL on the same
+    # machine would connect (no TCP stack on either side).
+    psql -q "$ZKPIN_TEST_POSTGRES_URL" -c "CREATE DATABASE ${db}_socket" >&2
+    socket_url=${ZKPIN_TEST_POSTGRES_SOCKET_URL/\/postgres\?//${db}_socket?}
+    row "$curve" "PostgreSQL socket" --database "$socket_url"
 done

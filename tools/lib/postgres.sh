@@ -8,6 +8,8 @@
 #                                    separate so that a restart never breaks tests running
 #                                    in parallel on the first
 #   ZKPIN_TEST_POSTGRES_RESTART      a script that restarts the second server (pg_ctl restart)
+#   ZKPIN_TEST_POSTGRES_SOCKET_URL   the first server through its Unix socket (in that folder;
+#                                    local connections are trusted, no password)
 # pg_stop (the EXIT trap) stops both and removes the folder. Needs tools/lib/install.sh
 # (apt_ensure) sourced first. Arguments are extra `postgres` options, e.g. pg_start -c fsync=off.
 
@@ -42,6 +44,7 @@ SCRIPT
     export ZKPIN_TEST_POSTGRES_URL="postgres://zkpin@127.0.0.1:$port/postgres"
     export ZKPIN_TEST_POSTGRES_RESTART_URL="postgres://zkpin@127.0.0.1:$restart_port/postgres"
     export ZKPIN_TEST_POSTGRES_RESTART="$PG_ROOT/restart"
+    export ZKPIN_TEST_POSTGRES_SOCKET_URL="postgres://zkpin@:$port/postgres?host=$PG_ROOT"
     echo "==> throwaway PostgreSQL $("$PG_BINDIR/postgres" --version | awk '{print $3}') on 127.0.0.1:$port (and :$restart_port for restarts), in $PG_ROOT"
 }
 

@@ -25,7 +25,7 @@ extension ZKPinServerApp {
             throw SetupError(error.description, kind: .unavailable)
         } catch {
             throw SetupError(
-                "the PostgreSQL database at \(location.host):\(location.port) cannot be used (\(String(describing: type(of: error))))",
+                "the PostgreSQL database at \(location.address) cannot be used (\(String(describing: type(of: error))))",
                 kind: .unavailable)
         }
     }

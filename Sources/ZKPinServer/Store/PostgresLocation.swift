@@ -1,11 +1,18 @@
 import Foundation
 
-/// Where the PostgreSQL store lives: `postgres://user@host:port/database` (also `postgresql://`).
-/// The password never comes from the URL (it would show in `ps` and shell history): it comes
-/// from `PGPASSWORD`, like libpq, or from a file of mode 0600 (`--database-password-file`).
+/// Where the PostgreSQL store lives: `postgres://user@host:port/database` (also `postgresql://`),
+/// or on this machine through PostgreSQL's Unix socket, written as libpq writes it:
+/// `postgres://user@/database?host=/run/postgresql` (the socket file is
+/// `DIR/.s.PGSQL.PORT`). The password never comes from the URL (it would show in `ps` and shell
+/// history): it comes from `PGPASSWORD`, like libpq, or from a file of mode 0600
+/// (`--database-password-file`); over the socket PostgreSQL may need none (`peer` or `trust`).
 public struct PostgresLocation: Sendable, Equatable {
+    /// The TCP host; empty when `socketDirectory` is set.
     public var host: String
     public var port: Int
+    /// The folder of PostgreSQL's Unix socket, when the database is on this machine and reached
+    /// through it (no network, and Debian's default `peer` authentication needs no password).
+    public var socketDirectory: String?
     public var user: String
     public var database: String
     public var password: String?
@@ -25,7 +32,7 @@ public struct PostgresLocation: Sendable, Equatable {
         url text: String, passwordFile: String? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws {
-        let usage = "use --database postgres://USER@HOST:PORT/DATABASE"
+        let usage = "use --database postgres://USER@HOST:PORT/DATABASE (or postgres://USER@/DATABASE?host=/SOCKET/FOLDER)"
         guard Self.isPostgresURL(text), let url = URLComponents(string: text) else {
             throw Invalid(description: "\(text.prefix(100)) is not a PostgreSQL URL; \(usage)")
         }
@@ -34,19 +41,33 @@ public struct PostgresLocation: Sendable, Equatable {
                 description: "the database URL holds a password; put it in PGPASSWORD or a 0600 file given with --database-password-file instead")
         }
         guard let user = url.user, !user.isEmpty else { throw Invalid(description: "the database URL names no user; \(usage)") }
-        guard let host = url.host, !host.isEmpty else { throw Invalid(description: "the database URL names no host; \(usage)") }
+        var socketDirectory: String?
+        for item in url.queryItems ?? [] {
+            guard item.name == "host", let value = item.value, value.hasPrefix("/"), socketDirectory == nil else {
+                throw Invalid(
+                    description:
+                        "the database URL's query option \(item.name.prefix(40)) is not supported: the only one is host=/SOCKET/FOLDER (PostgreSQL's Unix socket); TCP connections are plain, meant for a private network or loopback"
+                )
+            }
+            socketDirectory = value
+        }
+        // libpq also takes the socket's folder percent-encoded as the host (postgres://u@%2Frun%2Fpostgresql/db).
+        let host = url.host.map { $0.removingPercentEncoding ?? $0 } ?? ""
+        if host.hasPrefix("/") {
+            guard socketDirectory == nil else { throw Invalid(description: "the database URL names its socket folder twice") }
+            socketDirectory = host
+        } else if socketDirectory != nil {
+            guard host.isEmpty else { throw Invalid(description: "the database URL names both a host and a socket folder; \(usage)") }
+        } else if host.isEmpty {
+            throw Invalid(description: "the database URL names no host; \(usage)")
+        }
         let port = url.port ?? 5432
         guard (1...65535).contains(port) else { throw Invalid(description: "the database URL names port \(port)") }
         var database = url.path
         while database.hasPrefix("/") { database.removeFirst() }
         guard !database.contains("/") else { throw Invalid(description: "the database name \(database) holds a slash; \(usage)") }
-        guard url.query == nil else {
-            throw Invalid(
-                description:
-                    "the database URL has query options, which are not supported (the connection is plain TCP, meant for a private network or loopback)"
-            )
-        }
-        self.host = host
+        self.host = socketDirectory == nil ? host : ""
+        self.socketDirectory = socketDirectory
         self.port = port
         self.user = user.removingPercentEncoding ?? user
         self.database = database.isEmpty ? self.user : (database.removingPercentEncoding ?? database)
@@ -74,6 +95,15 @@ public struct PostgresLocation: Sendable, Equatable {
         return String(line)
     }
 
+    /// PostgreSQL's socket file, when reached through its Unix socket.
+    public var socketPath: String? { socketDirectory.map { "\($0)/.s.PGSQL.\(port)" } }
+
     /// For messages: the URL without any secret.
-    public var display: String { "postgres://\(user)@\(host):\(port)/\(database)" }
+    public var display: String {
+        guard let socketDirectory else { return "postgres://\(user)@\(host):\(port)/\(database)" }
+        return "postgres://\(user)@:\(port)/\(database)?host=\(socketDirectory)"
+    }
+
+    /// Where it is, for messages that name no user or database.
+    public var address: String { socketPath ?? "\(host):\(port)" }
 }

@@ -86,9 +86,7 @@ import ZKPinWire
     func postgresRowsOfAnOlderVersionAreMigrated() async throws {
         let location = try PostgresLocation(url: try await TestPostgres.freshDatabase())
         let logger = Logger(label: "test")
-        let config = PostgresConnection.Configuration(
-            host: location.host, port: location.port, username: location.user,
-            password: location.password, database: location.database, tls: .disable)
+        let config = location.connectionConfiguration
         let old = try await PostgresConnection.connect(configuration: config, id: 1, logger: logger)
         try await PostgresMigrations.migrate(old, logger: logger, upTo: 2)
         try await old.query(

@@ -13,10 +13,28 @@ import Testing
         #expect(d.port == 5432 && d.database == "zk" && d.password == nil)
     }
 
+    @Test func takesTheUnixSocketAsLibpqWritesIt() throws {
+        let query = try PostgresLocation(url: "postgres://zk@/site?host=/run/postgresql", environment: [:])
+        #expect(query.socketDirectory == "/run/postgresql" && query.host == "" && query.database == "site" && query.password == nil)
+        #expect(query.socketPath == "/run/postgresql/.s.PGSQL.5432")
+        #expect(query.display == "postgres://zk@:5432/site?host=/run/postgresql")
+        #expect(query.address == "/run/postgresql/.s.PGSQL.5432")
+        let withPort = try PostgresLocation(url: "postgresql://zk@:6543/site?host=/tmp/pg", environment: [:])
+        #expect(withPort.socketPath == "/tmp/pg/.s.PGSQL.6543")
+        let encoded = try PostgresLocation(url: "postgres://zk@%2Fvar%2Frun%2Fpostgresql/site", environment: [:])
+        #expect(encoded.socketDirectory == "/var/run/postgresql" && encoded.host == "" && encoded.database == "site")
+        // The display form parses back to the same place.
+        #expect(try PostgresLocation(url: withPort.display, environment: [:]) == withPort)
+        let tcp = try PostgresLocation(url: "postgres://zk@db.example/site", environment: [:])
+        #expect(tcp.socketDirectory == nil && tcp.socketPath == nil && tcp.address == "db.example:5432")
+    }
+
     @Test func refusesPasswordsInTheURLAndBadURLs() {
         for bad in [
             "postgres://zk:pw@host/db", "mysql://zk@host/db", "postgres://host/db", "postgres://zk@host/a/b",
-            "postgres://zk@host/db?sslmode=require", "/var/lib/zkpin.sqlite"
+            "postgres://zk@host/db?sslmode=require", "/var/lib/zkpin.sqlite",
+            "postgres://zk@/db", "postgres://zk@/db?host=relative/dir", "postgres://zk@host/db?host=/run/postgresql",
+            "postgres://zk@/db?host=/a&host=/b", "postgres://zk@%2Fa/db?host=/b", "postgres://zk@/db?host=/a&sslmode=disable"
         ] {
             #expect(throws: PostgresLocation.Invalid.self, "\(bad)") { try PostgresLocation(url: bad, environment: [:]) }
         }

@@ -40,6 +40,32 @@ struct PostgresStoreTests {
         #expect(text.contains("connection refused"), "\(text)")
     }
 
+    @Test func theUnixSocketServesTheStore() async throws {
+        // The same server through its socket (tools/lib/postgres.sh trusts local connections).
+        let socketURL = try #require(
+            ProcessInfo.processInfo.environment["ZKPIN_TEST_POSTGRES_SOCKET_URL"], "tools/test sets ZKPIN_TEST_POSTGRES_SOCKET_URL")
+        let tcp = try PostgresLocation(url: try await TestPostgres.freshDatabase())
+        var socket = try PostgresLocation(url: socketURL, environment: [:])
+        socket.database = tcp.database
+        #expect(socket.socketPath != nil)
+        let overTCP = try await Store.postgres(tcp, maxConnections: 2)
+        let overSocket = try await Store.postgres(socket, maxConnections: 2)
+        // A row written through one is read through the other: one database, two ways in.
+        #expect(try await overSocket.fixSetting("curve", value: "bls12-381") == "bls12-381")
+        #expect(try await overTCP.fixSetting("curve", value: "bn254cx") == "bls12-381")
+        // PostgreSQL leaves client_addr empty for a Unix-socket session only.
+        let isLocal: SQLStatement =
+            "SELECT count(*) AS n FROM pg_stat_activity WHERE client_addr IS NULL AND pid = pg_backend_pid()"
+        #expect(try await overSocket.driver.readOne(isLocal)?.int("n") == 1, "the socket store's session is not a Unix-socket one")
+        #expect(try await overTCP.driver.readOne(isLocal)?.int("n") == 0)
+
+        var missing = socket
+        missing.socketDirectory = "/nonexistent-zkpin-socket-folder"
+        let error = await #expect(throws: SetupError.self) { try await Store.postgres(missing, maxConnections: 1) }
+        #expect(error?.description.contains("no socket there") == true, "\(String(describing: error))")
+        #expect(error?.description.contains("/nonexistent-zkpin-socket-folder") == true, "\(String(describing: error))")
+    }
+
     @Test func wrongPasswordAndMissingDatabaseSayWhy() async throws {
         let url = try #require(TestPostgres.url)
         let wrong = await #expect(throws: SetupError.self) {

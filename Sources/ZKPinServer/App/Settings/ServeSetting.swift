@@ -93,7 +93,7 @@ public struct ServeSetting: Sendable {
         ServeSetting(
             "database", mayHoldSecret: true,
             help:
-                "postgres://USER@HOST:PORT/DATABASE shared by several instances (unset: SQLite in the data folder); password from PGPASSWORD or --database-password-file"
+                "postgres://USER@HOST:PORT/DATABASE shared by several instances, or postgres://USER@/DATABASE?host=/run/postgresql through the local Unix socket (unset: SQLite in the data folder); password from PGPASSWORD or --database-password-file"
         ),
         ServeSetting("database-password-file", help: "0600 file holding the PostgreSQL password"),
         ServeSetting(

@@ -34,9 +34,7 @@ public final class PostgresDriver: SQLDriver {
         // brought up to date on it too, before the pool serves anything.
         let probe: PostgresConnection
         do {
-            var config = PostgresConnection.Configuration(
-                host: location.host, port: location.port, username: location.user,
-                password: location.password, database: location.database, tls: .disable)
+            var config = location.connectionConfiguration
             config.options.connectTimeout = .seconds(10)
             probe = try await PostgresConnection.connect(configuration: config, id: 0, logger: logger)
         } catch {
@@ -49,9 +47,13 @@ public final class PostgresDriver: SQLDriver {
             try? await probe.close()
             throw SetupError("cannot prepare the schema of \(location.display): \(describe(error))")
         }
-        var config = PostgresClient.Configuration(
-            host: location.host, port: location.port, username: location.user,
-            password: location.password, database: location.database, tls: .disable)
+        var config =
+            location.socketPath.map {
+                PostgresClient.Configuration(unixSocketPath: $0, username: location.user, password: location.password, database: location.database)
+            }
+            ?? PostgresClient.Configuration(
+                host: location.host, port: location.port, username: location.user,
+                password: location.password, database: location.database, tls: .disable)
         config.options.maximumConnections = maxConnections
         config.options.connectTimeout = .seconds(10)
         return PostgresDriver(client: PostgresClient(configuration: config, backgroundLogger: logger), location: location, logger: logger)
@@ -74,6 +76,7 @@ public final class PostgresDriver: SQLDriver {
             if let underlying = sql.underlying {
                 let text = "\(underlying)"
                 if text.contains("Connection refused") { return "connection refused (is PostgreSQL running and listening there?)" }
+                if text.contains("No such file") { return "no socket there (is PostgreSQL running, and are that its socket folder and port?)" }
                 return text
             }
             return "\(sql.code)"
@@ -174,5 +177,15 @@ public final class PostgresDriver: SQLDriver {
             }
         }
         return SQLRow(columns)
+    }
+}
+
+extension PostgresLocation {
+    /// One plain connection's settings (the pool has its own type for the same).
+    var connectionConfiguration: PostgresConnection.Configuration {
+        if let socketPath {
+            return PostgresConnection.Configuration(unixSocketPath: socketPath, username: user, password: password, database: database)
+        }
+        return PostgresConnection.Configuration(host: host, port: port, username: user, password: password, database: database, tls: .disable)
     }
 }
