@@ -13,19 +13,22 @@ extension MPin {
     /// key = SHA-256(c ‖ W.x ‖ W.y)[0..<16]. The PIN is a 14-bit exponent here (no mod 10000).
     /// Both exponents are secret (the PIN, and z from the client's random rc), so both powers
     /// are GT's constant-time ones, not `Fp12.power`, whose time follows the exponent's bits.
+    /// T is in G1 (decoded with full validation, or computed from hashed points), so x·T is
+    /// the constant-time GLV multiplication.
     public static func clientKey(g1: GT, g2: GT, pin: Int, rc: BigInt, h: BigInt, x: SecretScalar<C>, t: G1) -> [UInt8] {
         let g = g1 * Pairing<C>.gtPower(g2, bySecret: BigInt(pin))
         let z = (rc + h).mod(C.order)
         let c = traceTimesThree(Pairing<C>.gtPower(g, bySecret: z).c0)
-        let w = t.multiplied(bySecret: x)
+        let w = t.multipliedInG1(bySecret: x)
         return keyDigest(c, w)
     }
 
     /// Server key: c = 3·e(Z + h·A, SS).a, U' = w·(UT or U), key = SHA-256(c ‖ U'.x ‖ U'.y)[0..<16].
+    /// A is hashed into G1 and U, UT are decoded with full validation: both products are GLV.
     public static func serverKey(z: G1, serverSecret: G2, w: SecretScalar<C>, h: BigInt, hid: G1, u: G1, ut: G1?) -> [UInt8] {
-        let g = Pairing<C>.pairing(z + hid.multiplied(byPublic: h), serverSecret)
+        let g = Pairing<C>.pairing(z + hid.multipliedInG1(byPublic: h), serverSecret)
         let c = traceTimesThree(g.c0)
-        let uPrime = (ut ?? u).multiplied(bySecret: w)
+        let uPrime = (ut ?? u).multipliedInG1(bySecret: w)
         return keyDigest(c, uPrime)
     }
 
