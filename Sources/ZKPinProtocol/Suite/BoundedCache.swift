@@ -24,5 +24,18 @@ final class BoundedCache<Key: Hashable & Sendable>: Sendable {
         return value
     }
 
+    /// Stores `value` for `key` (starting again empty when full, as `value(_:_:)` does).
+    func insert<Value>(_ key: Key, _ value: Value) {
+        entries.withLock { table in
+            if table.count >= capacity { table.removeAll(keepingCapacity: true) }
+            table[key] = Entry(value: value)
+        }
+    }
+
+    /// The value of `key`, removed; nil when there is none of that type.
+    func take<Value>(_ key: Key) -> Value? {
+        entries.withLock { $0.removeValue(forKey: key) }?.value as? Value
+    }
+
     var count: Int { entries.withLock { $0.count } }
 }

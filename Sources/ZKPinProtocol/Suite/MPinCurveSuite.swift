@@ -115,6 +115,22 @@ public struct MPinCurveSuite<C: PairingCurve>: MPinSuite {
     public func validateG1(_ point: [UInt8], field: String) throws(MPinError) { _ = try g1(point, field: field) }
     public func validateG2(_ point: [UInt8], field: String) throws(MPinError) { _ = try g2(point, field: field) }
 
+    @_specialize(where C == BN254CX)
+    @_specialize(where C == BLS12_381)
+    public func validateLoginPoints(u: [UInt8], ut: [UInt8]?, for serverSecret: PreparedServerSecret) throws(MPinError) {
+        let uPoint = try g1(u, field: "U")
+        let utPoint = try ut.map { bytes throws(MPinError) in try g1(bytes, field: "UT") }
+        guard !C.g1CofactorIsOne else { return }
+        serverSecret.loginPoints.remember(u, uPoint)
+        if let ut, let utPoint { serverSecret.loginPoints.remember(ut, utPoint) }
+    }
+
+    /// A login's U or UT: the point pass 1 validated from these bytes, or decoded and validated now.
+    func loginPoint(_ bytes: [UInt8], field: String, remembered: LoginPointCache) throws(MPinError) -> G1Point<C> {
+        if !C.g1CofactorIsOne, let point: G1Point<C> = remembered.take(bytes) { return point }
+        return try g1(bytes, field: field)
+    }
+
     // MARK: Client
 
     @_specialize(where C == BN254CX)
@@ -197,7 +213,7 @@ public struct MPinCurveSuite<C: PairingCurve>: MPinSuite {
         var checks: [Scheme.LoginCheck] = [], positions: [Int] = []
         for (index, login) in logins.enumerated() {
             do throws(MPinError) {
-                checks.append(try loginCheck(login, identityPoints: serverSecret.identityPoints))
+                checks.append(try loginCheck(login, identityPoints: serverSecret.identityPoints, loginPoints: serverSecret.loginPoints))
                 positions.append(index)
             } catch {
                 results[index] = ServerVerification(result: error.resultCode, pinError: 0)
@@ -213,9 +229,12 @@ public struct MPinCurveSuite<C: PairingCurve>: MPinSuite {
 
     /// The decoded, validated equation of one login; decoding failures are result -14.
     /// HID and HTID come from `identityPoints` when this identity logged in recently.
-    func loginCheck(_ login: ServerVerifyInput, identityPoints: IdentityPointCache) throws(MPinError) -> Scheme.LoginCheck {
+    /// U and UT come from `loginPoints` when pass 1 validated the same bytes.
+    func loginCheck(_ login: ServerVerifyInput, identityPoints: IdentityPointCache, loginPoints: LoginPointCache) throws(MPinError)
+        -> Scheme.LoginCheck
+    {
         let challenge = try scalar(login.y, field: "y")
-        let uPoint = try g1(login.u, field: "U")
+        let uPoint = try loginPoint(login.u, field: "U", remembered: loginPoints)
         let vPoint = try g1(login.v, field: "V")
         // Kept with Z = 1: a batch then needs no inversion to put it in affine form.
         let hid: G1Point<C> = identityPoints.point(id: login.id, date: 0) { MPinHash<C>.mapToG1(hashID(login.id)).normalized }
@@ -223,7 +242,7 @@ public struct MPinCurveSuite<C: PairingCurve>: MPinSuite {
         if login.date > 0 {
             guard let ut = login.ut else { throw MPinError.invalidPoint(field: "UT", reason: .wrongLength(expected: g1ByteCount, got: 0)) }
             try checkDate(login.date)
-            utPoint = try g1(ut, field: "UT")
+            utPoint = try loginPoint(ut, field: "UT", remembered: loginPoints)
             htid = identityPoints.point(id: login.id, date: login.date) {
                 (hid + MPinHash<C>.timePermitPoint(hashedID: hashID(login.id), date: login.date)).normalized
             }

@@ -93,6 +93,8 @@ public final class PreparedServerSecret: @unchecked Sendable {
     let identityPoints = IdentityPointCache()
     /// The Miller-loop lines of recent DVS signers' Pa (each validated once, when it entered).
     let publicKeyLines = PublicKeyLinesCache()
+    /// U and UT validated at pass 1, until pass 2 verifies them (`LoginPointCache`).
+    let loginPoints = LoginPointCache()
     init(point: Any, bytes: [UInt8]) { self.point = point; self.bytes = bytes }
 }
 
@@ -126,6 +128,10 @@ public protocol MPinSuite: Sendable {
     func addG2(_ a: [UInt8], _ b: [UInt8]) throws(MPinError) -> [UInt8]
     func validateG1(_ point: [UInt8], field: String) throws(MPinError)
     func validateG2(_ point: [UInt8], field: String) throws(MPinError)
+    /// Pass 1's full validation of U (and UT). The points are kept with `serverSecret` by their
+    /// bytes, so that verifying the same bytes at pass 2 needs no second decode (on curves whose
+    /// G1 has a cofactor; elsewhere decoding is only an on-curve check and nothing is kept).
+    func validateLoginPoints(u: [UInt8], ut: [UInt8]?, for serverSecret: PreparedServerSecret) throws(MPinError)
 
     // Client
     func extractPIN(clientSecret: [UInt8], id: [UInt8], pin: Int) throws(MPinError) -> [UInt8]

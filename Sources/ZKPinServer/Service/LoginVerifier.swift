@@ -10,12 +10,10 @@ struct LoginVerifier: Sendable {
     let serverSecret: PreparedServerSecret
     let batcher: LoginBatcher
 
-    /// Full validation of U and UT (on the curve, in G1) before they are stored.
+    /// Full validation of U and UT (on the curve, in G1) before they are stored; the points are
+    /// kept for pass 2 (`LoginPointCache`).
     func validate(u: [UInt8], ut: [UInt8]?) throws(APIError) {
-        do {
-            try suite.validateG1(u, field: "U")
-            if let ut { try suite.validateG1(ut, field: "UT") }
-        } catch { throw APIError.bad("\(error)") }
+        do { try suite.validateLoginPoints(u: u, ut: ut, for: serverSecret) } catch { throw APIError.bad("\(error)") }
     }
 
     func randomChallenge() -> [UInt8] { suite.randomScalar() }
