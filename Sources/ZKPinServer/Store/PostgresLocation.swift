@@ -43,12 +43,16 @@ public struct PostgresLocation: Sendable, Equatable {
         guard let user = url.user, !user.isEmpty else { throw Invalid(description: "the database URL names no user; \(usage)") }
         var socketDirectory: String?
         for item in url.queryItems ?? [] {
-            guard item.name == "host", let value = item.value, value.hasPrefix("/"), socketDirectory == nil else {
+            guard item.name == "host" else {
                 throw Invalid(
                     description:
                         "the database URL's query option \(item.name.prefix(40)) is not supported: the only one is host=/SOCKET/FOLDER (PostgreSQL's Unix socket); TCP connections are plain, meant for a private network or loopback"
                 )
             }
+            guard let value = item.value, value.hasPrefix("/") else {
+                throw Invalid(description: "host= in the database URL takes the absolute path of PostgreSQL's socket folder, such as /run/postgresql")
+            }
+            guard socketDirectory == nil else { throw Invalid(description: "the database URL names its socket folder twice") }
             socketDirectory = value
         }
         // libpq also takes the socket's folder percent-encoded as the host (postgres://u@%2Frun%2Fpostgresql/db).
@@ -66,6 +70,10 @@ public struct PostgresLocation: Sendable, Equatable {
         var database = url.path
         while database.hasPrefix("/") { database.removeFirst() }
         guard !database.contains("/") else { throw Invalid(description: "the database name \(database) holds a slash; \(usage)") }
+        // A Unix socket's path holds at most 107 bytes (sockaddr_un); say so rather than fail later.
+        if let socketDirectory, "\(socketDirectory)/.s.PGSQL.\(port)".utf8.count > 107 {
+            throw Invalid(description: "the socket folder \(socketDirectory.prefix(120)) is too long: a Unix socket's path holds at most 107 bytes")
+        }
         self.host = socketDirectory == nil ? host : ""
         self.socketDirectory = socketDirectory
         self.port = port

@@ -29,12 +29,26 @@ import Testing
         #expect(tcp.socketDirectory == nil && tcp.socketPath == nil && tcp.address == "db.example:5432")
     }
 
+    @Test func socketErrorsSayWhatToWrite() {
+        let relative = #expect(throws: PostgresLocation.Invalid.self) { try PostgresLocation(url: "postgres://zk@/db?host=run/pg", environment: [:]) }
+        #expect(relative?.description.contains("absolute path") == true, "\(String(describing: relative))")
+        let long = #expect(throws: PostgresLocation.Invalid.self) {
+            try PostgresLocation(url: "postgres://zk@/db?host=/" + String(repeating: "d", count: 100), environment: [:])
+        }
+        #expect(long?.description.contains("107 bytes") == true, "\(String(describing: long))")
+        let other = #expect(throws: PostgresLocation.Invalid.self) {
+            try PostgresLocation(url: "postgres://zk@h/db?sslmode=require", environment: [:])
+        }
+        #expect(other?.description.contains("sslmode is not supported") == true, "\(String(describing: other))")
+    }
+
     @Test func refusesPasswordsInTheURLAndBadURLs() {
         for bad in [
             "postgres://zk:pw@host/db", "mysql://zk@host/db", "postgres://host/db", "postgres://zk@host/a/b",
             "postgres://zk@host/db?sslmode=require", "/var/lib/zkpin.sqlite",
             "postgres://zk@/db", "postgres://zk@/db?host=relative/dir", "postgres://zk@host/db?host=/run/postgresql",
-            "postgres://zk@/db?host=/a&host=/b", "postgres://zk@%2Fa/db?host=/b", "postgres://zk@/db?host=/a&sslmode=disable"
+            "postgres://zk@/db?host=/a&host=/b", "postgres://zk@%2Fa/db?host=/b", "postgres://zk@/db?host=/a&sslmode=disable",
+            "postgres://zk@/db?host=", "postgres://zk@/db?host=/" + String(repeating: "d", count: 100)
         ] {
             #expect(throws: PostgresLocation.Invalid.self, "\(bad)") { try PostgresLocation(url: bad, environment: [:]) }
         }
