@@ -76,7 +76,9 @@ public final class PostgresDriver: SQLDriver {
             if let underlying = sql.underlying {
                 let text = "\(underlying)"
                 if text.contains("Connection refused") { return "connection refused (is PostgreSQL running and listening there?)" }
-                if text.contains("No such file") { return "no socket there (is PostgreSQL running, with its socket in that folder and for that port?)" }
+                if text.contains("No such file") {
+                    return "no socket there (is PostgreSQL running, with its socket in that folder and for that port?)"
+                }
                 return text
             }
             return "\(sql.code)"
