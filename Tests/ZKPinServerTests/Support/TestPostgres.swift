@@ -34,10 +34,7 @@ enum TestPostgres {
 
     private static func adminClient(_ url: String?) -> PostgresClient? {
         guard let url, let location = try? PostgresLocation(url: url) else { return nil }
-        let config = PostgresClient.Configuration(
-            host: location.host, port: location.port, username: location.user,
-            password: location.password, database: location.database, tls: .disable)
-        let client = PostgresClient(configuration: config, backgroundLogger: Logger(label: "test.postgres"))
+        let client = PostgresClient(configuration: location.poolConfiguration, backgroundLogger: Logger(label: "test.postgres"))
         Task.detached { await client.run() }
         return client
     }

@@ -47,13 +47,7 @@ public final class PostgresDriver: SQLDriver {
             try? await probe.close()
             throw SetupError("cannot prepare the schema of \(location.display): \(describe(error))")
         }
-        var config =
-            location.socketPath.map {
-                PostgresClient.Configuration(unixSocketPath: $0, username: location.user, password: location.password, database: location.database)
-            }
-            ?? PostgresClient.Configuration(
-                host: location.host, port: location.port, username: location.user,
-                password: location.password, database: location.database, tls: .disable)
+        var config = location.poolConfiguration
         config.options.maximumConnections = maxConnections
         config.options.connectTimeout = .seconds(10)
         return PostgresDriver(client: PostgresClient(configuration: config, backgroundLogger: logger), location: location, logger: logger)
@@ -182,12 +176,20 @@ public final class PostgresDriver: SQLDriver {
     }
 }
 
+/// Where postgres-nio connects: the Unix socket when the URL names one, else plain TCP. A plain
+/// connection and the pool take the same settings in two types of their own.
 extension PostgresLocation {
-    /// One plain connection's settings (the pool has its own type for the same).
     var connectionConfiguration: PostgresConnection.Configuration {
         if let socketPath {
             return PostgresConnection.Configuration(unixSocketPath: socketPath, username: user, password: password, database: database)
         }
         return PostgresConnection.Configuration(host: host, port: port, username: user, password: password, database: database, tls: .disable)
+    }
+
+    var poolConfiguration: PostgresClient.Configuration {
+        if let socketPath {
+            return PostgresClient.Configuration(unixSocketPath: socketPath, username: user, password: password, database: database)
+        }
+        return PostgresClient.Configuration(host: host, port: port, username: user, password: password, database: database, tls: .disable)
     }
 }
