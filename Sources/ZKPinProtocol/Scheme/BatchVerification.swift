@@ -10,14 +10,20 @@ extension MPin {
         public var ut: G1?
         public var v: G1
         public var y: BigInt
+        /// The odd multiples of HTID (with a time permit) or HID, when the caller keeps them.
+        public var baseMultiples: G1OddMultiples<C>?
 
-        public init(hid: G1, htid: G1? = nil, u: G1, ut: G1? = nil, v: G1, y: BigInt) {
+        public init(hid: G1, htid: G1? = nil, u: G1, ut: G1? = nil, v: G1, y: BigInt, baseMultiples: G1OddMultiples<C>? = nil) {
             self.hid = hid; self.htid = htid; self.u = u; self.ut = ut; self.v = v; self.y = y
+            self.baseMultiples = baseMultiples
         }
 
         /// The verification of this check alone, with E for the PIN-error search.
         public func verify(serverSecret: G2Prepared<C>) -> Verification {
-            MPin.verify(hid: hid, htid: htid, y: y, u: u, ut: ut, v: v, serverSecret: serverSecret)
+            if let baseMultiples {
+                return MPin.verify(multiplesOf: baseMultiples, y: y, u: u, ut: ut, v: v, serverSecret: serverSecret)
+            }
+            return MPin.verify(hid: hid, htid: htid, y: y, u: u, ut: ut, v: v, serverSecret: serverSecret)
         }
     }
 

@@ -63,6 +63,14 @@ extension MPin {
         return dvsVerdict(MillerLoop<C>.evaluate(v, pa, p, serverSecret))
     }
 
+    /// The same with the odd multiples of HTID or HID kept (the server's identity cache).
+    public static func dvsVerify(
+        multiplesOf base: G1OddMultiples<C>, y: BigInt, u: G1, ut: G1? = nil, v: G1,
+        publicKey pa: G2Prepared<C>, serverSecret: G2Prepared<C>
+    ) -> Verification {
+        dvsVerdict(MillerLoop<C>.evaluate(v, pa, base.multiplied(byPublic: y) + (ut ?? u), serverSecret))
+    }
+
     private static func dvsVerdict(_ f: GT) -> Verification {
         if Pairing<C>.finalExponentiationIsOne(f) { return Verification(accepted: true, e: .one) }
         let e = Pairing<C>.finalExponentiation(f)

@@ -22,7 +22,19 @@ extension MPin {
         hid: G1, htid: G1? = nil, y: BigInt, u: G1, ut: G1? = nil, v: G1,
         serverSecret: G2Prepared<C>
     ) -> Verification {
-        let p = (htid ?? hid).multipliedInG1(byPublic: y) + (ut ?? u)
+        verify(p: (htid ?? hid).multipliedInG1(byPublic: y) + (ut ?? u), v: v, serverSecret: serverSecret)
+    }
+
+    /// The same with the odd multiples of HTID (with a time permit) or HID kept: the server's
+    /// identity cache holds them, so y·HID adds from affine tables built once per identity.
+    public static func verify(
+        multiplesOf base: G1OddMultiples<C>, y: BigInt, u: G1, ut: G1? = nil, v: G1, serverSecret: G2Prepared<C>
+    ) -> Verification {
+        verify(p: base.multiplied(byPublic: y) + (ut ?? u), v: v, serverSecret: serverSecret)
+    }
+
+    /// Accepts iff e(V, Q)·e(P, SS) == 1.
+    static func verify(p: G1, v: G1, serverSecret: G2Prepared<C>) -> Verification {
         let f = MillerLoop<C>.evaluate(v, C.g2GeneratorPrepared, p, serverSecret)
         // Accepting needs only "is it 1" (cheaper on BLS12); E itself only on a rejection.
         if Pairing<C>.finalExponentiationIsOne(f) { return Verification(accepted: true, e: .one) }

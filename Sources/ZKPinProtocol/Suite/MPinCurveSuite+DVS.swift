@@ -89,7 +89,7 @@ extension MPinCurveSuite {
                 check = try dvsCheck(
                     id: id, publicKey: publicKey, date: date, message: message, signature: signature, identityPoints: serverSecret.identityPoints)
                 verification = Scheme.dvsVerify(
-                    hid: check.hid, htid: check.htid, y: check.y, u: check.u, ut: check.ut, v: check.v, publicKey: pa, serverSecret: ss)
+                    multiplesOf: check.baseMultiples!, y: check.y, u: check.u, ut: check.ut, v: check.v, publicKey: pa, serverSecret: ss)
                 dvsBase = { Scheme.dvsPinErrorBase(hid: check.hid, y: check.y, u: check.u, publicKey: pa) }
             } else {
                 let pa = try g2(publicKey, field: "Pa")
@@ -111,9 +111,12 @@ extension MPinCurveSuite {
         var hid: G1Point<C>, htid: G1Point<C>?
         var u: G1Point<C>, ut: G1Point<C>?, v: G1Point<C>
         var y: BigInt
+        /// The odd multiples of HTID or HID, when they came from `identityPoints`.
+        var baseMultiples: G1OddMultiples<C>?
     }
 
-    /// HID (and HTID) of ID' = `id` ‖ `publicKey` from `identityPoints` when given.
+    /// HID (and HTID) of ID' = `id` ‖ `publicKey` from `identityPoints` when given, with their
+    /// odd multiples.
     func dvsCheck(
         id: [UInt8], publicKey: [UInt8], date: Int, message: [UInt8], signature: DVSSignatureBytes, identityPoints: IdentityPointCache?
     ) throws(MPinError) -> DVSCheck {
@@ -121,19 +124,22 @@ extension MPinCurveSuite {
         let v = try g1(signature.v, field: "V")
         let seconds = try checkTime(signature.time)
         let identity = id + publicKey
-        let hid: G1Point<C> =
-            identityPoints?.point(id: identity, date: 0) { MPinHash<C>.mapToG1(hashID(identity)).normalized }  // as a login keeps it
-            ?? MPinHash<C>.mapToG1(hashID(identity))
-        var htid: G1Point<C>? = nil, ut: G1Point<C>? = nil
+        // As a login keeps them.
+        let hidMultiples: G1OddMultiples<C>? = identityPoints?.point(id: identity, date: 0) {
+            G1OddMultiples(MPinHash<C>.mapToG1(hashID(identity)))
+        }
+        let hid = hidMultiples?.point ?? MPinHash<C>.mapToG1(hashID(identity))
+        var htid: G1Point<C>? = nil, ut: G1Point<C>? = nil, htidMultiples: G1OddMultiples<C>? = nil
         if date > 0 {
             guard let utBytes = signature.ut else { throw .invalidPoint(field: "UT", reason: .wrongLength(expected: g1ByteCount, got: 0)) }
             try checkDate(date)
             ut = try g1(utBytes, field: "UT")
             let permitPoint = { hid + MPinHash<C>.timePermitPoint(hashedID: hashID(identity), date: date) }
-            htid = identityPoints?.point(id: identity, date: date) { permitPoint().normalized } ?? permitPoint()
+            htidMultiples = identityPoints?.point(id: identity, date: date) { G1OddMultiples(permitPoint()) }
+            htid = htidMultiples?.point ?? permitPoint()
         }
         let y = MPinHash<C>.onePassChallenge(time: seconds, u: signature.u, ut: date > 0 ? signature.ut : nil, message: message)
-        return DVSCheck(hid: hid, htid: htid, u: u, ut: ut, v: v, y: y)
+        return DVSCheck(hid: hid, htid: htid, u: u, ut: ut, v: v, y: y, baseMultiples: date > 0 ? htidMultiples : hidMultiples)
     }
 
     func checkTime(_ time: Int) throws(MPinError) -> UInt32 {

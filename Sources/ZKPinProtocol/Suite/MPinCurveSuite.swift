@@ -236,18 +236,24 @@ public struct MPinCurveSuite<C: PairingCurve>: MPinSuite {
         let challenge = try scalar(login.y, field: "y")
         let uPoint = try loginPoint(login.u, field: "U", remembered: loginPoints)
         let vPoint = try g1(login.v, field: "V")
-        // Kept with Z = 1: a batch then needs no inversion to put it in affine form.
-        let hid: G1Point<C> = identityPoints.point(id: login.id, date: 0) { MPinHash<C>.mapToG1(hashID(login.id)).normalized }
-        var htid: G1Point<C>? = nil, utPoint: G1Point<C>? = nil
+        // Kept with their odd multiples, and with Z = 1: a batch then needs no inversion to put
+        // them in affine form, and a single verification's y·HID no table of its own.
+        let hidMultiples: G1OddMultiples<C> = identityPoints.point(id: login.id, date: 0) {
+            G1OddMultiples(MPinHash<C>.mapToG1(hashID(login.id)))
+        }
+        let hid = hidMultiples.point
+        var htidMultiples: G1OddMultiples<C>? = nil, utPoint: G1Point<C>? = nil
         if login.date > 0 {
             guard let ut = login.ut else { throw MPinError.invalidPoint(field: "UT", reason: .wrongLength(expected: g1ByteCount, got: 0)) }
             try checkDate(login.date)
             utPoint = try loginPoint(ut, field: "UT", remembered: loginPoints)
-            htid = identityPoints.point(id: login.id, date: login.date) {
-                (hid + MPinHash<C>.timePermitPoint(hashedID: hashID(login.id), date: login.date)).normalized
+            htidMultiples = identityPoints.point(id: login.id, date: login.date) {
+                G1OddMultiples(hid + MPinHash<C>.timePermitPoint(hashedID: hashID(login.id), date: login.date))
             }
         }
-        return Scheme.LoginCheck(hid: hid, htid: htid, u: uPoint, ut: utPoint, v: vPoint, y: challenge)
+        return Scheme.LoginCheck(
+            hid: hid, htid: htidMultiples?.point, u: uPoint, ut: utPoint, v: vPoint, y: challenge,
+            baseMultiples: htidMultiples ?? hidMultiples)
     }
 
     /// Single verification, with the PIN-error search on a rejection.

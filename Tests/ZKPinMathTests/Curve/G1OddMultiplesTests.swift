@@ -1,0 +1,43 @@
+import Testing
+import ZKPinTestSupport
+
+@testable import ZKPinMath
+
+/// The kept odd multiples of a G1 point (the server's y·HID): the same products as double-and-add
+/// and as the GLV multiplication that builds its tables per call, on both curves, for edge and
+/// random scalars, both signs of each GLV half, points given with Z != 1, and infinity.
+struct G1OddMultiplesTests {
+    @Test func productsEqualDoubleAndAdd() {
+        check(BN254CX.self)
+        check(BLS12_381.self)
+    }
+
+    func check<C: PairingCurve>(_: C.Type) {
+        var random = SeededRandom()
+        let r = C.order, endomorphism = C.g1Endomorphism
+        // Z != 1: the table normalises its point.
+        let p = C.g1Generator.multiplied(byPublic: BigInt.random(in: .one, r, using: &random))
+        let multiples = G1OddMultiples<C>(p)
+        #expect(multiples.point == p && multiples.point.z == .one, "\(random.replay)")
+        // The entries are (2i+1)·P in affine coordinates and φ of them.
+        for i in 0..<G1OddMultiples<C>.count {
+            let expected = ScalarMultiplicationTests.doubleAndAdd(p, BigInt(2 * i + 1))
+            #expect(G1Point<C>(x: multiples.x[i], y: multiples.y[i]) == expected, "entry \(i): \(random.replay)")
+            #expect(G1Point<C>(x: multiples.phiX[i], y: multiples.y[i]) == endomorphism.apply(expected), "φ entry \(i)")
+        }
+        let scalars = ScalarMultiplicationTests.scalars(C.self) + (0..<24).map { _ in BigInt.random(in: .zero, r, using: &random) }
+        var signs = Set<[Bool]>()
+        for k in scalars {
+            let (k1, k2) = endomorphism.decompose(k.mod(r))
+            signs.insert([k1.isNegative, k2.isNegative])
+            let expected = ScalarMultiplicationTests.doubleAndAdd(p, k.mod(r))
+            #expect(multiples.multiplied(byPublic: k) == expected, "k = \(k.string(base: 16)): \(random.replay)")
+            #expect(multiples.multiplied(byPublic: k) == p.multipliedInG1(byPublic: k), "k = \(k.string(base: 16))")
+        }
+        // Each sign of each half occurred, so the negated entries were used both ways.
+        #expect(Set(signs.map { $0[0] }).count == 2 && Set(signs.map { $0[1] }).count == 2, "signs \(signs): \(random.replay)")
+        let none = G1OddMultiples<C>(.infinity)
+        #expect(none.point.isInfinity && none.multiplied(byPublic: BigInt(12_345)).isInfinity)
+        #expect(multiples.multiplied(byPublic: .zero).isInfinity && multiples.multiplied(byPublic: r).isInfinity)
+    }
+}
