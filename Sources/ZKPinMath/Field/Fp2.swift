@@ -41,10 +41,7 @@ public struct Fp2<P: PrimeFieldParameters>: FieldElement, Hashable, CustomString
     /// double-width products (BLS12-381). Kept out of line, like the larger tower
     /// operations: fully inlined towers grow into functions larger than the instruction cache.
     @inlinable @inline(never)
-    public static func * (a: Fp2, b: Fp2) -> Fp2 {
-        let (c0, c1) = P.fp2Product(a.c0.montgomery, a.c1.montgomery, b.c0.montgomery, b.c1.montgomery)
-        return Fp2(Fp(montgomery: c0), Fp(montgomery: c1))
-    }
+    public static func * (a: Fp2, b: Fp2) -> Fp2 { P.fp2Product(a, b) }
 
     /// (a0 + a1)(a0 - a1) + 2·a0·a1·i: two base-field products.
     @inlinable

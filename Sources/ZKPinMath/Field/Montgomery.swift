@@ -27,7 +27,8 @@ public protocol PrimeFieldParameters: Sendable {
     static func modularSum(_ a: Limbs, _ b: Limbs) -> Limbs
     static func modularDifference(_ a: Limbs, _ b: Limbs) -> Limbs
     /// (a0 + a1·i)(b0 + b1·i) in Fp[i]/(i^2 + 1), Montgomery form; the two fields reduce lazily.
-    static func fp2Product(_ a0: Limbs, _ a1: Limbs, _ b0: Limbs, _ b1: Limbs) -> (Limbs, Limbs)
+    /// Whole elements in and out: the kernels read and write an Fp2's words where they are.
+    static func fp2Product(_ a: Fp2<Self>, _ b: Fp2<Self>) -> Fp2<Self>
     /// Fp4 product and square (`Fp4.karatsubaProduct`, `karatsubaSquared`; C on the two fields).
     static func fp4Product(_ a: Fp4<Self>, _ b: Fp4<Self>) -> Fp4<Self>
     static func fp4Squared(_ a: Fp4<Self>) -> Fp4<Self>
@@ -53,10 +54,12 @@ extension PrimeFieldParameters {
 
     /// Karatsuba: three products.
     @inlinable @inline(__always)
-    public static func fp2Product(_ a0: Limbs, _ a1: Limbs, _ b0: Limbs, _ b1: Limbs) -> (Limbs, Limbs) {
+    public static func fp2Product(_ a: Fp2<Self>, _ b: Fp2<Self>) -> Fp2<Self> {
+        let (a0, a1, b0, b1) = (a.c0.montgomery, a.c1.montgomery, b.c0.montgomery, b.c1.montgomery)
         let t0 = montgomeryProduct(a0, b0), t1 = montgomeryProduct(a1, b1)
         let cross = montgomeryProduct(modularSum(a0, a1), modularSum(b0, b1))
-        return (modularDifference(t0, t1), modularDifference(modularDifference(cross, t0), t1))
+        return Fp2(
+            Fp(montgomery: modularDifference(t0, t1)), Fp(montgomery: modularDifference(modularDifference(cross, t0), t1)))
     }
 }
 

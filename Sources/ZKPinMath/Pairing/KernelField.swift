@@ -34,8 +34,8 @@
         }
 
         @inlinable @inline(__always)
-        public static func fp2Product(_ a0: Limbs, _ a1: Limbs, _ b0: Limbs, _ b1: Limbs) -> (Limbs, Limbs) {
-            applying(kernels.fp2_product, (a0, a1), (b0, b1), into: (Limbs(), Limbs()))
+        public static func fp2Product(_ a: Fp2<Self>, _ b: Fp2<Self>) -> Fp2<Self> {
+            applying(kernels.fp2_product, a, b, into: .zero)
         }
 
         @inlinable @inline(__always)

@@ -198,8 +198,10 @@ struct UnrolledArithmeticTests {
                 for b0 in limbs {
                     for b1 in limbs {
                         let t0 = product(a0, b0), t1 = product(a1, b1), cross = product(sum(a0, a1), sum(b0, b1))
-                        let (c0, c1) = P.fp2Product(a0, a1, b0, b1)
-                        if c0 != difference(t0, t1) || c1 != difference(difference(cross, t0), t1) { failures += 1 }
+                        let c = P.fp2Product(Fp2(Fp(montgomery: a0), Fp(montgomery: a1)), Fp2(Fp(montgomery: b0), Fp(montgomery: b1)))
+                        if c.c0.montgomery != difference(t0, t1) || c.c1.montgomery != difference(difference(cross, t0), t1) {
+                            failures += 1
+                        }
                     }
                 }
             }
