@@ -127,15 +127,16 @@ public struct Point<G: CurveGroup>: Sendable, Equatable, CustomStringConvertible
     @inlinable
     public static func += (p: inout Point, q: Point) { p = p + q }
 
-    /// Complete doubling (RCB16, algorithm 9).
+    /// Complete doubling (RCB16, algorithm 9). Y^2 and Z^2 as squares: in Fp2 a square takes
+    /// two base-field products where a product takes three or four.
     @inlinable
     public var doubled: Point {
-        var t0 = y * y
+        var t0 = y.squared
         var z3 = t0 + t0
         z3 = z3 + z3
         z3 = z3 + z3
         var t1 = y * z
-        var t2 = z * z
+        var t2 = z.squared
         t2 = G.timesB3(t2)
         var x3 = t2 * z3
         var y3 = t0 + t2
