@@ -14,7 +14,8 @@ typedef struct { uint64_t limb[6]; } zk_limbs6;
  * a constant table per curve, zk_<curve>_kernels, so that one generic Swift file binds every curve.
  * Once the Swift code is specialised for a curve the table's loads fold to direct calls, which
  * the compiler inlines as before. line_b_at_k_squared: 1 when fp12_mul_by_line takes the M-type
- * line a + b k^2, 0 for the D-type a + b k. */
+ * line a + b k^2, 0 for the D-type a + b k. fp12_mul_by_normalized_line: the same for a line whose
+ * y_P coefficient (a's c0 on D-type, c1 on M-type) is in Fp, as prepared lines divided by ly give. */
 typedef struct {
     void (*_Nonnull montgomery_product)(uint64_t *r, const uint64_t *a, const uint64_t *b);
     void (*_Nonnull modular_sum)(uint64_t *r, const uint64_t *a, const uint64_t *b);
@@ -27,6 +28,7 @@ typedef struct {
     void (*_Nonnull fp12_cyclotomic_square)(uint64_t *r, const uint64_t *a);
     void (*_Nonnull compressed_square)(uint64_t *x, int times);
     void (*_Nonnull fp12_mul_by_line)(uint64_t *r, const uint64_t *f, const uint64_t *line);
+    void (*_Nonnull fp12_mul_by_normalized_line)(uint64_t *r, const uint64_t *f, const uint64_t *line);
     int line_b_at_k_squared;
 } zk_field_kernels;
 
@@ -375,7 +377,7 @@ static void F##_compressed_square(uint64_t *x, int times) {                     
     }                                                                                                                                         \
 }
 
-#define ZK_LINE_TERMS_D(F, N) \
+#define ZK_LINE_TERMS_D(F, N, MUL_A) \
     /* (f0 + f1 k + f2 k^2)(a + b k), k^3 = j; out: c0 at out, c1 at out + 8N, c2 at out + 16N */ \
     F##_fp4_wide_times_fp2(t1, f + 4 * N, b);                                                     \
     F##_fp4_wide_times_fp2(s, f + 8 * N, b);                                                      \
@@ -385,16 +387,16 @@ static void F##_compressed_square(uint64_t *x, int times) {                     
     F##_fp4_wide_mul(s, fs, a_plus_b);                                                            \
     F##_wide4_difference(s, s, t0);                                                               \
     F##_wide4_difference(out + 8 * N, s, t1);                                                     \
-    F##_fp4_wide_mul(s, f + 8 * N, a);                                                            \
+    MUL_A(s, f + 8 * N, a);                                                                       \
     F##_wide4_sum(out + 16 * N, t1, s);
 
-#define ZK_LINE_TERMS_M(F, N) \
+#define ZK_LINE_TERMS_M(F, N, MUL_A) \
     /* (f0 + f1 k + f2 k^2)(a + b k^2), k^3 = j; out: c0 at out, c1 at out + 8N, c2 at out + 16N */ \
     F##_fp4_wide_times_fp2(t1, f + 8 * N, b);                                                       \
     F##_fp4_wide_times_fp2(s, f + 4 * N, b);                                                        \
     F##_wide4_times_j(s, s);                                                                        \
     F##_wide4_sum(out, t0, s);                                                                      \
-    F##_fp4_wide_mul(s, f + 4 * N, a);                                                              \
+    MUL_A(s, f + 4 * N, a);                                                                         \
     F##_wide4_times_j(out + 16 * N, t1);                                                            \
     F##_wide4_sum(out + 8 * N, s, out + 16 * N);                                                    \
     F##_fp4_sum(fs, f, f + 8 * N);                                                                  \
@@ -402,18 +404,58 @@ static void F##_compressed_square(uint64_t *x, int times) {                     
     F##_wide4_difference(s, s, t0);                                                                 \
     F##_wide4_difference(out + 16 * N, s, t1);
 
-#define ZK_LINE_PRODUCT(F, N, TERMS) \
-/* f times an evaluated line, a + b k (D-type twist; TERMS = ZK_LINE_TERMS_D) or a + b k^2       \
- * (M-type; ZK_LINE_TERMS_M), a in Fp4, b in Fp2 at line + 4 * N: 13 Fp2 products instead of 18, \
- * left double-width and combined modulo pR, then 12 reductions (20 before). r may be f. */      \
-static void F##_fp12_mul_by_line(uint64_t *r, const uint64_t *f, const uint64_t *line) {         \
-    uint64_t t0[8 * N], t1[8 * N], s[8 * N], fs[4 * N], a_plus_b[4 * N], out[24 * N];            \
-    const uint64_t *a = line, *b = line + 4 * N;                                                 \
-    F##_fp2_sum(a_plus_b, a, b);                                                                 \
-    for (int k = 0; k < 2 * N; k++) a_plus_b[2 * N + k] = a[2 * N + k];                          \
-    F##_fp4_wide_mul(t0, f, a);                                                                  \
-    TERMS(F, N)                                                                                  \
-    F##_reduce_wide(r, out, 12);                                                                 \
+#define ZK_LINE_PRODUCT(F, N, TERMS, BASE) \
+/* f times an evaluated line, a + b k (D-type twist; TERMS = ZK_LINE_TERMS_D) or a + b k^2                                  \
+ * (M-type; ZK_LINE_TERMS_M), a in Fp4, b in Fp2 at line + 4 * N: 13 Fp2 products instead of 18,                            \
+ * left double-width and combined modulo pR, then 12 reductions (20 before). r may be f. */                                 \
+static void F##_fp12_mul_by_line(uint64_t *r, const uint64_t *f, const uint64_t *line) {                                    \
+    uint64_t t0[8 * N], t1[8 * N], s[8 * N], fs[4 * N], a_plus_b[4 * N], out[24 * N];                                       \
+    const uint64_t *a = line, *b = line + 4 * N;                                                                            \
+    F##_fp2_sum(a_plus_b, a, b);                                                                                            \
+    for (int k = 0; k < 2 * N; k++) a_plus_b[2 * N + k] = a[2 * N + k];                                                     \
+    F##_fp4_wide_mul(t0, f, a);                                                                                             \
+    TERMS(F, N, F##_fp4_wide_mul)                                                                                           \
+    F##_reduce_wide(r, out, 12);                                                                                            \
+}                                                                                                                           \
+                                                                                                                            \
+/* u (Fp4) times a line's a whose coefficient BASE (0: c0, the D-type twist's; 1: c1, the M-type's)                         \
+ * is y_P alone, an element of Fp (its Fp2 c1 zero): a line of prepared lines divided by ly.                                \
+ * That coefficient's Fp2 product is two base-field products instead of three; the others as in                             \
+ * F##_fp4_wide_mul, whose bounds hold (both products in [0, p^2)). w: 8N limbs, not overlapping. */                        \
+static __attribute__((noinline)) void F##_fp4_wide_mul_by_normalized_a(uint64_t *w, const uint64_t *u, const uint64_t *a) { \
+    uint64_t *x0 = w, *x1 = w + 2 * N, *z0 = w + 4 * N, *z1 = w + 6 * N;                                                    \
+    uint64_t y0[2 * N], y1[2 * N], su[2 * N], sa[2 * N];                                                                    \
+    if (BASE == 0) {                                                                                                        \
+        zk_wide_product##N(x0, u, a);                                                                                       \
+        zk_wide_product##N(x1, u + N, a);                                                                                   \
+    } else {                                                                                                                \
+        F##_fp2_wide_product(x0, x1, u, a);                                                                                 \
+    }                                                                                                                       \
+    if (BASE == 1) {                                                                                                        \
+        zk_wide_product##N(y0, u + 2 * N, a + 2 * N);                                                                       \
+        zk_wide_product##N(y1, u + 3 * N, a + 2 * N);                                                                       \
+    } else {                                                                                                                \
+        F##_fp2_wide_product(y0, y1, u + 2 * N, a + 2 * N);                                                                 \
+    }                                                                                                                       \
+    F##_fp2_sum(su, u, u + 2 * N);                                                                                          \
+    F##_fp2_sum(sa, a, a + 2 * N);                                                                                          \
+    F##_fp2_wide_product(z0, z1, su, sa);                                                                                   \
+    zk_wide_subtract##N(z0, x0); zk_wide_subtract##N(z0, y0); zk_wide_add##N(z0, F##_p_squared_times[2]);                   \
+    zk_wide_subtract##N(z1, x1); zk_wide_subtract##N(z1, y1); zk_wide_add##N(z1, F##_p_squared_times[3]);                   \
+    zk_wide_add##N(x0, y0); zk_wide_subtract##N(x0, y1); zk_wide_add##N(x0, F##_p_squared_times[3]);                        \
+    zk_wide_add##N(x1, y0); zk_wide_add##N(x1, y1); zk_wide_add##N(x1, F##_p_squared_times[0]);                             \
+}                                                                                                                           \
+                                                                                                                            \
+/* f times a line evaluated from prepared lines divided by ly (its y_P coefficient in Fp, see                               \
+ * above): the same value as F##_fp12_mul_by_line, two base-field products fewer. r may be f. */                            \
+static void F##_fp12_mul_by_normalized_line(uint64_t *r, const uint64_t *f, const uint64_t *line) {                         \
+    uint64_t t0[8 * N], t1[8 * N], s[8 * N], fs[4 * N], a_plus_b[4 * N], out[24 * N];                                       \
+    const uint64_t *a = line, *b = line + 4 * N;                                                                            \
+    F##_fp2_sum(a_plus_b, a, b);                                                                                            \
+    for (int k = 0; k < 2 * N; k++) a_plus_b[2 * N + k] = a[2 * N + k];                                                     \
+    F##_fp4_wide_mul_by_normalized_a(t0, f, a);                                                                             \
+    TERMS(F, N, F##_fp4_wide_mul_by_normalized_a)                                                                           \
+    F##_reduce_wide(r, out, 12);                                                                                            \
 }
 
 #define ZK_KERNEL_TABLE(F, N, LINE_AT_K_SQUARED) \
@@ -434,7 +476,7 @@ static inline __attribute__((always_inline)) void F##_modular_difference_at(uint
 static const zk_field_kernels F##_kernels __attribute__((unused)) = { /* unused where Swift does not bind it */                  \
     F##_montgomery_product_at, F##_modular_sum_at, F##_modular_difference_at, F##_fp2_product_at,                                \
     F##_fp4_mul, F##_fp4_square, F##_fp12_mul, F##_fp12_square, F##_fp12_cyclotomic_square,                                      \
-    F##_compressed_square, F##_fp12_mul_by_line, LINE_AT_K_SQUARED,                                                              \
+    F##_compressed_square, F##_fp12_mul_by_line, F##_fp12_mul_by_normalized_line, LINE_AT_K_SQUARED,                             \
 };
 
 
@@ -1411,7 +1453,7 @@ static inline __attribute__((always_inline)) void zk_wide_subtract4(uint64_t *r,
 
 ZK_FP2_PRODUCT_SUMS_OF_PRODUCTS(zk_bn254cx, 4)
 ZK_TOWER(zk_bn254cx, 4)
-ZK_LINE_PRODUCT(zk_bn254cx, 4, ZK_LINE_TERMS_D)
+ZK_LINE_PRODUCT(zk_bn254cx, 4, ZK_LINE_TERMS_D, 0)
 ZK_KERNEL_TABLE(zk_bn254cx, 4, 0)
 
 
@@ -2586,7 +2628,7 @@ static inline __attribute__((always_inline)) void zk_wide_subtract6(uint64_t *r,
 
 ZK_FP2_PRODUCT_KARATSUBA(zk_bls12_381, 6)
 ZK_TOWER(zk_bls12_381, 6)
-ZK_LINE_PRODUCT(zk_bls12_381, 6, ZK_LINE_TERMS_M)
+ZK_LINE_PRODUCT(zk_bls12_381, 6, ZK_LINE_TERMS_M, 1)
 ZK_KERNEL_TABLE(zk_bls12_381, 6, 1)
 
 

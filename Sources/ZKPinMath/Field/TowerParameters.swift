@@ -14,6 +14,10 @@ public protocol TowerParameters: PrimeFieldParameters {
     static func fp12Product(_ a: Fp12<Self>, _ b: Fp12<Self>) -> Fp12<Self>
     static func fp12Squared(_ a: Fp12<Self>) -> Fp12<Self>
     static func fp12ProductByLine(_ f: Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, bAtKSquared: Bool) -> Fp12<Self>
+    /// The same for a line whose y_P coefficient (a.c0 on a D-type twist, a.c1 on an M-type one)
+    /// lies in Fp, as a prepared line divided by ly gives (`EvaluatedLine(normalized:at:)`): the
+    /// C kernel spends two base-field products fewer on it. The caller guarantees the shape.
+    static func fp12ProductByNormalizedLine(_ f: Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, bAtKSquared: Bool) -> Fp12<Self>
 }
 
 extension TowerParameters {
@@ -26,6 +30,11 @@ extension TowerParameters {
     @inlinable @inline(__always)
     public static func fp12ProductByLine(_ f: Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, bAtKSquared: Bool) -> Fp12<Self> {
         f.sparseProduct(a: a, b: b, bAtKSquared: bAtKSquared)
+    }
+
+    @inlinable @inline(__always)
+    public static func fp12ProductByNormalizedLine(_ f: Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, bAtKSquared: Bool) -> Fp12<Self> {
+        fp12ProductByLine(f, a: a, b: b, bAtKSquared: bAtKSquared)
     }
 }
 

@@ -71,6 +71,14 @@
             }
             return applying(kernels.fp12_mul_by_line, f, (a, b), into: .zero)
         }
+
+        @inlinable @inline(__always)
+        public static func fp12ProductByNormalizedLine(_ f: Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, bAtKSquared: Bool) -> Fp12<Self> {
+            guard bAtKSquared == (kernels.line_b_at_k_squared != 0) else {
+                return f.sparseProduct(a: a, b: b, bAtKSquared: bAtKSquared)
+            }
+            return applying(kernels.fp12_mul_by_normalized_line, f, (a, b), into: .zero)
+        }
     }
 
     /// `kernel(result, a, b)` on the limbs of a and b: tower elements are frozen structs of

@@ -17,11 +17,15 @@ public struct Line<C: PairingCurve>: Sendable {
 public struct EvaluatedLine<C: PairingCurve>: Sendable {
     public var a: Fp4<C.Field>
     public var b: Fp2<C.Field>
+    /// Whether a's y_P coefficient is y_P itself, in Fp (a line with ly = 1): the product by it
+    /// then takes the kernel that spends two base-field products fewer.
+    public var yInBaseField: Bool
 
     @inlinable @inline(__always)
     public init(_ line: Line<C>, at p: (x: Fp<C.Field>, y: Fp<C.Field>)) {
         let yTerm = line.ly.times(p.y)
         b = line.lx.times(p.x)
+        yInBaseField = false
         switch C.twist {
         case .divisive:
             // y_P + (-λ x_P)·k + (λ x_T - y_T)·j
@@ -37,6 +41,7 @@ public struct EvaluatedLine<C: PairingCurve>: Sendable {
     public init(normalized line: Line<C>, at p: (x: Fp<C.Field>, y: Fp<C.Field>)) {
         let yTerm = Fp2(p.y, .zero)
         b = line.lx.times(p.x)
+        yInBaseField = true
         switch C.twist {
         case .divisive: a = Fp4(yTerm, line.lc)
         case .multiplicative: a = Fp4(line.lc, yTerm)
@@ -58,6 +63,9 @@ extension Fp12 {
     /// (`P.fp12ProductByLine`: C on the assembly fields).
     @inlinable @inline(never)
     public func multiplied<C: PairingCurve>(by line: EvaluatedLine<C>) -> Fp12 where C.Field == P {
-        P.fp12ProductByLine(self, a: line.a, b: line.b, bAtKSquared: C.twist == .multiplicative)
+        let bAtKSquared = C.twist == .multiplicative
+        return line.yInBaseField
+            ? P.fp12ProductByNormalizedLine(self, a: line.a, b: line.b, bAtKSquared: bAtKSquared)
+            : P.fp12ProductByLine(self, a: line.a, b: line.b, bAtKSquared: bAtKSquared)
     }
 }

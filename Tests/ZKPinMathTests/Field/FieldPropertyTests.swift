@@ -243,6 +243,12 @@ struct TowerKernelTests {
                 if P.fp12ProductByLine(x, a: a, b: lineB, bAtKSquared: bAtKSquared) != x.sparseProduct(a: a, b: lineB, bAtKSquared: bAtKSquared) {
                     failures += 1
                 }
+                let normalized = Self.withYInBaseField(a, bAtKSquared: bAtKSquared)
+                if P.fp12ProductByNormalizedLine(x, a: normalized, b: lineB, bAtKSquared: bAtKSquared)
+                    != x.sparseProduct(a: normalized, b: lineB, bAtKSquared: bAtKSquared)
+                {
+                    failures += 1
+                }
             }
         }
         // The lazily reduced Fp12 kernels keep sums of up to five double-width products before
@@ -264,13 +270,26 @@ struct TowerKernelTests {
             if P.fp12Squared(x) != x.chungHasanSquared { failures += 1 }
             if P.fp12Squared(y) != y.chungHasanSquared { failures += 1 }
             for bAtKSquared in [false, true] {
-                for (a, b) in [(fullMaximum, topFp2), (alternating, topFp2), (fullMaximum, Fp2<P>.zero)]
-                where P.fp12ProductByLine(x, a: a, b: b, bAtKSquared: bAtKSquared) != x.sparseProduct(a: a, b: b, bAtKSquared: bAtKSquared) {
-                    failures += 1
+                for (a, b) in [(fullMaximum, topFp2), (alternating, topFp2), (fullMaximum, Fp2<P>.zero)] {
+                    if P.fp12ProductByLine(x, a: a, b: b, bAtKSquared: bAtKSquared) != x.sparseProduct(a: a, b: b, bAtKSquared: bAtKSquared) {
+                        failures += 1
+                    }
+                    let normalized = Self.withYInBaseField(a, bAtKSquared: bAtKSquared)
+                    if P.fp12ProductByNormalizedLine(x, a: normalized, b: b, bAtKSquared: bAtKSquared)
+                        != x.sparseProduct(a: normalized, b: b, bAtKSquared: bAtKSquared)
+                    {
+                        failures += 1
+                    }
                 }
             }
         }
         #expect(failures == 0)
+    }
+
+    /// `a` with its y_P coefficient (c0 on a D-type twist, c1 on an M-type one) moved into Fp,
+    /// the shape of a line evaluated from ly = 1.
+    static func withYInBaseField<P: TowerParameters>(_ a: Fp4<P>, bAtKSquared: Bool) -> Fp4<P> {
+        bAtKSquared ? Fp4(a.c0, Fp2(a.c1.c0, .zero)) : Fp4(Fp2(a.c0.c0, .zero), a.c1)
     }
 
     @Test func bn254cx() { check(BN254CXField.self) }

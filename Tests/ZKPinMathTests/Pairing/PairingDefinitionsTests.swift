@@ -48,6 +48,11 @@ struct PairingDefinitionsTests {
             let p = (x: g.c2.c0.c0, y: g.c2.c1.c1)
             let evaluated = EvaluatedLine(line, at: p)
             #expect(f.multiplied(by: evaluated) == f * evaluated.dense, "\(random.replay)")
+            // A line with ly = 1, as prepared lines are kept: y_P enters in Fp, and the product
+            // takes the kernel for that shape.
+            let normalized = EvaluatedLine(normalized: Line<C>(ly: .one, lx: line.lx, lc: line.lc), at: p)
+            #expect(normalized.yInBaseField && !evaluated.yInBaseField)
+            #expect(f.multiplied(by: normalized) == f * normalized.dense, "\(random.replay)")
         }
     }
 
