@@ -15,7 +15,8 @@ typedef struct { uint64_t limb[6]; } zk_limbs6;
  * Once the Swift code is specialised for a curve the table's loads fold to direct calls, which
  * the compiler inlines as before. line_b_at_k_squared: 1 when fp12_mul_by_line takes the M-type
  * line a + b k^2, 0 for the D-type a + b k. fp12_mul_by_normalized_line: the same for a line whose
- * y_P coefficient (a's c0 on D-type, c1 on M-type) is in Fp, as prepared lines divided by ly give. */
+ * y_P coefficient (a's c0 on D-type, c1 on M-type) is in Fp, as prepared lines divided by ly give.
+ * g2_add and g2_double: the complete projective formulas on the twist (X, Y, Z, each an Fp2). */
 typedef struct {
     void (*_Nonnull montgomery_product)(uint64_t *r, const uint64_t *a, const uint64_t *b);
     void (*_Nonnull modular_sum)(uint64_t *r, const uint64_t *a, const uint64_t *b);
@@ -29,6 +30,8 @@ typedef struct {
     void (*_Nonnull compressed_square)(uint64_t *x, int times);
     void (*_Nonnull fp12_mul_by_line)(uint64_t *r, const uint64_t *f, const uint64_t *line);
     void (*_Nonnull fp12_mul_by_normalized_line)(uint64_t *r, const uint64_t *f, const uint64_t *line);
+    void (*_Nonnull g2_add)(uint64_t *r, const uint64_t *p, const uint64_t *q);
+    void (*_Nonnull g2_double)(uint64_t *r, const uint64_t *p);
     int line_b_at_k_squared;
 } zk_field_kernels;
 
@@ -458,6 +461,64 @@ static void F##_fp12_mul_by_normalized_line(uint64_t *r, const uint64_t *f, cons
     F##_reduce_wide(r, out, 12);                                                                                            \
 }
 
+#define ZK_TWIST(F, N, B3_MULTIPLE, B3_MINUS_I) \
+/* 3b' x (r may be x). */                                                                                \
+static inline __attribute__((always_inline)) void F##_g2_times_b3(uint64_t *r, const uint64_t *x) {      \
+    uint64_t t[2 * N], acc[2 * N];                                                                       \
+    if (B3_MINUS_I) { F##_sum_in_memory(t, x, x + N); F##_difference_in_memory(t + N, x + N, x); }       \
+    else { F##_difference_in_memory(t, x, x + N); F##_sum_in_memory(t + N, x, x + N); }                  \
+    for (int k = 0; k < 2 * N; k++) acc[k] = t[k];                                                       \
+    for (int bit = 62 - __builtin_clzll(B3_MULTIPLE); bit >= 0; bit--) {                                 \
+        F##_fp2_sum(acc, acc, acc);                                                                      \
+        if ((B3_MULTIPLE >> bit) & 1) F##_fp2_sum(acc, acc, t);                                          \
+    }                                                                                                    \
+    for (int k = 0; k < 2 * N; k++) r[k] = acc[k];                                                       \
+}                                                                                                        \
+                                                                                                         \
+/* a^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 i: two base-field products. */                                     \
+static inline __attribute__((always_inline)) void F##_g2_fp2_square(uint64_t *r, const uint64_t *a) {    \
+    zk_limbs##N a0 = F##_load(a), a1 = F##_load(a + N);                                                  \
+    zk_limbs##N c0 = F##_montgomery_product(F##_modular_sum(a0, a1), F##_modular_difference(a0, a1));    \
+    zk_limbs##N m = F##_montgomery_product(a0, a1);                                                      \
+    F##_store(r, c0);                                                                                    \
+    F##_store(r + N, F##_modular_sum(m, m));                                                             \
+}                                                                                                        \
+                                                                                                         \
+/* r = p + q (algorithm 7: 12 Fp2 products and 2 by 3b'); r may be p or q. */                            \
+static void F##_g2_add(uint64_t *r, const uint64_t *p, const uint64_t *q) {                              \
+    const uint64_t *x1 = p, *y1 = p + 2 * N, *z1 = p + 4 * N, *x2 = q, *y2 = q + 2 * N, *z2 = q + 4 * N; \
+    uint64_t t0[2 * N], t1[2 * N], t2[2 * N], t3[2 * N], t4[2 * N], x3[2 * N], y3[2 * N], z3[2 * N];     \
+    F##_fp2_mul(t0, x1, x2); F##_fp2_mul(t1, y1, y2); F##_fp2_mul(t2, z1, z2);                           \
+    F##_fp2_sum(t3, x1, y1); F##_fp2_sum(t4, x2, y2); F##_fp2_mul(t3, t3, t4);                           \
+    F##_fp2_sum(t4, t0, t1); F##_fp2_difference(t3, t3, t4);                                             \
+    F##_fp2_sum(t4, y1, z1); F##_fp2_sum(x3, y2, z2); F##_fp2_mul(t4, t4, x3);                           \
+    F##_fp2_sum(x3, t1, t2); F##_fp2_difference(t4, t4, x3);                                             \
+    F##_fp2_sum(x3, x1, z1); F##_fp2_sum(y3, x2, z2); F##_fp2_mul(x3, x3, y3);                           \
+    F##_fp2_sum(y3, t0, t2); F##_fp2_difference(y3, x3, y3);                                             \
+    F##_fp2_sum(x3, t0, t0); F##_fp2_sum(t0, x3, t0);                                                    \
+    F##_g2_times_b3(t2, t2);                                                                             \
+    F##_fp2_sum(z3, t1, t2); F##_fp2_difference(t1, t1, t2);                                             \
+    F##_g2_times_b3(y3, y3);                                                                             \
+    F##_fp2_mul(x3, t4, y3); F##_fp2_mul(t2, t3, t1); F##_fp2_difference(x3, t2, x3);                    \
+    F##_fp2_mul(y3, y3, t0); F##_fp2_mul(t1, t1, z3); F##_fp2_sum(y3, t1, y3);                           \
+    F##_fp2_mul(t0, t0, t3); F##_fp2_mul(z3, z3, t4); F##_fp2_sum(z3, z3, t0);                           \
+    for (int k = 0; k < 2 * N; k++) { r[k] = x3[k]; r[2 * N + k] = y3[k]; r[4 * N + k] = z3[k]; }        \
+}                                                                                                        \
+                                                                                                         \
+/* r = 2p (algorithm 9: 6 Fp2 products, 2 squares and 1 by 3b'); r may be p. */                          \
+static void F##_g2_double(uint64_t *r, const uint64_t *p) {                                              \
+    const uint64_t *x = p, *y = p + 2 * N, *z = p + 4 * N;                                               \
+    uint64_t t0[2 * N], t1[2 * N], t2[2 * N], x3[2 * N], y3[2 * N], z3[2 * N];                           \
+    F##_g2_fp2_square(t0, y);                                                                            \
+    F##_fp2_sum(z3, t0, t0); F##_fp2_sum(z3, z3, z3); F##_fp2_sum(z3, z3, z3);                           \
+    F##_fp2_mul(t1, y, z); F##_g2_fp2_square(t2, z); F##_g2_times_b3(t2, t2);                            \
+    F##_fp2_mul(x3, t2, z3); F##_fp2_sum(y3, t0, t2); F##_fp2_mul(z3, t1, z3);                           \
+    F##_fp2_sum(t1, t2, t2); F##_fp2_sum(t2, t1, t2); F##_fp2_difference(t0, t0, t2);                    \
+    F##_fp2_mul(y3, t0, y3); F##_fp2_sum(y3, x3, y3);                                                    \
+    F##_fp2_mul(t1, x, y); F##_fp2_mul(x3, t0, t1); F##_fp2_sum(x3, x3, x3);                             \
+    for (int k = 0; k < 2 * N; k++) { r[k] = x3[k]; r[2 * N + k] = y3[k]; r[4 * N + k] = z3[k]; }        \
+}
+
 #define ZK_KERNEL_TABLE(F, N, LINE_AT_K_SQUARED) \
 /* The table's entries: every element by pointer (N limbs, an Fp2 as c0 then c1), one signature                                  \
  * for any limb count. Inlined into the callers, the loads and stores fold away. */                                              \
@@ -476,7 +537,8 @@ static inline __attribute__((always_inline)) void F##_modular_difference_at(uint
 static const zk_field_kernels F##_kernels __attribute__((unused)) = { /* unused where Swift does not bind it */                  \
     F##_montgomery_product_at, F##_modular_sum_at, F##_modular_difference_at, F##_fp2_product_at,                                \
     F##_fp4_mul, F##_fp4_square, F##_fp12_mul, F##_fp12_square, F##_fp12_cyclotomic_square,                                      \
-    F##_compressed_square, F##_fp12_mul_by_line, F##_fp12_mul_by_normalized_line, LINE_AT_K_SQUARED,                             \
+    F##_compressed_square, F##_fp12_mul_by_line, F##_fp12_mul_by_normalized_line, F##_g2_add, F##_g2_double,                     \
+    LINE_AT_K_SQUARED,                                                                                                           \
 };
 
 
@@ -1454,6 +1516,7 @@ static inline __attribute__((always_inline)) void zk_wide_subtract4(uint64_t *r,
 ZK_FP2_PRODUCT_SUMS_OF_PRODUCTS(zk_bn254cx, 4)
 ZK_TOWER(zk_bn254cx, 4)
 ZK_LINE_PRODUCT(zk_bn254cx, 4, ZK_LINE_TERMS_D, 0)
+ZK_TWIST(zk_bn254cx, 4, 3, 1)
 ZK_KERNEL_TABLE(zk_bn254cx, 4, 0)
 
 
@@ -2629,6 +2692,7 @@ static inline __attribute__((always_inline)) void zk_wide_subtract6(uint64_t *r,
 ZK_FP2_PRODUCT_KARATSUBA(zk_bls12_381, 6)
 ZK_TOWER(zk_bls12_381, 6)
 ZK_LINE_PRODUCT(zk_bls12_381, 6, ZK_LINE_TERMS_M, 1)
+ZK_TWIST(zk_bls12_381, 6, 12, 0)
 ZK_KERNEL_TABLE(zk_bls12_381, 6, 1)
 
 

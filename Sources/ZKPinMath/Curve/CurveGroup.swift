@@ -15,11 +15,21 @@ public protocol CurveGroup: Sendable {
     static var cofactorIsOne: Bool { get }
     /// A subgroup test cheaper than r·P == O when the group has one; nil otherwise.
     static func endomorphismSubgroupCheck(_ p: Point<Self>) -> Bool?
+    /// `Point`'s complete sum and doubling in a kernel of the field, when it has one (G2 on the
+    /// generated fields: `TowerParameters.twistSum`); nil otherwise.
+    static func kernelSum(_ p: Point<Self>, _ q: Point<Self>) -> Point<Self>?
+    static func kernelDoubled(_ p: Point<Self>) -> Point<Self>?
 }
 
 extension CurveGroup {
     @inlinable @inline(__always)
     public static func timesB3(_ x: Coordinate) -> Coordinate { b3 * x }
+
+    @inlinable @inline(__always)
+    public static func kernelSum(_ p: Point<Self>, _ q: Point<Self>) -> Point<Self>? { nil }
+
+    @inlinable @inline(__always)
+    public static func kernelDoubled(_ p: Point<Self>) -> Point<Self>? { nil }
 }
 
 /// G1: the curve over Fp.
@@ -62,6 +72,18 @@ public enum G2<C: PairingCurve>: CurveGroup {
     public static func timesB3(_ x: Coordinate) -> Coordinate {
         let t = C.g2B3MinusI ? Fp2(x.c0 + x.c1, x.c1 - x.c0) : Fp2(x.c0 - x.c1, x.c0 + x.c1)
         return t.times(small: C.g2B3Multiple)
+    }
+
+    /// The formulas in C, on the point's words in place (about 20% faster than the Swift
+    /// formulas, which keep every Fp2 temporary on the stack across the product calls).
+    @inlinable @inline(__always)
+    public static func kernelSum(_ p: Point<G2<C>>, _ q: Point<G2<C>>) -> Point<G2<C>>? {
+        C.Field.twistSum((p.x, p.y, p.z), (q.x, q.y, q.z)).map { Point(projectiveX: $0.0, y: $0.1, z: $0.2) }
+    }
+
+    @inlinable @inline(__always)
+    public static func kernelDoubled(_ p: Point<G2<C>>) -> Point<G2<C>>? {
+        C.Field.twistDoubled((p.x, p.y, p.z)).map { Point(projectiveX: $0.0, y: $0.1, z: $0.2) }
     }
 }
 

@@ -82,9 +82,17 @@ public struct Point<G: CurveGroup>: Sendable, Equatable, CustomStringConvertible
     @inlinable
     public static prefix func - (p: Point) -> Point { Point(projectiveX: p.x, y: -p.y, z: p.z) }
 
-    /// Complete addition (RCB16, algorithm 7): 12 multiplications and 2 by 3b.
+    /// Complete addition (RCB16, algorithm 7): 12 multiplications and 2 by 3b; in the field's
+    /// kernel when the group has one (`CurveGroup.kernelSum`: the same formulas in C).
     @inlinable
     public static func + (p: Point, q: Point) -> Point {
+        if let sum = G.kernelSum(p, q) { return sum }
+        return completeSum(p, q)
+    }
+
+    /// The Swift formulas of `+` (the reference the kernels are tested against).
+    @inlinable
+    package static func completeSum(_ p: Point, _ q: Point) -> Point {
         var t0 = p.x * q.x
         var t1 = p.y * q.y
         var t2 = p.z * q.z
@@ -127,10 +135,17 @@ public struct Point<G: CurveGroup>: Sendable, Equatable, CustomStringConvertible
     @inlinable
     public static func += (p: inout Point, q: Point) { p = p + q }
 
-    /// Complete doubling (RCB16, algorithm 9). Y^2 and Z^2 as squares: in Fp2 a square takes
-    /// two base-field products where a product takes three or four.
+    /// Complete doubling (RCB16, algorithm 9), in the field's kernel when the group has one.
     @inlinable
     public var doubled: Point {
+        if let twice = G.kernelDoubled(self) { return twice }
+        return completeDoubled
+    }
+
+    /// The Swift formulas of `doubled`. Y^2 and Z^2 as squares: in Fp2 a square takes two
+    /// base-field products where a product takes three or four.
+    @inlinable
+    package var completeDoubled: Point {
         var t0 = y.squared
         var z3 = t0 + t0
         z3 = z3 + z3

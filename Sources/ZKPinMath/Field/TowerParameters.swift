@@ -18,6 +18,13 @@ public protocol TowerParameters: PrimeFieldParameters {
     /// lies in Fp, as a prepared line divided by ly gives (`EvaluatedLine(normalized:at:)`): the
     /// C kernel spends two base-field products fewer on it. The caller guarantees the shape.
     static func fp12ProductByNormalizedLine(_ f: Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, bAtKSquared: Bool) -> Fp12<Self>
+    /// The complete projective sum and doubling of points (X, Y, Z) on the curve's twist over
+    /// Fp2 (`Point`'s formulas with the twist's 3b'), in C on the generated fields; nil where
+    /// there is none, and `Point`'s Swift formulas apply.
+    static func twistSum(
+        _ p: (Fp2<Self>, Fp2<Self>, Fp2<Self>), _ q: (Fp2<Self>, Fp2<Self>, Fp2<Self>)
+    ) -> (Fp2<Self>, Fp2<Self>, Fp2<Self>)?
+    static func twistDoubled(_ p: (Fp2<Self>, Fp2<Self>, Fp2<Self>)) -> (Fp2<Self>, Fp2<Self>, Fp2<Self>)?
 }
 
 extension TowerParameters {
@@ -31,6 +38,14 @@ extension TowerParameters {
     public static func fp12ProductByLine(_ f: Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, bAtKSquared: Bool) -> Fp12<Self> {
         f.sparseProduct(a: a, b: b, bAtKSquared: bAtKSquared)
     }
+
+    @inlinable @inline(__always)
+    public static func twistSum(
+        _ p: (Fp2<Self>, Fp2<Self>, Fp2<Self>), _ q: (Fp2<Self>, Fp2<Self>, Fp2<Self>)
+    ) -> (Fp2<Self>, Fp2<Self>, Fp2<Self>)? { nil }
+
+    @inlinable @inline(__always)
+    public static func twistDoubled(_ p: (Fp2<Self>, Fp2<Self>, Fp2<Self>)) -> (Fp2<Self>, Fp2<Self>, Fp2<Self>)? { nil }
 
     @inlinable @inline(__always)
     public static func fp12ProductByNormalizedLine(_ f: Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, bAtKSquared: Bool) -> Fp12<Self> {

@@ -73,6 +73,18 @@
         }
 
         @inlinable @inline(__always)
+        public static func twistSum(
+            _ p: (Fp2<Self>, Fp2<Self>, Fp2<Self>), _ q: (Fp2<Self>, Fp2<Self>, Fp2<Self>)
+        ) -> (Fp2<Self>, Fp2<Self>, Fp2<Self>)? {
+            applying(kernels.g2_add, p, q, into: (Fp2<Self>.zero, Fp2<Self>.zero, Fp2<Self>.zero))
+        }
+
+        @inlinable @inline(__always)
+        public static func twistDoubled(_ p: (Fp2<Self>, Fp2<Self>, Fp2<Self>)) -> (Fp2<Self>, Fp2<Self>, Fp2<Self>)? {
+            applying(kernels.g2_double, p, into: (Fp2<Self>.zero, Fp2<Self>.zero, Fp2<Self>.zero))
+        }
+
+        @inlinable @inline(__always)
         public static func fp12ProductByNormalizedLine(_ f: Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, bAtKSquared: Bool) -> Fp12<Self> {
             guard bAtKSquared == (kernels.line_b_at_k_squared != 0) else {
                 return f.sparseProduct(a: a, b: b, bAtKSquared: bAtKSquared)
