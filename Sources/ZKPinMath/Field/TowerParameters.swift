@@ -25,6 +25,9 @@ public protocol TowerParameters: PrimeFieldParameters {
         _ p: (Fp2<Self>, Fp2<Self>, Fp2<Self>), _ q: (Fp2<Self>, Fp2<Self>, Fp2<Self>)
     ) -> (Fp2<Self>, Fp2<Self>, Fp2<Self>)?
     static func twistDoubled(_ p: (Fp2<Self>, Fp2<Self>, Fp2<Self>)) -> (Fp2<Self>, Fp2<Self>, Fp2<Self>)?
+    /// `LiveLines.doubling` in C: T := 2T in place and the tangent's (ly, lx, lc); nil where
+    /// there is no kernel.
+    static func twistDoublingLine(_ t: inout (Fp2<Self>, Fp2<Self>, Fp2<Self>)) -> (Fp2<Self>, Fp2<Self>, Fp2<Self>)?
 }
 
 extension TowerParameters {
@@ -46,6 +49,9 @@ extension TowerParameters {
 
     @inlinable @inline(__always)
     public static func twistDoubled(_ p: (Fp2<Self>, Fp2<Self>, Fp2<Self>)) -> (Fp2<Self>, Fp2<Self>, Fp2<Self>)? { nil }
+
+    @inlinable @inline(__always)
+    public static func twistDoublingLine(_ t: inout (Fp2<Self>, Fp2<Self>, Fp2<Self>)) -> (Fp2<Self>, Fp2<Self>, Fp2<Self>)? { nil }
 
     @inlinable @inline(__always)
     public static func fp12ProductByNormalizedLine(_ f: Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, bAtKSquared: Bool) -> Fp12<Self> {

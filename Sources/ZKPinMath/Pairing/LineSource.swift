@@ -37,9 +37,21 @@ public struct LiveLines<C: PairingCurve>: LineSource {
         x = q.x; y = q.y; z = .one
     }
 
-    /// The tangent at T, and T := 2T.
+    /// The tangent at T, and T := 2T: in the field's kernel where it has one (the same
+    /// operations in C, on T's words in place), else `swiftDoubling`.
     @inlinable @inline(never)
     public mutating func doubling() -> Line<C> {
+        var t = (x, y, z)
+        if let line = C.Field.twistDoublingLine(&t) {
+            (x, y, z) = t
+            return Line(ly: line.0, lx: line.1, lc: line.2)
+        }
+        return swiftDoubling()
+    }
+
+    /// The doubling step's Swift formulas (the reference the kernel is tested against).
+    @inlinable
+    package mutating func swiftDoubling() -> Line<C> {
         let a = x.squared  // X^2
         let b = y.squared  // Y^2
         let c = z.squared  // Z^2

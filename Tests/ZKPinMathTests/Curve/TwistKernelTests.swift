@@ -6,7 +6,8 @@ import ZKPinTestSupport
 /// G2's complete sum and doubling in C (`TowerParameters.twistSum`, x86-64 builds) against
 /// `Point`'s Swift formulas: the same polynomial maps, so the same projective coordinates
 /// word for word, on points of G2 with any Z, the cases the formulas cover without a branch
-/// (P + P, P + (-P), infinity), and triples that are not on the curve at all.
+/// (P + P, P + (-P), infinity), and triples that are not on the curve at all; likewise the Miller
+/// loop's doubling step on a live T (`LiveLines.doubling` against `swiftDoubling`).
 struct TwistKernelTests {
     @Test func sumsAndDoublingsEqualTheSwiftFormulas() {
         check(BN254CX.self)
@@ -37,5 +38,13 @@ struct TwistKernelTests {
         }
         // The results are the group law's: 2P = P + P, P + (-P) = O.
         #expect((p + p) == p.doubled && (p + (-p)).isInfinity && (p.doubled - p) == p, "\(random.replay)")
+        // The Miller loop's doubling step: the same line and the same T, step after step.
+        let q = C.g2Generator.multiplied(byPublic: BigInt.random(in: .one, C.order, using: &random)).affine!
+        var kernel = LiveLines<C>(q), reference = LiveLines<C>(q)
+        for step in 0..<12 {
+            let line = kernel.doubling(), expected = reference.swiftDoubling()
+            #expect(line.ly == expected.ly && line.lx == expected.lx && line.lc == expected.lc, "step \(step): \(random.replay)")
+            #expect(kernel.x == reference.x && kernel.y == reference.y && kernel.z == reference.z, "step \(step): \(random.replay)")
+        }
     }
 }

@@ -491,6 +491,29 @@ static void F##_g2_add(uint64_t *r, const uint64_t *p, const uint64_t *q) {
     for (int k = 0; k < 2 * N; k++) { r[k] = x3[k]; r[2 * N + k] = y3[k]; r[4 * N + k] = z3[k]; }
 }
 
+/* The Miller loop's doubling step with a live T (homogeneous projective, LiveLines.doubling in
+ * Swift, the same operations): the tangent at T scaled by Z^2, line = (ly, lx, lc), and T := 2T in
+ * place; 2 Fp2 products and 7 squares. */
+static void F##_g2_double_line(uint64_t *t, uint64_t *line) {
+    uint64_t *x = t, *y = t + 2 * N, *z = t + 4 * N;
+    uint64_t a[2 * N], b[2 * N], c[2 * N], d[2 * N], e[2 * N], f[2 * N], g[2 * N], s[2 * N], dd[2 * N];
+    uint64_t zero[2 * N] = {0};
+    F##_g2_fp2_square(a, x); F##_g2_fp2_square(b, y); F##_g2_fp2_square(c, z);
+    F##_g2_times_b3(d, c);
+    F##_fp2_sum(s, x, y); F##_g2_fp2_square(e, s); F##_fp2_difference(e, e, a); F##_fp2_difference(e, e, b);
+    F##_fp2_sum(s, y, z); F##_g2_fp2_square(f, s); F##_fp2_difference(f, f, b); F##_fp2_difference(f, f, c);
+    F##_fp2_sum(g, d, d); F##_fp2_sum(g, g, d);
+    for (int k = 0; k < 2 * N; k++) line[k] = f[k];
+    F##_fp2_sum(s, a, a); F##_fp2_sum(s, s, a); F##_fp2_difference(line + 2 * N, zero, s);
+    F##_fp2_difference(line + 4 * N, b, d);
+    F##_g2_fp2_square(dd, d);
+    F##_fp2_difference(s, b, g); F##_fp2_mul(x, e, s);
+    F##_fp2_sum(s, b, g); F##_g2_fp2_square(y, s);
+    F##_fp2_sum(s, dd, dd); F##_fp2_sum(s, s, dd); F##_fp2_sum(s, s, s); F##_fp2_sum(s, s, s);
+    F##_fp2_difference(y, y, s);
+    F##_fp2_mul(s, b, f); F##_fp2_sum(s, s, s); F##_fp2_sum(z, s, s);
+}
+
 /* r = 2p (algorithm 9: 6 Fp2 products, 2 squares and 1 by 3b'); r may be p. */
 static void F##_g2_double(uint64_t *r, const uint64_t *p) {
     const uint64_t *x = p, *y = p + 2 * N, *z = p + 4 * N;
@@ -524,6 +547,7 @@ static const zk_field_kernels F##_kernels __attribute__((unused)) = { /* unused 
     F##_montgomery_product_at, F##_modular_sum_at, F##_modular_difference_at, F##_fp2_product_at,
     F##_fp4_mul, F##_fp4_square, F##_fp12_mul, F##_fp12_square, F##_fp12_cyclotomic_square,
     F##_compressed_square, F##_fp12_mul_by_line, F##_fp12_mul_by_normalized_line, F##_g2_add, F##_g2_double,
+    F##_g2_double_line,
     LINE_AT_K_SQUARED,
 };"""
 
@@ -534,7 +558,8 @@ TABLE_TYPE = r"""/* The kernels of one curve's field, for the Swift bindings (So
  * the compiler inlines as before. line_b_at_k_squared: 1 when fp12_mul_by_line takes the M-type
  * line a + b k^2, 0 for the D-type a + b k. fp12_mul_by_normalized_line: the same for a line whose
  * y_P coefficient (a's c0 on D-type, c1 on M-type) is in Fp, as prepared lines divided by ly give.
- * g2_add and g2_double: the complete projective formulas on the twist (X, Y, Z, each an Fp2). */
+ * g2_add and g2_double: the complete projective formulas on the twist (X, Y, Z, each an Fp2);
+ * g2_double_line: the Miller loop's doubling step on a live T, its line (ly, lx, lc) out. */
 typedef struct {
     void (*_Nonnull montgomery_product)(uint64_t *r, const uint64_t *a, const uint64_t *b);
     void (*_Nonnull modular_sum)(uint64_t *r, const uint64_t *a, const uint64_t *b);
@@ -550,6 +575,7 @@ typedef struct {
     void (*_Nonnull fp12_mul_by_normalized_line)(uint64_t *r, const uint64_t *f, const uint64_t *line);
     void (*_Nonnull g2_add)(uint64_t *r, const uint64_t *p, const uint64_t *q);
     void (*_Nonnull g2_double)(uint64_t *r, const uint64_t *p);
+    void (*_Nonnull g2_double_line)(uint64_t *t, uint64_t *line);
     int line_b_at_k_squared;
 } zk_field_kernels;"""
 
