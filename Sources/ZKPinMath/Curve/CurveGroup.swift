@@ -74,8 +74,9 @@ public enum G2<C: PairingCurve>: CurveGroup {
         return t.times(small: C.g2B3Multiple)
     }
 
-    /// The formulas in C, on the point's words in place (about 20% faster than the Swift
-    /// formulas, which keep every Fp2 temporary on the stack across the product calls).
+    /// The formulas in C, on the point's words in place: a step of g2_mul (a doubling and a
+    /// sum) about 20% faster than the Swift formulas, which keep every Fp2 temporary on the
+    /// stack across the product calls (g2_mul 10% faster on BLS12-381, 6% on BN254CX).
     @inlinable @inline(__always)
     public static func kernelSum(_ p: Point<G2<C>>, _ q: Point<G2<C>>) -> Point<G2<C>>? {
         C.Field.twistSum((p.x, p.y, p.z), (q.x, q.y, q.z)).map { Point(projectiveX: $0.0, y: $0.1, z: $0.2) }
