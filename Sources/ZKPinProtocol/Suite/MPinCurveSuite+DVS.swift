@@ -88,8 +88,12 @@ extension MPinCurveSuite {
                 }
                 check = try dvsCheck(
                     id: id, publicKey: publicKey, date: date, message: message, signature: signature, identityPoints: serverSecret.identityPoints)
-                verification = Scheme.dvsVerify(
-                    multiplesOf: check.baseMultiples!, y: check.y, u: check.u, ut: check.ut, v: check.v, publicKey: pa, serverSecret: ss)
+                verification =
+                    check.baseMultiples.map {
+                        Scheme.dvsVerify(multiplesOf: $0, y: check.y, u: check.u, ut: check.ut, v: check.v, publicKey: pa, serverSecret: ss)
+                    }
+                    ?? Scheme.dvsVerify(
+                        hid: check.hid, htid: check.htid, y: check.y, u: check.u, ut: check.ut, v: check.v, publicKey: pa, serverSecret: ss)
                 dvsBase = { Scheme.dvsPinErrorBase(hid: check.hid, y: check.y, u: check.u, publicKey: pa) }
             } else {
                 let pa = try g2(publicKey, field: "Pa")
