@@ -17,7 +17,8 @@ typedef struct { uint64_t limb[6]; } zk_limbs6;
  * line a + b k^2, 0 for the D-type a + b k. fp12_mul_by_normalized_line: the same for a line whose
  * y_P coefficient (a's c0 on D-type, c1 on M-type) is in Fp, as prepared lines divided by ly give.
  * g2_add and g2_double: the complete projective formulas on the twist (X, Y, Z, each an Fp2);
- * g2_double_line: the Miller loop's doubling step on a live T, its line (ly, lx, lc) out. */
+ * g2_double_line and g2_add_line: the Miller loop's doubling and addition steps on a live T,
+ * the line (ly, lx, lc) out. */
 typedef struct {
     void (*_Nonnull montgomery_product)(uint64_t *r, const uint64_t *a, const uint64_t *b);
     void (*_Nonnull modular_sum)(uint64_t *r, const uint64_t *a, const uint64_t *b);
@@ -34,6 +35,7 @@ typedef struct {
     void (*_Nonnull g2_add)(uint64_t *r, const uint64_t *p, const uint64_t *q);
     void (*_Nonnull g2_double)(uint64_t *r, const uint64_t *p);
     void (*_Nonnull g2_double_line)(uint64_t *t, uint64_t *line);
+    void (*_Nonnull g2_add_line)(uint64_t *t, const uint64_t *r, uint64_t *line);
     int line_b_at_k_squared;
 } zk_field_kernels;
 
@@ -464,84 +466,105 @@ static void F##_fp12_mul_by_normalized_line(uint64_t *r, const uint64_t *f, cons
 }
 
 #define ZK_TWIST(F, N, B3_MULTIPLE, B3_MINUS_I) \
-/* 3b' x (r may be x). */                                                                                    \
-static inline __attribute__((always_inline)) void F##_g2_times_b3(uint64_t *r, const uint64_t *x) {          \
-    uint64_t t[2 * N], acc[2 * N];                                                                           \
-    if (B3_MINUS_I) { F##_sum_in_memory(t, x, x + N); F##_difference_in_memory(t + N, x + N, x); }           \
-    else { F##_difference_in_memory(t, x, x + N); F##_sum_in_memory(t + N, x, x + N); }                      \
-    for (int k = 0; k < 2 * N; k++) acc[k] = t[k];                                                           \
-    for (int bit = 62 - __builtin_clzll(B3_MULTIPLE); bit >= 0; bit--) {                                     \
-        F##_fp2_sum(acc, acc, acc);                                                                          \
-        if ((B3_MULTIPLE >> bit) & 1) F##_fp2_sum(acc, acc, t);                                              \
-    }                                                                                                        \
-    for (int k = 0; k < 2 * N; k++) r[k] = acc[k];                                                           \
-}                                                                                                            \
-                                                                                                             \
-/* a^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 i: two base-field products. */                                         \
-static inline __attribute__((always_inline)) void F##_g2_fp2_square(uint64_t *r, const uint64_t *a) {        \
-    zk_limbs##N a0 = F##_load(a), a1 = F##_load(a + N);                                                      \
-    zk_limbs##N c0 = F##_montgomery_product(F##_modular_sum(a0, a1), F##_modular_difference(a0, a1));        \
-    zk_limbs##N m = F##_montgomery_product(a0, a1);                                                          \
-    F##_store(r, c0);                                                                                        \
-    F##_store(r + N, F##_modular_sum(m, m));                                                                 \
-}                                                                                                            \
-                                                                                                             \
-/* r = p + q (algorithm 7: 12 Fp2 products and 2 by 3b'); r may be p or q. */                                \
-static void F##_g2_add(uint64_t *r, const uint64_t *p, const uint64_t *q) {                                  \
-    const uint64_t *x1 = p, *y1 = p + 2 * N, *z1 = p + 4 * N, *x2 = q, *y2 = q + 2 * N, *z2 = q + 4 * N;     \
-    uint64_t t0[2 * N], t1[2 * N], t2[2 * N], t3[2 * N], t4[2 * N], x3[2 * N], y3[2 * N], z3[2 * N];         \
-    F##_fp2_mul(t0, x1, x2); F##_fp2_mul(t1, y1, y2); F##_fp2_mul(t2, z1, z2);                               \
-    F##_fp2_sum(t3, x1, y1); F##_fp2_sum(t4, x2, y2); F##_fp2_mul(t3, t3, t4);                               \
-    F##_fp2_sum(t4, t0, t1); F##_fp2_difference(t3, t3, t4);                                                 \
-    F##_fp2_sum(t4, y1, z1); F##_fp2_sum(x3, y2, z2); F##_fp2_mul(t4, t4, x3);                               \
-    F##_fp2_sum(x3, t1, t2); F##_fp2_difference(t4, t4, x3);                                                 \
-    F##_fp2_sum(x3, x1, z1); F##_fp2_sum(y3, x2, z2); F##_fp2_mul(x3, x3, y3);                               \
-    F##_fp2_sum(y3, t0, t2); F##_fp2_difference(y3, x3, y3);                                                 \
-    F##_fp2_sum(x3, t0, t0); F##_fp2_sum(t0, x3, t0);                                                        \
-    F##_g2_times_b3(t2, t2);                                                                                 \
-    F##_fp2_sum(z3, t1, t2); F##_fp2_difference(t1, t1, t2);                                                 \
-    F##_g2_times_b3(y3, y3);                                                                                 \
-    F##_fp2_mul(x3, t4, y3); F##_fp2_mul(t2, t3, t1); F##_fp2_difference(x3, t2, x3);                        \
-    F##_fp2_mul(y3, y3, t0); F##_fp2_mul(t1, t1, z3); F##_fp2_sum(y3, t1, y3);                               \
-    F##_fp2_mul(t0, t0, t3); F##_fp2_mul(z3, z3, t4); F##_fp2_sum(z3, z3, t0);                               \
-    for (int k = 0; k < 2 * N; k++) { r[k] = x3[k]; r[2 * N + k] = y3[k]; r[4 * N + k] = z3[k]; }            \
-}                                                                                                            \
-                                                                                                             \
-/* The Miller loop's doubling step with a live T (homogeneous projective, LiveLines.doubling in              \
- * Swift, the same operations): the tangent at T scaled by Z^2, line = (ly, lx, lc), and T := 2T in          \
- * place; 2 Fp2 products and 7 squares. */                                                                   \
-static void F##_g2_double_line(uint64_t *t, uint64_t *line) {                                                \
-    uint64_t *x = t, *y = t + 2 * N, *z = t + 4 * N;                                                         \
-    uint64_t a[2 * N], b[2 * N], c[2 * N], d[2 * N], e[2 * N], f[2 * N], g[2 * N], s[2 * N], dd[2 * N];      \
-    uint64_t zero[2 * N] = {0};                                                                              \
-    F##_g2_fp2_square(a, x); F##_g2_fp2_square(b, y); F##_g2_fp2_square(c, z);                               \
-    F##_g2_times_b3(d, c);                                                                                   \
-    F##_fp2_sum(s, x, y); F##_g2_fp2_square(e, s); F##_fp2_difference(e, e, a); F##_fp2_difference(e, e, b); \
-    F##_fp2_sum(s, y, z); F##_g2_fp2_square(f, s); F##_fp2_difference(f, f, b); F##_fp2_difference(f, f, c); \
-    F##_fp2_sum(g, d, d); F##_fp2_sum(g, g, d);                                                              \
-    for (int k = 0; k < 2 * N; k++) line[k] = f[k];                                                          \
-    F##_fp2_sum(s, a, a); F##_fp2_sum(s, s, a); F##_fp2_difference(line + 2 * N, zero, s);                   \
-    F##_fp2_difference(line + 4 * N, b, d);                                                                  \
-    F##_g2_fp2_square(dd, d);                                                                                \
-    F##_fp2_difference(s, b, g); F##_fp2_mul(x, e, s);                                                       \
-    F##_fp2_sum(s, b, g); F##_g2_fp2_square(y, s);                                                           \
-    F##_fp2_sum(s, dd, dd); F##_fp2_sum(s, s, dd); F##_fp2_sum(s, s, s); F##_fp2_sum(s, s, s);               \
-    F##_fp2_difference(y, y, s);                                                                             \
-    F##_fp2_mul(s, b, f); F##_fp2_sum(s, s, s); F##_fp2_sum(z, s, s);                                        \
-}                                                                                                            \
-                                                                                                             \
-/* r = 2p (algorithm 9: 6 Fp2 products, 2 squares and 1 by 3b'); r may be p. */                              \
-static void F##_g2_double(uint64_t *r, const uint64_t *p) {                                                  \
-    const uint64_t *x = p, *y = p + 2 * N, *z = p + 4 * N;                                                   \
-    uint64_t t0[2 * N], t1[2 * N], t2[2 * N], x3[2 * N], y3[2 * N], z3[2 * N];                               \
-    F##_g2_fp2_square(t0, y);                                                                                \
-    F##_fp2_sum(z3, t0, t0); F##_fp2_sum(z3, z3, z3); F##_fp2_sum(z3, z3, z3);                               \
-    F##_fp2_mul(t1, y, z); F##_g2_fp2_square(t2, z); F##_g2_times_b3(t2, t2);                                \
-    F##_fp2_mul(x3, t2, z3); F##_fp2_sum(y3, t0, t2); F##_fp2_mul(z3, t1, z3);                               \
-    F##_fp2_sum(t1, t2, t2); F##_fp2_sum(t2, t1, t2); F##_fp2_difference(t0, t0, t2);                        \
-    F##_fp2_mul(y3, t0, y3); F##_fp2_sum(y3, x3, y3);                                                        \
-    F##_fp2_mul(t1, x, y); F##_fp2_mul(x3, t0, t1); F##_fp2_sum(x3, x3, x3);                                 \
-    for (int k = 0; k < 2 * N; k++) { r[k] = x3[k]; r[2 * N + k] = y3[k]; r[4 * N + k] = z3[k]; }            \
+/* 3b' x (r may be x). */                                                                                                       \
+static inline __attribute__((always_inline)) void F##_g2_times_b3(uint64_t *r, const uint64_t *x) {                             \
+    uint64_t t[2 * N], acc[2 * N];                                                                                              \
+    if (B3_MINUS_I) { F##_sum_in_memory(t, x, x + N); F##_difference_in_memory(t + N, x + N, x); }                              \
+    else { F##_difference_in_memory(t, x, x + N); F##_sum_in_memory(t + N, x, x + N); }                                         \
+    for (int k = 0; k < 2 * N; k++) acc[k] = t[k];                                                                              \
+    for (int bit = 62 - __builtin_clzll(B3_MULTIPLE); bit >= 0; bit--) {                                                        \
+        F##_fp2_sum(acc, acc, acc);                                                                                             \
+        if ((B3_MULTIPLE >> bit) & 1) F##_fp2_sum(acc, acc, t);                                                                 \
+    }                                                                                                                           \
+    for (int k = 0; k < 2 * N; k++) r[k] = acc[k];                                                                              \
+}                                                                                                                               \
+                                                                                                                                \
+/* a^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 i: two base-field products. */                                                            \
+static inline __attribute__((always_inline)) void F##_g2_fp2_square(uint64_t *r, const uint64_t *a) {                           \
+    zk_limbs##N a0 = F##_load(a), a1 = F##_load(a + N);                                                                         \
+    zk_limbs##N c0 = F##_montgomery_product(F##_modular_sum(a0, a1), F##_modular_difference(a0, a1));                           \
+    zk_limbs##N m = F##_montgomery_product(a0, a1);                                                                             \
+    F##_store(r, c0);                                                                                                           \
+    F##_store(r + N, F##_modular_sum(m, m));                                                                                    \
+}                                                                                                                               \
+                                                                                                                                \
+/* r = p + q (algorithm 7: 12 Fp2 products and 2 by 3b'); r may be p or q. */                                                   \
+static void F##_g2_add(uint64_t *r, const uint64_t *p, const uint64_t *q) {                                                     \
+    const uint64_t *x1 = p, *y1 = p + 2 * N, *z1 = p + 4 * N, *x2 = q, *y2 = q + 2 * N, *z2 = q + 4 * N;                        \
+    uint64_t t0[2 * N], t1[2 * N], t2[2 * N], t3[2 * N], t4[2 * N], x3[2 * N], y3[2 * N], z3[2 * N];                            \
+    F##_fp2_mul(t0, x1, x2); F##_fp2_mul(t1, y1, y2); F##_fp2_mul(t2, z1, z2);                                                  \
+    F##_fp2_sum(t3, x1, y1); F##_fp2_sum(t4, x2, y2); F##_fp2_mul(t3, t3, t4);                                                  \
+    F##_fp2_sum(t4, t0, t1); F##_fp2_difference(t3, t3, t4);                                                                    \
+    F##_fp2_sum(t4, y1, z1); F##_fp2_sum(x3, y2, z2); F##_fp2_mul(t4, t4, x3);                                                  \
+    F##_fp2_sum(x3, t1, t2); F##_fp2_difference(t4, t4, x3);                                                                    \
+    F##_fp2_sum(x3, x1, z1); F##_fp2_sum(y3, x2, z2); F##_fp2_mul(x3, x3, y3);                                                  \
+    F##_fp2_sum(y3, t0, t2); F##_fp2_difference(y3, x3, y3);                                                                    \
+    F##_fp2_sum(x3, t0, t0); F##_fp2_sum(t0, x3, t0);                                                                           \
+    F##_g2_times_b3(t2, t2);                                                                                                    \
+    F##_fp2_sum(z3, t1, t2); F##_fp2_difference(t1, t1, t2);                                                                    \
+    F##_g2_times_b3(y3, y3);                                                                                                    \
+    F##_fp2_mul(x3, t4, y3); F##_fp2_mul(t2, t3, t1); F##_fp2_difference(x3, t2, x3);                                           \
+    F##_fp2_mul(y3, y3, t0); F##_fp2_mul(t1, t1, z3); F##_fp2_sum(y3, t1, y3);                                                  \
+    F##_fp2_mul(t0, t0, t3); F##_fp2_mul(z3, z3, t4); F##_fp2_sum(z3, z3, t0);                                                  \
+    for (int k = 0; k < 2 * N; k++) { r[k] = x3[k]; r[2 * N + k] = y3[k]; r[4 * N + k] = z3[k]; }                               \
+}                                                                                                                               \
+                                                                                                                                \
+/* The Miller loop's doubling step with a live T (homogeneous projective, LiveLines.doubling in                                 \
+ * Swift, the same operations): the tangent at T scaled by Z^2, line = (ly, lx, lc), and T := 2T in                             \
+ * place; 2 Fp2 products and 7 squares. */                                                                                      \
+static void F##_g2_double_line(uint64_t *t, uint64_t *line) {                                                                   \
+    uint64_t *x = t, *y = t + 2 * N, *z = t + 4 * N;                                                                            \
+    uint64_t a[2 * N], b[2 * N], c[2 * N], d[2 * N], e[2 * N], f[2 * N], g[2 * N], s[2 * N], dd[2 * N];                         \
+    uint64_t zero[2 * N] = {0};                                                                                                 \
+    F##_g2_fp2_square(a, x); F##_g2_fp2_square(b, y); F##_g2_fp2_square(c, z);                                                  \
+    F##_g2_times_b3(d, c);                                                                                                      \
+    F##_fp2_sum(s, x, y); F##_g2_fp2_square(e, s); F##_fp2_difference(e, e, a); F##_fp2_difference(e, e, b);                    \
+    F##_fp2_sum(s, y, z); F##_g2_fp2_square(f, s); F##_fp2_difference(f, f, b); F##_fp2_difference(f, f, c);                    \
+    F##_fp2_sum(g, d, d); F##_fp2_sum(g, g, d);                                                                                 \
+    for (int k = 0; k < 2 * N; k++) line[k] = f[k];                                                                             \
+    F##_fp2_sum(s, a, a); F##_fp2_sum(s, s, a); F##_fp2_difference(line + 2 * N, zero, s);                                      \
+    F##_fp2_difference(line + 4 * N, b, d);                                                                                     \
+    F##_g2_fp2_square(dd, d);                                                                                                   \
+    F##_fp2_difference(s, b, g); F##_fp2_mul(x, e, s);                                                                          \
+    F##_fp2_sum(s, b, g); F##_g2_fp2_square(y, s);                                                                              \
+    F##_fp2_sum(s, dd, dd); F##_fp2_sum(s, s, dd); F##_fp2_sum(s, s, s); F##_fp2_sum(s, s, s);                                  \
+    F##_fp2_difference(y, y, s);                                                                                                \
+    F##_fp2_mul(s, b, f); F##_fp2_sum(s, s, s); F##_fp2_sum(z, s, s);                                                           \
+}                                                                                                                               \
+                                                                                                                                \
+/* The Miller loop's addition step with a live T (LiveLines.add in Swift, the same operations):                                 \
+ * the line through T and the affine point R (x_R, y_R at r, r + 2N) scaled by lambda, out as                                   \
+ * (ly, lx, lc), and T := T + R in place; 12 Fp2 products and 2 squares. */                                                     \
+static void F##_g2_add_line(uint64_t *t, const uint64_t *r, uint64_t *line) {                                                   \
+    uint64_t *x = t, *y = t + 2 * N, *z = t + 4 * N;                                                                            \
+    const uint64_t *rx = r, *ry = r + 2 * N;                                                                                    \
+    uint64_t theta[2 * N], lambda[2 * N], s[2 * N], u[2 * N], cc[2 * N], dd[2 * N], ee[2 * N], ff[2 * N], gg[2 * N], hh[2 * N]; \
+    uint64_t zero[2 * N] = {0};                                                                                                 \
+    F##_fp2_mul(s, ry, z); F##_fp2_difference(theta, y, s);                                                                     \
+    F##_fp2_mul(s, rx, z); F##_fp2_difference(lambda, x, s);                                                                    \
+    for (int k = 0; k < 2 * N; k++) line[k] = lambda[k];                                                                        \
+    F##_fp2_difference(line + 2 * N, zero, theta);                                                                              \
+    F##_fp2_mul(s, theta, rx); F##_fp2_mul(u, lambda, ry); F##_fp2_difference(line + 4 * N, s, u);                              \
+    F##_g2_fp2_square(cc, theta); F##_g2_fp2_square(dd, lambda);                                                                \
+    F##_fp2_mul(ee, lambda, dd); F##_fp2_mul(ff, z, cc); F##_fp2_mul(gg, x, dd);                                                \
+    F##_fp2_sum(hh, ee, ff); F##_fp2_sum(s, gg, gg); F##_fp2_difference(hh, hh, s);                                             \
+    F##_fp2_mul(x, lambda, hh);                                                                                                 \
+    F##_fp2_difference(s, gg, hh); F##_fp2_mul(s, theta, s); F##_fp2_mul(u, y, ee); F##_fp2_difference(y, s, u);                \
+    F##_fp2_mul(z, z, ee);                                                                                                      \
+}                                                                                                                               \
+                                                                                                                                \
+/* r = 2p (algorithm 9: 6 Fp2 products, 2 squares and 1 by 3b'); r may be p. */                                                 \
+static void F##_g2_double(uint64_t *r, const uint64_t *p) {                                                                     \
+    const uint64_t *x = p, *y = p + 2 * N, *z = p + 4 * N;                                                                      \
+    uint64_t t0[2 * N], t1[2 * N], t2[2 * N], x3[2 * N], y3[2 * N], z3[2 * N];                                                  \
+    F##_g2_fp2_square(t0, y);                                                                                                   \
+    F##_fp2_sum(z3, t0, t0); F##_fp2_sum(z3, z3, z3); F##_fp2_sum(z3, z3, z3);                                                  \
+    F##_fp2_mul(t1, y, z); F##_g2_fp2_square(t2, z); F##_g2_times_b3(t2, t2);                                                   \
+    F##_fp2_mul(x3, t2, z3); F##_fp2_sum(y3, t0, t2); F##_fp2_mul(z3, t1, z3);                                                  \
+    F##_fp2_sum(t1, t2, t2); F##_fp2_sum(t2, t1, t2); F##_fp2_difference(t0, t0, t2);                                           \
+    F##_fp2_mul(y3, t0, y3); F##_fp2_sum(y3, x3, y3);                                                                           \
+    F##_fp2_mul(t1, x, y); F##_fp2_mul(x3, t0, t1); F##_fp2_sum(x3, x3, x3);                                                    \
+    for (int k = 0; k < 2 * N; k++) { r[k] = x3[k]; r[2 * N + k] = y3[k]; r[4 * N + k] = z3[k]; }                               \
 }
 
 #define ZK_KERNEL_TABLE(F, N, LINE_AT_K_SQUARED) \
@@ -563,7 +586,7 @@ static const zk_field_kernels F##_kernels __attribute__((unused)) = { /* unused 
     F##_montgomery_product_at, F##_modular_sum_at, F##_modular_difference_at, F##_fp2_product_at,                                \
     F##_fp4_mul, F##_fp4_square, F##_fp12_mul, F##_fp12_square, F##_fp12_cyclotomic_square,                                      \
     F##_compressed_square, F##_fp12_mul_by_line, F##_fp12_mul_by_normalized_line, F##_g2_add, F##_g2_double,                     \
-    F##_g2_double_line,                                                                                                          \
+    F##_g2_double_line, F##_g2_add_line,                                                                                         \
     LINE_AT_K_SQUARED,                                                                                                           \
 };
 

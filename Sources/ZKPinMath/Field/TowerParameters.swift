@@ -28,6 +28,11 @@ public protocol TowerParameters: PrimeFieldParameters {
     /// `LiveLines.doubling` in C: T := 2T in place and the tangent's (ly, lx, lc); nil where
     /// there is no kernel.
     static func twistDoublingLine(_ t: inout (Fp2<Self>, Fp2<Self>, Fp2<Self>)) -> (Fp2<Self>, Fp2<Self>, Fp2<Self>)?
+    /// `LiveLines.add` in C: T := T + R in place (R affine) and the line's (ly, lx, lc); nil
+    /// where there is no kernel.
+    static func twistAdditionLine(
+        _ t: inout (Fp2<Self>, Fp2<Self>, Fp2<Self>), _ r: (Fp2<Self>, Fp2<Self>)
+    ) -> (Fp2<Self>, Fp2<Self>, Fp2<Self>)?
 }
 
 extension TowerParameters {
@@ -52,6 +57,11 @@ extension TowerParameters {
 
     @inlinable @inline(__always)
     public static func twistDoublingLine(_ t: inout (Fp2<Self>, Fp2<Self>, Fp2<Self>)) -> (Fp2<Self>, Fp2<Self>, Fp2<Self>)? { nil }
+
+    @inlinable @inline(__always)
+    public static func twistAdditionLine(
+        _ t: inout (Fp2<Self>, Fp2<Self>, Fp2<Self>), _ r: (Fp2<Self>, Fp2<Self>)
+    ) -> (Fp2<Self>, Fp2<Self>, Fp2<Self>)? { nil }
 
     @inlinable @inline(__always)
     public static func fp12ProductByNormalizedLine(_ f: Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, bAtKSquared: Bool) -> Fp12<Self> {

@@ -92,6 +92,17 @@
         }
 
         @inlinable @inline(__always)
+        public static func twistAdditionLine(
+            _ t: inout (Fp2<Self>, Fp2<Self>, Fp2<Self>), _ r: (Fp2<Self>, Fp2<Self>)
+        ) -> (Fp2<Self>, Fp2<Self>, Fp2<Self>)? {
+            var line = (Fp2<Self>.zero, Fp2<Self>.zero, Fp2<Self>.zero)
+            withMutableLimbs(of: &t) { point in
+                withLimbs(of: r) { r in withMutableLimbs(of: &line) { kernels.g2_add_line(point, r, $0) } }
+            }
+            return line
+        }
+
+        @inlinable @inline(__always)
         public static func fp12ProductByNormalizedLine(_ f: Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, bAtKSquared: Bool) -> Fp12<Self> {
             guard bAtKSquared == (kernels.line_b_at_k_squared != 0) else {
                 return f.sparseProduct(a: a, b: b, bAtKSquared: bAtKSquared)

@@ -73,9 +73,21 @@ public struct LiveLines<C: PairingCurve>: LineSource {
         add(negated ? (q.x, -q.y) : q)
     }
 
-    /// The line through T and the affine point R, and T := T + R.
+    /// The line through T and the affine point R, and T := T + R: in the field's kernel where it
+    /// has one, else `swiftAdd`.
     @inlinable @inline(never)
     mutating func add(_ r: (x: F2, y: F2)) -> Line<C> {
+        var t = (x, y, z)
+        if let line = C.Field.twistAdditionLine(&t, (r.x, r.y)) {
+            (x, y, z) = t
+            return Line(ly: line.0, lx: line.1, lc: line.2)
+        }
+        return swiftAdd(r)
+    }
+
+    /// The addition step's Swift formulas (the reference the kernel is tested against).
+    @inlinable
+    package mutating func swiftAdd(_ r: (x: F2, y: F2)) -> Line<C> {
         let theta = y - r.y * z  // Y - y_R·Z
         let lambda = x - r.x * z  // X - x_R·Z
         // The line through R with slope theta/lambda, scaled by lambda.

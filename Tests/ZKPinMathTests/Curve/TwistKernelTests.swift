@@ -7,7 +7,8 @@ import ZKPinTestSupport
 /// `Point`'s Swift formulas: the same polynomial maps, so the same projective coordinates
 /// word for word, on points of G2 with any Z, the cases the formulas cover without a branch
 /// (P + P, P + (-P), infinity), and triples that are not on the curve at all; likewise the Miller
-/// loop's doubling step on a live T (`LiveLines.doubling` against `swiftDoubling`).
+/// loop's doubling and addition steps on a live T (`LiveLines.doubling` and `add` against
+/// `swiftDoubling` and `swiftAdd`).
 struct TwistKernelTests {
     @Test func sumsAndDoublingsEqualTheSwiftFormulas() {
         check(BN254CX.self)
@@ -38,11 +39,16 @@ struct TwistKernelTests {
         }
         // The results are the group law's: 2P = P + P, P + (-P) = O.
         #expect((p + p) == p.doubled && (p + (-p)).isInfinity && (p.doubled - p) == p, "\(random.replay)")
-        // The Miller loop's doubling step: the same line and the same T, step after step.
+        // The Miller loop's doubling and addition steps: the same line and the same T, step
+        // after step (an addition of R = Q or -Q after every third doubling).
         let q = C.g2Generator.multiplied(byPublic: BigInt.random(in: .one, C.order, using: &random)).affine!
         var kernel = LiveLines<C>(q), reference = LiveLines<C>(q)
         for step in 0..<12 {
-            let line = kernel.doubling(), expected = reference.swiftDoubling()
+            let negated = step % 2 == 0
+            let (line, expected) =
+                step % 3 == 2
+                ? (kernel.addition(negated: negated), reference.swiftAdd(negated ? (q.x, -q.y) : q))
+                : (kernel.doubling(), reference.swiftDoubling())
             #expect(line.ly == expected.ly && line.lx == expected.lx && line.lc == expected.lc, "step \(step): \(random.replay)")
             #expect(kernel.x == reference.x && kernel.y == reference.y && kernel.z == reference.z, "step \(step): \(random.replay)")
         }

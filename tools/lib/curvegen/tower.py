@@ -514,6 +514,27 @@ static void F##_g2_double_line(uint64_t *t, uint64_t *line) {
     F##_fp2_mul(s, b, f); F##_fp2_sum(s, s, s); F##_fp2_sum(z, s, s);
 }
 
+/* The Miller loop's addition step with a live T (LiveLines.add in Swift, the same operations):
+ * the line through T and the affine point R (x_R, y_R at r, r + 2N) scaled by lambda, out as
+ * (ly, lx, lc), and T := T + R in place; 12 Fp2 products and 2 squares. */
+static void F##_g2_add_line(uint64_t *t, const uint64_t *r, uint64_t *line) {
+    uint64_t *x = t, *y = t + 2 * N, *z = t + 4 * N;
+    const uint64_t *rx = r, *ry = r + 2 * N;
+    uint64_t theta[2 * N], lambda[2 * N], s[2 * N], u[2 * N], cc[2 * N], dd[2 * N], ee[2 * N], ff[2 * N], gg[2 * N], hh[2 * N];
+    uint64_t zero[2 * N] = {0};
+    F##_fp2_mul(s, ry, z); F##_fp2_difference(theta, y, s);
+    F##_fp2_mul(s, rx, z); F##_fp2_difference(lambda, x, s);
+    for (int k = 0; k < 2 * N; k++) line[k] = lambda[k];
+    F##_fp2_difference(line + 2 * N, zero, theta);
+    F##_fp2_mul(s, theta, rx); F##_fp2_mul(u, lambda, ry); F##_fp2_difference(line + 4 * N, s, u);
+    F##_g2_fp2_square(cc, theta); F##_g2_fp2_square(dd, lambda);
+    F##_fp2_mul(ee, lambda, dd); F##_fp2_mul(ff, z, cc); F##_fp2_mul(gg, x, dd);
+    F##_fp2_sum(hh, ee, ff); F##_fp2_sum(s, gg, gg); F##_fp2_difference(hh, hh, s);
+    F##_fp2_mul(x, lambda, hh);
+    F##_fp2_difference(s, gg, hh); F##_fp2_mul(s, theta, s); F##_fp2_mul(u, y, ee); F##_fp2_difference(y, s, u);
+    F##_fp2_mul(z, z, ee);
+}
+
 /* r = 2p (algorithm 9: 6 Fp2 products, 2 squares and 1 by 3b'); r may be p. */
 static void F##_g2_double(uint64_t *r, const uint64_t *p) {
     const uint64_t *x = p, *y = p + 2 * N, *z = p + 4 * N;
@@ -547,7 +568,7 @@ static const zk_field_kernels F##_kernels __attribute__((unused)) = { /* unused 
     F##_montgomery_product_at, F##_modular_sum_at, F##_modular_difference_at, F##_fp2_product_at,
     F##_fp4_mul, F##_fp4_square, F##_fp12_mul, F##_fp12_square, F##_fp12_cyclotomic_square,
     F##_compressed_square, F##_fp12_mul_by_line, F##_fp12_mul_by_normalized_line, F##_g2_add, F##_g2_double,
-    F##_g2_double_line,
+    F##_g2_double_line, F##_g2_add_line,
     LINE_AT_K_SQUARED,
 };"""
 
@@ -559,7 +580,8 @@ TABLE_TYPE = r"""/* The kernels of one curve's field, for the Swift bindings (So
  * line a + b k^2, 0 for the D-type a + b k. fp12_mul_by_normalized_line: the same for a line whose
  * y_P coefficient (a's c0 on D-type, c1 on M-type) is in Fp, as prepared lines divided by ly give.
  * g2_add and g2_double: the complete projective formulas on the twist (X, Y, Z, each an Fp2);
- * g2_double_line: the Miller loop's doubling step on a live T, its line (ly, lx, lc) out. */
+ * g2_double_line and g2_add_line: the Miller loop's doubling and addition steps on a live T,
+ * the line (ly, lx, lc) out. */
 typedef struct {
     void (*_Nonnull montgomery_product)(uint64_t *r, const uint64_t *a, const uint64_t *b);
     void (*_Nonnull modular_sum)(uint64_t *r, const uint64_t *a, const uint64_t *b);
@@ -576,6 +598,7 @@ typedef struct {
     void (*_Nonnull g2_add)(uint64_t *r, const uint64_t *p, const uint64_t *q);
     void (*_Nonnull g2_double)(uint64_t *r, const uint64_t *p);
     void (*_Nonnull g2_double_line)(uint64_t *t, uint64_t *line);
+    void (*_Nonnull g2_add_line)(uint64_t *t, const uint64_t *r, uint64_t *line);
     int line_b_at_k_squared;
 } zk_field_kernels;"""
 
