@@ -6,8 +6,8 @@
     // products with mulx and the adcx/adox carry chains, about half the instructions of the Swift
     // product; branchless add/adc/cmov sums (the Swift sums compile to branches on the carries);
     // lazily reduced Fp2 and Fp4 products; the Fp12 products and squares and the product by a
-    // Miller-loop line, reduced once per coefficient, and the cyclotomic squarings, in C on
-    // those primitives. tools/gen-curves writes one
+    // Miller-loop line, reduced once per coefficient, the cyclotomic squarings, G2's complete
+    // sum and doubling and the live Miller loop's steps, in C on those primitives. tools/gen-curves writes one
     // constant table of these kernels per curve (zk_<curve>_kernels in field_arithmetic.h) and a
     // one-line conformance naming it (Curve/Generated/<Curve>+Kernels.swift); this file binds any
     // such table. Specialised for a curve, the table's loads are constants and the calls direct,
