@@ -18,7 +18,8 @@ typedef struct { uint64_t limb[6]; } zk_limbs6;
  * y_P coefficient (a's c0 on D-type, c1 on M-type) is in Fp, as prepared lines divided by ly give.
  * g2_add and g2_double: the complete projective formulas on the twist (X, Y, Z, each an Fp2);
  * g2_double_line and g2_add_line: the Miller loop's doubling and addition steps on a live T,
- * the line (ly, lx, lc) out. */
+ * the line (ly, lx, lc) out; live_line_steps: 1 when the bindings should take them (else the
+ * Swift steps, which measured faster on this limb count). */
 typedef struct {
     void (*_Nonnull montgomery_product)(uint64_t *r, const uint64_t *a, const uint64_t *b);
     void (*_Nonnull modular_sum)(uint64_t *r, const uint64_t *a, const uint64_t *b);
@@ -37,6 +38,7 @@ typedef struct {
     void (*_Nonnull g2_double_line)(uint64_t *t, uint64_t *line);
     void (*_Nonnull g2_add_line)(uint64_t *t, const uint64_t *r, uint64_t *line);
     int line_b_at_k_squared;
+    int live_line_steps;
 } zk_field_kernels;
 
 #define ZK_FP2_PRODUCT_SUMS_OF_PRODUCTS(F, N) \
@@ -567,7 +569,7 @@ static void F##_g2_double(uint64_t *r, const uint64_t *p) {                     
     for (int k = 0; k < 2 * N; k++) { r[k] = x3[k]; r[2 * N + k] = y3[k]; r[4 * N + k] = z3[k]; }                               \
 }
 
-#define ZK_KERNEL_TABLE(F, N, LINE_AT_K_SQUARED) \
+#define ZK_KERNEL_TABLE(F, N, LINE_AT_K_SQUARED, LIVE_LINE_STEPS) \
 /* The table's entries: every element by pointer (N limbs, an Fp2 as c0 then c1), one signature                                  \
  * for any limb count. Inlined into the callers, the loads and stores fold away. */                                              \
 static inline __attribute__((always_inline)) void F##_montgomery_product_at(uint64_t *r, const uint64_t *a, const uint64_t *b) { \
@@ -587,7 +589,7 @@ static const zk_field_kernels F##_kernels __attribute__((unused)) = { /* unused 
     F##_fp4_mul, F##_fp4_square, F##_fp12_mul, F##_fp12_square, F##_fp12_cyclotomic_square,                                      \
     F##_compressed_square, F##_fp12_mul_by_line, F##_fp12_mul_by_normalized_line, F##_g2_add, F##_g2_double,                     \
     F##_g2_double_line, F##_g2_add_line,                                                                                         \
-    LINE_AT_K_SQUARED,                                                                                                           \
+    LINE_AT_K_SQUARED, LIVE_LINE_STEPS,                                                                                          \
 };
 
 
@@ -1566,7 +1568,7 @@ ZK_FP2_PRODUCT_SUMS_OF_PRODUCTS(zk_bn254cx, 4)
 ZK_TOWER(zk_bn254cx, 4)
 ZK_LINE_PRODUCT(zk_bn254cx, 4, ZK_LINE_TERMS_D, 0)
 ZK_TWIST(zk_bn254cx, 4, 3, 1)
-ZK_KERNEL_TABLE(zk_bn254cx, 4, 0)
+ZK_KERNEL_TABLE(zk_bn254cx, 4, 0, 0)
 
 
 static const uint64_t zk_bls12_381_modulus[6] = {
@@ -2742,7 +2744,7 @@ ZK_FP2_PRODUCT_KARATSUBA(zk_bls12_381, 6)
 ZK_TOWER(zk_bls12_381, 6)
 ZK_LINE_PRODUCT(zk_bls12_381, 6, ZK_LINE_TERMS_M, 1)
 ZK_TWIST(zk_bls12_381, 6, 12, 0)
-ZK_KERNEL_TABLE(zk_bls12_381, 6, 1)
+ZK_KERNEL_TABLE(zk_bls12_381, 6, 1, 1)
 
 
 #pragma clang assume_nonnull end

@@ -26,7 +26,8 @@ public protocol TowerParameters: PrimeFieldParameters {
     ) -> (Fp2<Self>, Fp2<Self>, Fp2<Self>)?
     static func twistDoubled(_ p: (Fp2<Self>, Fp2<Self>, Fp2<Self>)) -> (Fp2<Self>, Fp2<Self>, Fp2<Self>)?
     /// `LiveLines.doubling` in C: T := 2T in place and the tangent's (ly, lx, lc); nil where
-    /// there is no kernel.
+    /// there is no kernel, or where the Swift step is faster (BN254CX: the generator's
+    /// `live_line_steps`).
     static func twistDoublingLine(_ t: inout (Fp2<Self>, Fp2<Self>, Fp2<Self>)) -> (Fp2<Self>, Fp2<Self>, Fp2<Self>)?
     /// `LiveLines.add` in C: T := T + R in place (R affine) and the line's (ly, lx, lc); nil
     /// where there is no kernel.

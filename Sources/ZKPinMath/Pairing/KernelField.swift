@@ -86,6 +86,7 @@
 
         @inlinable @inline(__always)
         public static func twistDoublingLine(_ t: inout (Fp2<Self>, Fp2<Self>, Fp2<Self>)) -> (Fp2<Self>, Fp2<Self>, Fp2<Self>)? {
+            guard kernels.live_line_steps != 0 else { return nil }
             var line = (Fp2<Self>.zero, Fp2<Self>.zero, Fp2<Self>.zero)
             withMutableLimbs(of: &t) { point in withMutableLimbs(of: &line) { kernels.g2_double_line(point, $0) } }
             return line
@@ -95,6 +96,7 @@
         public static func twistAdditionLine(
             _ t: inout (Fp2<Self>, Fp2<Self>, Fp2<Self>), _ r: (Fp2<Self>, Fp2<Self>)
         ) -> (Fp2<Self>, Fp2<Self>, Fp2<Self>)? {
+            guard kernels.live_line_steps != 0 else { return nil }
             var line = (Fp2<Self>.zero, Fp2<Self>.zero, Fp2<Self>.zero)
             withMutableLimbs(of: &t) { point in
                 withLimbs(of: r) { r in withMutableLimbs(of: &line) { kernels.g2_add_line(point, r, $0) } }
