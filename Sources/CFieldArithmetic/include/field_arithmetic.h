@@ -187,6 +187,17 @@ static inline __attribute__((always_inline)) void F##_reduce_wide(uint64_t *r, c
  * with every Fp2 product double-width: with X = a0 b0, Y = a1 b1, Z = (a0 + a1)(b0 + b1) as                                                  \
  * two's-complement pairs, c0 = X + xi Y = (X0 + Y0 - Y1, X1 + Y0 + Y1) and c1 = Z - X - Y, each                                              \
  * lifted into (0, 6p^2) by adding a multiple of p^2 (6p^2 < p R: 6p < R on both curves). */                                                  \
+/* The Karatsuba combination of a wide Fp4 product (see below): X at w, Z at w + 4N, Y in y0, y1. */                                          \
+static inline __attribute__((always_inline)) void F##_fp4_wide_combine(uint64_t *w, const uint64_t *y0, const uint64_t *y1) {                 \
+    uint64_t *x0 = w, *x1 = w + 2 * N, *z0 = w + 4 * N, *z1 = w + 6 * N;                                                                      \
+    /* Z0 - X0 - Y0 in (-3p^2, 3p^2); Z1 - X1 - Y1 in (-4p^2, 2p^2) (sa, sb reduced mod p) */                                                 \
+    zk_wide_subtract##N(z0, x0); zk_wide_subtract##N(z0, y0); zk_wide_add##N(z0, F##_p_squared_times[2]);                                     \
+    zk_wide_subtract##N(z1, x1); zk_wide_subtract##N(z1, y1); zk_wide_add##N(z1, F##_p_squared_times[3]);                                     \
+    /* X0 + Y0 - Y1 in (-4p^2, 2p^2); X1 + Y0 + Y1 in (-p^2, 5p^2) */                                                                         \
+    zk_wide_add##N(x0, y0); zk_wide_subtract##N(x0, y1); zk_wide_add##N(x0, F##_p_squared_times[3]);                                          \
+    zk_wide_add##N(x1, y0); zk_wide_add##N(x1, y1); zk_wide_add##N(x1, F##_p_squared_times[0]);                                               \
+}                                                                                                                                             \
+                                                                                                                                              \
 static __attribute__((noinline)) void F##_fp4_wide_mul(uint64_t *w, const uint64_t *a, const uint64_t *b) {                                   \
     uint64_t *x0 = w, *x1 = w + 2 * N, *z0 = w + 4 * N, *z1 = w + 6 * N;                                                                      \
     uint64_t y0[2 * N], y1[2 * N], sa[2 * N], sb[2 * N];                                                                                      \
@@ -195,12 +206,7 @@ static __attribute__((noinline)) void F##_fp4_wide_mul(uint64_t *w, const uint64
     F##_fp2_sum(sa, a, a + 2 * N);                                                                                                            \
     F##_fp2_sum(sb, b, b + 2 * N);                                                                                                            \
     F##_fp2_wide_product(z0, z1, sa, sb);                                                                                                     \
-    /* Z0 - X0 - Y0 in (-3p^2, 3p^2); Z1 - X1 - Y1 in (-4p^2, 2p^2) (sa, sb reduced mod p) */                                                 \
-    zk_wide_subtract##N(z0, x0); zk_wide_subtract##N(z0, y0); zk_wide_add##N(z0, F##_p_squared_times[2]);                                     \
-    zk_wide_subtract##N(z1, x1); zk_wide_subtract##N(z1, y1); zk_wide_add##N(z1, F##_p_squared_times[3]);                                     \
-    /* X0 + Y0 - Y1 in (-4p^2, 2p^2); X1 + Y0 + Y1 in (-p^2, 5p^2) */                                                                         \
-    zk_wide_add##N(x0, y0); zk_wide_subtract##N(x0, y1); zk_wide_add##N(x0, F##_p_squared_times[3]);                                          \
-    zk_wide_add##N(x1, y0); zk_wide_add##N(x1, y1); zk_wide_add##N(x1, F##_p_squared_times[0]);                                               \
+    F##_fp4_wide_combine(w, y0, y1);                                                                                                          \
 }                                                                                                                                             \
                                                                                                                                               \
 /* The Fp4 product: four Montgomery reductions instead of six. r may be a or b. */                                                            \
@@ -449,10 +455,7 @@ static __attribute__((noinline)) void F##_fp4_wide_mul_by_normalized_a(uint64_t 
     F##_fp2_sum(su, u, u + 2 * N);                                                                                          \
     F##_fp2_sum(sa, a, a + 2 * N);                                                                                          \
     F##_fp2_wide_product(z0, z1, su, sa);                                                                                   \
-    zk_wide_subtract##N(z0, x0); zk_wide_subtract##N(z0, y0); zk_wide_add##N(z0, F##_p_squared_times[2]);                   \
-    zk_wide_subtract##N(z1, x1); zk_wide_subtract##N(z1, y1); zk_wide_add##N(z1, F##_p_squared_times[3]);                   \
-    zk_wide_add##N(x0, y0); zk_wide_subtract##N(x0, y1); zk_wide_add##N(x0, F##_p_squared_times[3]);                        \
-    zk_wide_add##N(x1, y0); zk_wide_add##N(x1, y1); zk_wide_add##N(x1, F##_p_squared_times[0]);                             \
+    F##_fp4_wide_combine(w, y0, y1);                                                                                        \
 }                                                                                                                           \
                                                                                                                             \
 /* f times a line evaluated from prepared lines divided by ly (its y_P coefficient in Fp, see                               \
