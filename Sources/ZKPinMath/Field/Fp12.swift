@@ -107,6 +107,18 @@ public struct Fp12<P: TowerParameters>: Sendable, Hashable, CustomStringConverti
             frobenius4(c2).times(P.frobeniusDeltaSquared))
     }
 
+    /// x^(p^2), the Frobenius applied twice: its conjugations cancel, and what is left is each
+    /// Fp2 coefficient times a power of γ = δ·δ̄ in Fp (k^(p^2) = γ·k, j^(p^2) = γ^3·j): ten base
+    /// products instead of fourteen Fp2 products.
+    @inlinable
+    public var frobeniusSquared: Fp12 {
+        let g = P.frobeniusSquaredFactors
+        return Fp12(
+            Fp4(c0.c0, c0.c1.times(g.2)),
+            Fp4(c1.c0.times(g.0), c1.c1.times(g.3)),
+            Fp4(c2.c0.times(g.1), c2.c1.times(g.4)))
+    }
+
     /// x^e for a public exponent given as little-endian limbs.
     @_specialize(where P == BN254CXField)
     @_specialize(where P == BLS12_381Field)

@@ -8,6 +8,9 @@ public protocol TowerParameters: PrimeFieldParameters {
     static var frobeniusDeltaSquared: Fp2<Self> { get }
     /// δ^3 = ξ^((p-1)/2).
     static var frobeniusDeltaCubed: Fp2<Self> { get }
+    /// γ, γ^2, γ^3, γ^4, γ^5 with γ = δ·δ̄ = δ^(p+1), in Fp: the factors of x -> x^(p^2)
+    /// (`Fp12.frobeniusSquared`).
+    static var frobeniusSquaredFactors: (Fp<Self>, Fp<Self>, Fp<Self>, Fp<Self>, Fp<Self>) { get }
     /// Fp12 product, square, and product by a sparse element `a + b·k` (bAtKSquared false: a
     /// D-type twist's Miller-loop line) or `a + b·k^2` (true: M-type); Swift by default, C on
     /// the generated fields.
@@ -74,5 +77,13 @@ extension TowerParameters {
     /// Computes δ = ξ^((p-1)/6) (for the concrete parameter types' stored constants).
     public static func computeFrobeniusDelta() -> Fp2<Self> {
         Fp2<Self>(.one, .one).power((modulusBig - BigInt(1)) / BigInt(6))
+    }
+
+    /// Computes γ^1...γ^5, γ = δ·δ̄ (for the concrete parameter types' stored constants).
+    public static func computeFrobeniusSquaredFactors() -> (Fp<Self>, Fp<Self>, Fp<Self>, Fp<Self>, Fp<Self>) {
+        let norm = frobeniusDelta * frobeniusDelta.conjugate
+        precondition(norm.c1.isZero, "δ·δ̄ lies in Fp")
+        let g = norm.c0, g2 = g * g, g3 = g2 * g
+        return (g, g2, g3, g3 * g, g3 * g2)
     }
 }

@@ -14,6 +14,12 @@ struct FinalExponentiationTests {
         #expect(Pairing<C>.finalExponentiation(f) == easy.power(C.hardPartExponent), "\(random.replay)")
         // Frobenius against the definition x^p.
         #expect(f.frobenius == f.power(C.Field.modulusBig), "\(random.replay)")
+        // x^(p^2) by its own constants, against the Frobenius twice, on f and on an element
+        // outside every proper subfield and subgroup.
+        #expect(f.frobeniusSquared == f.frobenius.frobenius, "\(random.replay)")
+        let x = PairingDefinitionsTests.randomFp12(C.self, using: &random)
+        #expect(x.frobeniusSquared == x.frobenius.frobenius, "\(random.replay)")
+        #expect(x.frobeniusSquared != x, "\(random.replay)")
     }
 
     @Test func bn254cx() { check(BN254CX.self) }

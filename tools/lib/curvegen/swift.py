@@ -73,6 +73,7 @@ public enum {F}: CyclotomicSquaring {{
     public static let frobeniusDelta = computeFrobeniusDelta()
     public static let frobeniusDeltaSquared = frobeniusDelta.squared
     public static let frobeniusDeltaCubed = frobeniusDelta.squared * frobeniusDelta
+    public static let frobeniusSquaredFactors = computeFrobeniusSquaredFactors()
 }}
 
 /// {c.name} ({c.title}): y^2 = x^3 + {c.b}, {c.twist}-type twist y^2 = x^3 + ({fp2_text(c, g2b)}).

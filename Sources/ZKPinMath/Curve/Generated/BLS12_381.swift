@@ -23,6 +23,7 @@ public enum BLS12_381Field: CyclotomicSquaring {
     public static let frobeniusDelta = computeFrobeniusDelta()
     public static let frobeniusDeltaSquared = frobeniusDelta.squared
     public static let frobeniusDeltaCubed = frobeniusDelta.squared * frobeniusDelta
+    public static let frobeniusSquaredFactors = computeFrobeniusSquaredFactors()
 }
 
 /// bls12-381 (Milagro's "BLS381"): y^2 = x^3 + 4, M-type twist y^2 = x^3 + (4 + 4i).

@@ -20,6 +20,7 @@ public enum BN254CXField: CyclotomicSquaring {
     public static let frobeniusDelta = computeFrobeniusDelta()
     public static let frobeniusDeltaSquared = frobeniusDelta.squared
     public static let frobeniusDeltaCubed = frobeniusDelta.squared * frobeniusDelta
+    public static let frobeniusSquaredFactors = computeFrobeniusSquaredFactors()
 }
 
 /// bn254cx (Milagro's "CertiVox" BN curve): y^2 = x^3 + 2, D-type twist y^2 = x^3 + (1 - i).
