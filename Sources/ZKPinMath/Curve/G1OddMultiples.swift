@@ -1,17 +1,17 @@
-/// A G1 point's odd multiples in affine coordinates, with the x of their images under φ, made
-/// once for a point that is multiplied by many public scalars (the server keeps one per identity
-/// for y·HID and y·HTID). Two tables: P, 3P, ..., 15P and the same of Q = 2^h·P, h half a GLV
-/// half's length. A product k·P = k1·P + k2·φ(P) then splits each half again, ki = lo + hi·2^h,
-/// into four scalars of h bits on P, Q, φ(P) and φ(Q): half the doublings of the plain GLV loop
-/// and as many additions, each a mixed one (7 products and 4 squarings against 11 and 5), and no
-/// table built per multiplication. For public scalars only (variable time).
+/// A G1 point's odd multiples in affine coordinates, made once for a point that is multiplied by
+/// many public scalars (the server keeps one per identity for y·HID and y·HTID). Four tables:
+/// P, 3P, ..., 15P and the same of 2^h·P, 2^(2h)·P and 2^(3h)·P, h a quarter of a GLV half's
+/// length. A product k·P = k1·P + k2·φ(P) then splits each half again into four pieces of h bits,
+/// ki = Σ piece_t·2^(t·h), on the tables and their images under φ (x -> β·x, taken per addition):
+/// eight scalars of h bits, a quarter of the doublings of the plain GLV loop and about as many
+/// additions, each a mixed one (7 products and 4 squarings against 11 and 5), and no table built
+/// per multiplication. For public scalars only (variable time).
 public struct G1OddMultiples<C: PairingCurve>: Sendable {
     public typealias F = Fp<C.Field>
     /// The point itself, with Z = 1 (or infinity).
     public let point: G1Point<C>
-    /// (2i+1)·P at i and (2i+1)·Q at count + i, for i = 0..<count, and β·x of each
-    /// (φ((x, y)) = (β·x, y)); empty for infinity.
-    @usableFromInline let x: [F], y: [F], phiX: [F]
+    /// (2i+1)·2^(t·h)·P at t·count + i, for t = 0..<tables and i = 0..<count; empty for infinity.
+    @usableFromInline let x: [F], y: [F]
 
     /// The tables of `p`, which must be in G1 (hashed with the cofactor cleared, or decoded and
     /// checked): φ acts as λ only there.
@@ -20,20 +20,20 @@ public struct G1OddMultiples<C: PairingCurve>: Sendable {
     public init(_ p: G1Point<C>) {
         point = p.normalized
         guard !p.isInfinity else {
-            (x, y, phiX) = ([], [], [])
+            (x, y) = ([], [])
             return
         }
         var multiples = [JacobianPoint<G1<C>>]()
-        multiples.reserveCapacity(2 * Self.count)
+        multiples.reserveCapacity(Self.tables * Self.count)
         var base = JacobianPoint(point)
-        for table in 0..<2 {
-            if table == 1 { for _ in 0..<Self.shift { base = base.doubled } }
+        for table in 0..<Self.tables {
+            if table > 0 { for _ in 0..<Self.shift { base = base.doubled } }
             let twice = base.doubled
             multiples.append(base)
             for _ in 1..<Self.count { multiples.append(multiples[multiples.count - 1] + twice) }
         }
-        // One inversion for all: x = X/Z^2, y = Y/Z^3. In a group of prime order r > 2^h·15 no
-        // multiple is infinity, so no Z is zero.
+        // One inversion for all: x = X/Z^2, y = Y/Z^3. In a group of prime order r, which is
+        // above 15·2^(3h), no multiple is infinity, so no Z is zero.
         var zInverses = multiples.map(\.z)
         MultiScalarMultiplication<G1<C>>.invertAll(&zInverses)
         var x = [F](), y = [F]()
@@ -44,63 +44,69 @@ public struct G1OddMultiples<C: PairingCurve>: Sendable {
             x.append(multiple.x * zz)
             y.append(multiple.y * zz * zInverse)
         }
-        let beta = C.g1Endomorphism.beta
-        (self.x, self.y, phiX) = (x, y, x.map { beta * $0 })
+        (self.x, self.y) = (x, y)
     }
 
     /// Each table's size: the odd digits of a width-5 NAF.
     static var count: Int { 8 }
 
-    /// h: Q = 2^h·P, half the bits of a GLV half (|ki| about sqrt(r)): 64 on both curves.
-    static var shift: Int { ((C.order.bitWidth + 1) / 2 + 1) / 2 }
+    /// How many tables: the pieces each GLV half splits into.
+    static var tables: Int { 4 }
 
-    /// k·P for a public k: k = k1 + k2·λ mod r, each half split at bit h, by interleaved
-    /// width-5 NAF on the four tables; equal to `point.multipliedInG1(byPublic: k)`.
+    /// h, each piece's bits: a GLV half (|ki| about sqrt(r)) in `tables` pieces, 32 on both curves.
+    static var shift: Int { ((C.order.bitWidth + 1) / 2 + tables - 1) / tables }
+
+    /// k·P for a public k: k = k1 + k2·λ mod r, each half in pieces of h bits, by interleaved
+    /// width-5 NAF on the tables; equal to `point.multipliedInG1(byPublic: k)`.
     @_specialize(where C == BN254CX)
     @_specialize(where C == BLS12_381)
     public func multiplied(byPublic k: BigInt) -> G1Point<C> {
         guard !x.isEmpty else { return .infinity }
         let (k1, k2) = C.g1Endomorphism.decompose(k.mod(C.order))
-        let (low1, high1) = Self.split(k1), (low2, high2) = Self.split(k2)
-        let length = max(low1.count, high1.count, low2.count, high2.count)
+        let (negative1, negative2) = (k1.isNegative, k2.isNegative)
+        let pieces1 = Self.pieces(of: k1), pieces2 = Self.pieces(of: k2)
+        let length = (pieces1 + pieces2).map(\.count).max() ?? 0
+        let beta = C.g1Endomorphism.beta
         var result = JacobianPoint<G1<C>>.infinity
         for index in stride(from: length - 1, through: 0, by: -1) {
             result = result.doubled
-            result = add(low1, at: index, table: 0, negated: k1.isNegative, x: x, to: result)
-            result = add(high1, at: index, table: 1, negated: k1.isNegative, x: x, to: result)
-            result = add(low2, at: index, table: 0, negated: k2.isNegative, x: phiX, to: result)
-            result = add(high2, at: index, table: 1, negated: k2.isNegative, x: phiX, to: result)
+            for table in 0..<Self.tables {
+                result = add(pieces1[table], at: index, table: table, negated: negative1, beta: nil, to: result)
+                result = add(pieces2[table], at: index, table: table, negated: negative2, beta: beta, to: result)
+            }
         }
         return result.projective
     }
 
-    /// |k|'s width-5 NAF digits below bit h and from bit h on.
-    static func split(_ k: BigInt) -> (low: [Int8], high: [Int8]) {
-        let limbs = k.magnitude.limbs(count: max(1, (k.bitWidth + 63) / 64))
-        let (whole, part) = (shift / 64, shift % 64)
-        var low = Array(limbs.prefix(whole + (part > 0 ? 1 : 0)))
-        if part > 0, low.count > whole { low[whole] &= (1 << UInt64(part)) - 1 }
-        var high = [UInt64]()
-        for index in whole..<max(whole, limbs.count) {
-            let next = index + 1 < limbs.count ? limbs[index + 1] : 0
-            high.append(part == 0 ? limbs[index] : limbs[index] >> UInt64(part) | next << UInt64(64 - part))
+    /// The width-5 NAF digits of |k|'s pieces of h bits, least significant piece first (the
+    /// last takes what is left of the half, one word in practice).
+    static func pieces(of k: BigInt) -> [[Int8]] {
+        let magnitude = k.magnitude
+        let low = magnitude.limbs(count: max(1, (magnitude.bitWidth + 63) / 64))
+        return (0..<tables).map { table in
+            let start = table * shift
+            guard table == tables - 1 else {
+                // The piece's bits from the word they start in and, if they straddle, the next.
+                let word = start / 64 < low.count ? low[start / 64] >> UInt64(start % 64) : 0
+                let next = start % 64 + shift > 64 && start / 64 + 1 < low.count ? low[start / 64 + 1] << UInt64(64 - start % 64) : 0
+                let mask: UInt64 = shift >= 64 ? .max : (1 << UInt64(shift)) - 1
+                return WindowedNAF.digits(ofWord: (word | next) & mask, width: 5)
+            }
+            let rest = magnitude.shiftedRight(start)
+            let limbs = rest.limbs(count: max(1, (rest.bitWidth + 63) / 64))
+            return limbs.count == 1 ? WindowedNAF.digits(ofWord: limbs[0], width: 5) : WindowedNAF.digits(of: limbs, width: 5)
         }
-        return (digits(of: low), digits(of: high))
-    }
-
-    static func digits(of limbs: [UInt64]) -> [Int8] {
-        limbs.isEmpty ? [] : WindowedNAF.digits(of: limbs, width: 5)
     }
 
     /// result + d·(the entry's point) for the digit d of `digits` at `index` (nothing when there
-    /// is none or it is 0), the point negated when its half scalar is negative: the entry's y
-    /// negated once for either sign.
+    /// is none or it is 0); its image under φ when `beta` is given (x -> β·x); the point negated
+    /// when its half scalar is negative: the entry's y negated once for either sign.
     @inline(__always)
-    func add(_ digits: [Int8], at index: Int, table: Int, negated: Bool, x: [F], to result: JacobianPoint<G1<C>>) -> JacobianPoint<G1<C>> {
+    func add(_ digits: [Int8], at index: Int, table: Int, negated: Bool, beta: F?, to result: JacobianPoint<G1<C>>) -> JacobianPoint<G1<C>> {
         guard index < digits.count, digits[index] != 0 else { return result }
         let digit = digits[index]
         let entry = table * Self.count + Int(digit.magnitude) / 2
         let entryY = (digit < 0) != negated ? -y[entry] : y[entry]
-        return result.adding(affine: (x[entry], entryY))
+        return result.adding(affine: (beta.map { $0 * x[entry] } ?? x[entry], entryY))
     }
 }

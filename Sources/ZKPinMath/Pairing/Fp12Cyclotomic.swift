@@ -123,4 +123,30 @@ package enum WindowedNAF {
         }
         return digits
     }
+
+    /// The same for one word, in UInt128 (the carries of negative digits need a bit above it):
+    /// no array arithmetic per bit.
+    package static func digits(ofWord word: UInt64, width: Int) -> [Int8] {
+        precondition(width >= 2 && width <= 7)
+        var value = UInt128(word)
+        var digits = [Int8]()
+        digits.reserveCapacity(65)
+        let modulus = UInt128(1) << UInt128(width)
+        while value != 0 {
+            if value & 1 == 1 {
+                let low = value & (modulus - 1)
+                if low >= modulus / 2 {
+                    digits.append(Int8(Int64(low) - Int64(modulus)))
+                    value += modulus - low
+                } else {
+                    digits.append(Int8(low))
+                    value -= low
+                }
+            } else {
+                digits.append(0)
+            }
+            value >>= 1
+        }
+        return digits
+    }
 }

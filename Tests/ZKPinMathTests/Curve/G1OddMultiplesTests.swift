@@ -5,7 +5,7 @@ import ZKPinTestSupport
 
 /// The kept odd multiples of a G1 point (the server's y·HID): the same products as double-and-add
 /// and as the GLV multiplication that builds its tables per call, on both curves, for edge and
-/// random scalars (some at the split of each half at bit h), both signs of each GLV half, points
+/// random scalars (some at the splits of each half, every h bits), both signs of each GLV half, points
 /// given with Z != 1, and infinity.
 struct G1OddMultiplesTests {
     @Test func productsEqualDoubleAndAdd() {
@@ -21,17 +21,18 @@ struct G1OddMultiplesTests {
         let multiples = G1OddMultiples<C>(p)
         #expect(multiples.point == p && multiples.point.z == .one, "\(random.replay)")
         // The entries are (2i+1)·P and (2i+1)·2^h·P in affine coordinates, and φ of them.
-        let count = G1OddMultiples<C>.count, shift = G1OddMultiples<C>.shift
-        #expect(multiples.x.count == 2 * count && shift == 64)
-        for i in 0..<(2 * count) {
-            let factor = BigInt(2 * (i % count) + 1) * BigInt(1).shiftedLeft(i < count ? 0 : shift)
+        let count = G1OddMultiples<C>.count, shift = G1OddMultiples<C>.shift, tables = G1OddMultiples<C>.tables
+        #expect(multiples.x.count == tables * count && shift == 32)
+        for i in 0..<(tables * count) {
+            let factor = BigInt(2 * (i % count) + 1) * BigInt(1).shiftedLeft(i / count * shift)
             let expected = ScalarMultiplicationTests.doubleAndAdd(p, factor)
             #expect(G1Point<C>(x: multiples.x[i], y: multiples.y[i]) == expected, "entry \(i): \(random.replay)")
-            #expect(G1Point<C>(x: multiples.phiX[i], y: multiples.y[i]) == endomorphism.apply(expected), "φ entry \(i)")
         }
-        // Scalars whose GLV halves end just below, at and above bit h (one of the four split
-        // scalars empty or a single digit), besides the edge and random ones.
-        let atTheSplit = [BigInt(1).shiftedLeft(shift) - BigInt(1), BigInt(1).shiftedLeft(shift), BigInt(1).shiftedLeft(shift + 1) + BigInt(3)]
+        // Scalars whose GLV halves end just below, at and above a multiple of h (pieces empty or
+        // a single digit), besides the edge and random ones.
+        let atTheSplit = (1..<tables).flatMap { t in
+            [BigInt(1).shiftedLeft(t * shift) - BigInt(1), BigInt(1).shiftedLeft(t * shift), BigInt(1).shiftedLeft(t * shift + 1) + BigInt(3)]
+        }
         let scalars = ScalarMultiplicationTests.scalars(C.self) + atTheSplit + (0..<24).map { _ in BigInt.random(in: .zero, r, using: &random) }
         var signs = Set<[Bool]>()
         for k in scalars {
