@@ -230,59 +230,20 @@ public struct FrobeniusEndomorphism<C: PairingCurve>: Sendable {
             for i in 0..<4 { for l in 0..<Self.width { parts[i][l] = 0 } }
             recoding.wipe()
         }
-        var signed = (0..<4).map { T.select(recoding.signs[$0], bases[$0].inverseElement, bases[$0]) }
+        var signed = (0..<4).map { bases[$0].inverted(if: recoding.signs[$0]) }
         var table = [T](repeating: signed[0], count: 8)
         for bit in 0..<3 {
             let size = 1 << bit
             for index in 0..<size { table[size + index] = T.combine(table[index], signed[bit + 1]) }
         }
         defer { for i in 0..<8 { table[i] = .identityElement }; for i in 0..<4 { signed[i] = .identityElement } }
-        // Masked reads word by word when T is plain words (the field elements are), else by select.
-        let words = MemoryLayout<T>.size / 8
-        let wordwise = _isPOD(T.self) && MemoryLayout<T>.size % 8 == 0 && MemoryLayout<T>.stride == MemoryLayout<T>.size
-        func entry(_ column: UInt8) -> T {
-            var chosen = table[0]
-            if wordwise {
-                // mask k is all ones exactly when k == column, computed without a branch.
-                func mask(_ index: UInt64) -> UInt64 {
-                    let difference = index ^ UInt64(column)
-                    return ((difference | (0 &- difference)) >> 63) &- 1
-                }
-                let (m0, m1, m2, m3) = (mask(0), mask(1), mask(2), mask(3))
-                let (m4, m5, m6, m7) = (mask(4), mask(5), mask(6), mask(7))
-                table.withUnsafeBytes { raw in
-                    guard let all = raw.baseAddress?.assumingMemoryBound(to: UInt64.self) else { return }
-                    withUnsafeMutableBytes(of: &chosen) { out in
-                        guard let result = out.baseAddress?.assumingMemoryBound(to: UInt64.self) else { return }
-                        for word in 0..<words {
-                            let column = all + word
-                            var value = column[0] & m0
-                            value |= column[words] & m1
-                            value |= column[2 * words] & m2
-                            value |= column[3 * words] & m3
-                            value |= column[4 * words] & m4
-                            value |= column[5 * words] & m5
-                            value |= column[6 * words] & m6
-                            value |= column[7 * words] & m7
-                            result[word] = value
-                        }
-                    }
-                }
-                return chosen
-            }
-            for index in 1..<8 {
-                let difference = UInt64(index) ^ UInt64(column)
-                let mask = ((difference | (0 &- difference)) >> 63) &- 1
-                chosen = T.select(mask, table[index], chosen)
-            }
-            return chosen
-        }
+        func entry(_ column: UInt8) -> T { constantTimeEntry(table, at: UInt64(column), select: T.select) }
         let count = recoding.columns.count
         var result = entry(recoding.columns[count - 1])
         for i in stride(from: count - 2, through: 0, by: -1) {
             result = result.doubledElement
             let chosen = entry(recoding.columns[i])
-            result = T.combine(result, T.select(recoding.negative[i], chosen.inverseElement, chosen))
+            result = T.combine(result, chosen.inverted(if: recoding.negative[i]))
         }
         return T.combine(result, T.select(recoding.even, signed[0].inverseElement, .identityElement))
     }
@@ -322,6 +283,8 @@ package protocol FrobeniusGroupElement {
     static func combine(_ a: Self, _ b: Self) -> Self
     var doubledElement: Self { get }
     var inverseElement: Self { get }
+    /// The inverse when mask is all ones, self when it is zero, without a branch.
+    func inverted(if mask: UInt64) -> Self
     static func select(_ mask: UInt64, _ a: Self, _ b: Self) -> Self
 }
 
@@ -330,6 +293,7 @@ extension Point: FrobeniusGroupElement {
     @inlinable package static func combine(_ a: Point, _ b: Point) -> Point { a + b }
     @inlinable package var doubledElement: Point { doubled }
     @inlinable package var inverseElement: Point { -self }
+    @inlinable package func inverted(if mask: UInt64) -> Point { negated(if: mask) }
 }
 
 extension Fp12: FrobeniusGroupElement where P: CyclotomicSquaring {
@@ -337,6 +301,7 @@ extension Fp12: FrobeniusGroupElement where P: CyclotomicSquaring {
     @inlinable package static func combine(_ a: Fp12, _ b: Fp12) -> Fp12 { a * b }
     @inlinable package var doubledElement: Fp12 { cyclotomicSquared }
     @inlinable package var inverseElement: Fp12 { conjugate }
+    @inlinable package func inverted(if mask: UInt64) -> Fp12 { conjugated(if: mask) }
 }
 
 extension Point {

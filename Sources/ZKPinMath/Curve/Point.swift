@@ -82,6 +82,10 @@ public struct Point<G: CurveGroup>: Sendable, Equatable, CustomStringConvertible
     @inlinable
     public static prefix func - (p: Point) -> Point { Point(projectiveX: p.x, y: -p.y, z: p.z) }
 
+    /// -P when mask is all ones, P when it is zero, without a branch (y alone changes).
+    @inlinable
+    public func negated(if mask: UInt64) -> Point { Point(projectiveX: x, y: .select(mask, -y, y), z: z) }
+
     /// Complete addition (RCB16, algorithm 7): 12 multiplications and 2 by 3b; in the field's
     /// kernel when the group has one (`CurveGroup.kernelSum`: the same formulas in C).
     @inlinable

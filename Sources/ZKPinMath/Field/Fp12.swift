@@ -95,6 +95,16 @@ public struct Fp12<P: TowerParameters>: Sendable, Hashable, CustomStringConverti
     @inlinable
     public var conjugate: Fp12 { Fp12(c0.conjugate, -c1.conjugate, c2.conjugate) }
 
+    /// The conjugate when mask is all ones, self when it is zero, without a branch: the three Fp2
+    /// coefficients the conjugate negates (c0.c1, c1.c0, c2.c1), each selected.
+    @inlinable
+    public func conjugated(if mask: UInt64) -> Fp12 {
+        Fp12(
+            Fp4(c0.c0, .select(mask, -c0.c1, c0.c1)),
+            Fp4(.select(mask, -c1.c0, c1.c0), c1.c1),
+            Fp4(c2.c0, .select(mask, -c2.c1, c2.c1)))
+    }
+
     /// x^p.
     @inlinable
     public var frobenius: Fp12 {
