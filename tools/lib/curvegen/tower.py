@@ -288,13 +288,12 @@ static inline __attribute__((always_inline)) void F##_karabina_a(uint64_t *r, co
 }
 
 static inline __attribute__((always_inline)) void F##_karabina_odd(uint64_t *g, const uint64_t *a, const uint64_t *xi_b, const uint64_t *b) {
-    uint64_t s[2 * N], t[2 * N];  /* g = 3(a - xi b - b) - 2g */
+    uint64_t s[2 * N], t[2 * N];  /* g = 3s - 2g = 2(s - g) + s, s = a - xi b - b */
     F##_fp2_difference(s, a, xi_b);
     F##_fp2_difference(s, s, b);
-    F##_fp2_sum(t, s, s);
-    F##_fp2_sum(t, t, s);
-    F##_fp2_sum(s, g, g);
-    F##_fp2_difference(g, t, s);
+    F##_fp2_difference(t, s, g);
+    F##_fp2_sum(t, t, t);
+    F##_fp2_sum(g, t, s);
 }
 
 static inline __attribute__((always_inline)) void F##_karabina_even(uint64_t *g, const uint64_t *c) {
