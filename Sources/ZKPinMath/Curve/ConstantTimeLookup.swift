@@ -1,35 +1,16 @@
 /// table[index] for a secret index: every entry is read in full and the match kept by a mask, so
-/// neither an address nor a branch depends on the index. Wide entries of plain words (GT
-/// elements: 384 and 576 bytes) are read four words at a time (SIMD4<UInt64>: AVX2 on the x86-64
-/// builds), each entry's mask made once and or-ed into the result in place: 3% fewer
-/// instructions per GT power on BN254CX. Tables of eight narrower plain-word entries (G2 points,
-/// 192 and 288 bytes, where the vector read measured no faster) are read word by word, the eight
-/// words of a column at once; other types go through `select`, entry by entry.
+/// neither an address nor a branch depends on the index. Tables of eight plain-word entries (G2
+/// points, GT elements) are read word by word, the eight words of a column at once; other types
+/// go through `select`, entry by entry.
 @inlinable @inline(__always)
 func constantTimeEntry<T>(_ table: [T], at index: UInt64, select: (UInt64, T, T) -> T) -> T {
     precondition(!table.isEmpty, "an empty table")
     let size = MemoryLayout<T>.size
+    if _isPOD(T.self), size % 8 == 0, MemoryLayout<T>.stride == size, table.count == 8 {
+        return eightWayEntry(table, at: index)
+    }
     var chosen = table[0]
-    let plainWords = _isPOD(T.self) && size % 8 == 0 && MemoryLayout<T>.stride == size
-    if plainWords, table.count == 8, size < 384 { return eightWayEntry(table, at: index) }
-    guard plainWords, size >= 384, size % 32 == 0 else {
-        for entry in 1..<table.count { chosen = select(entryMask(entry, index), table[entry], chosen) }
-        return chosen
-    }
-    let vectors = size / 32
-    table.withUnsafeBytes { all in
-        withUnsafeMutableBytes(of: &chosen) { out in
-            for vector in 0..<vectors { out.storeBytes(of: SIMD4<UInt64>(repeating: 0), toByteOffset: 32 * vector, as: SIMD4<UInt64>.self) }
-            for entry in 0..<table.count {
-                let mask = SIMD4<UInt64>(repeating: entryMask(entry, index))
-                for vector in 0..<vectors {
-                    let words = all.loadUnaligned(fromByteOffset: entry * size + 32 * vector, as: SIMD4<UInt64>.self)
-                    let value = out.loadUnaligned(fromByteOffset: 32 * vector, as: SIMD4<UInt64>.self)
-                    out.storeBytes(of: value | (words & mask), toByteOffset: 32 * vector, as: SIMD4<UInt64>.self)
-                }
-            }
-        }
-    }
+    for entry in 1..<table.count { chosen = select(entryMask(entry, index), table[entry], chosen) }
     return chosen
 }
 

@@ -3,9 +3,9 @@ import ZKPinTestSupport
 
 @testable import ZKPinMath
 
-/// The masked table read (four words at a time for plain-word types, with a word-wise tail, and
-/// by `select` for others) returns exactly the entry asked for, and the branch-free conditional
-/// negation and conjugation equal the plain ones.
+/// The masked table read (word by word for eight plain-word entries, by `select` for other
+/// tables) returns exactly the entry asked for, and the branch-free conditional negation and
+/// conjugation equal the plain ones.
 struct ConstantTimeLookupTests {
     func checkEntries<T: Equatable>(_ table: [T], select: (UInt64, T, T) -> T, _ label: String) {
         for index in table.indices {
@@ -16,7 +16,7 @@ struct ConstantTimeLookupTests {
     func check<C: PairingCurve>(_: C.Type) {
         var random = SeededRandom()
         func scalar() -> BigInt { BigInt.random(in: .one, C.order, using: &random) }
-        // G1 points: 12 words (BN254CX, three vectors) or 18 (BLS12-381, four and a tail).
+        // Seventeen G1 points (through select), eight G2 points and eight GT elements (word by word).
         let g1 = (0..<17).map { _ in C.g1Generator.multiplied(byPublic: scalar()) }
         checkEntries(g1, select: G1Point<C>.select, "\(C.name) G1")
         let g2 = (0..<8).map { _ in C.g2Generator.multiplied(byPublic: scalar()) }
