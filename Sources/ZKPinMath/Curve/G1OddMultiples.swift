@@ -79,22 +79,21 @@ public struct G1OddMultiples<C: PairingCurve>: Sendable {
     }
 
     /// The width-5 NAF digits of |k|'s pieces of h bits, least significant piece first (the
-    /// last takes what is left of the half, one word in practice).
+    /// last takes what is left of the half).
     static func pieces(of k: BigInt) -> [[Int8]] {
         let magnitude = k.magnitude
-        let low = magnitude.limbs(count: max(1, (magnitude.bitWidth + 63) / 64))
+        let limbs = magnitude.limbs(count: max(1, (magnitude.bitWidth + 63) / 64))
+        // The 64 bits of |k| from bit `start` on.
+        func word(at start: Int) -> UInt64 {
+            let (index, offset) = (start / 64, UInt64(start % 64))
+            let low = index < limbs.count ? limbs[index] >> offset : 0
+            let high = offset > 0 && index + 1 < limbs.count ? limbs[index + 1] << (64 - offset) : 0
+            return low | high
+        }
+        let mask: UInt64 = shift >= 64 ? .max : (1 << UInt64(shift)) - 1
         return (0..<tables).map { table in
-            let start = table * shift
-            guard table == tables - 1 else {
-                // The piece's bits from the word they start in and, if they straddle, the next.
-                let word = start / 64 < low.count ? low[start / 64] >> UInt64(start % 64) : 0
-                let next = start % 64 + shift > 64 && start / 64 + 1 < low.count ? low[start / 64 + 1] << UInt64(64 - start % 64) : 0
-                let mask: UInt64 = shift >= 64 ? .max : (1 << UInt64(shift)) - 1
-                return WindowedNAF.digits(ofWord: (word | next) & mask, width: 5)
-            }
-            let rest = magnitude.shiftedRight(start)
-            let limbs = rest.limbs(count: max(1, (rest.bitWidth + 63) / 64))
-            return limbs.count == 1 ? WindowedNAF.digits(ofWord: limbs[0], width: 5) : WindowedNAF.digits(of: limbs, width: 5)
+            let rest = table == tables - 1 ? magnitude.shiftedRight(table * shift).limbs(count: limbs.count) : [word(at: table * shift) & mask]
+            return WindowedNAF.digits(of: rest, width: 5)
         }
     }
 

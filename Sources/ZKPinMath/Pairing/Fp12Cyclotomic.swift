@@ -77,7 +77,15 @@ extension Fp12 where P: CyclotomicSquaring {
 /// Width-w non-adjacent form: digits in (-2^(w-1), 2^(w-1)), odd when non-zero, at least w-1
 /// zeros between non-zero digits; little-endian. For public exponents only (it branches).
 package enum WindowedNAF {
+    /// The digits of a value given as little-endian limbs: one word in UInt128
+    /// (`digits(ofWord:)`), more on the limbs themselves.
     package static func digits(of limbs: [UInt64], width: Int) -> [Int8] {
+        let significant = (limbs.lastIndex { $0 != 0 } ?? 0) + 1
+        return significant <= 1 ? digits(ofWord: limbs.first ?? 0, width: width) : multiWordDigits(of: limbs, width: width)
+    }
+
+    /// The digits of a value of several words, one bit at a time on a copy of its limbs.
+    package static func multiWordDigits(of limbs: [UInt64], width: Int) -> [Int8] {
         precondition(width >= 2 && width <= 7)
         // A mutable copy with one spare limb for the carries of negative digits.
         var value = limbs + [0]
@@ -124,7 +132,7 @@ package enum WindowedNAF {
         return digits
     }
 
-    /// The same for one word, in UInt128 (the carries of negative digits need a bit above it):
+    /// The digits of one word, in UInt128 (the carries of negative digits need a bit above it):
     /// no array arithmetic per bit.
     package static func digits(ofWord word: UInt64, width: Int) -> [Int8] {
         precondition(width >= 2 && width <= 7)

@@ -77,11 +77,12 @@ struct PairingDefinitionsTests {
             }
         }
         #expect(WindowedNAF.digits(of: [0, 0], width: 5).isEmpty, "\(random.replay)")
-        // The one-word form gives the same digits (its carries run past bit 63).
+        // The one-word form gives the same digits as the multi-word one (its carries run past bit
+        // 63).
         let words: [UInt64] = [0, 1, 15, 16, 31, .max, .max - 1, 1 << 63, (1 << 63) + 0x1f]
         for word in words + (0..<50).map({ _ in UInt64.random(in: 0...UInt64.max, using: &random) }) {
             for width in 2...7 {
-                #expect(WindowedNAF.digits(ofWord: word, width: width) == WindowedNAF.digits(of: [word], width: width), "\(word) \(random.replay)")
+                #expect(WindowedNAF.digits(ofWord: word, width: width) == WindowedNAF.multiWordDigits(of: [word], width: width), "\(word) \(random.replay)")
             }
         }
     }
