@@ -67,6 +67,8 @@ struct ServeFlags: ParsableArguments {
     var verificationBatch: String?
     @Option(name: .customLong("verification-wait"), help: ArgumentHelp(ServeSetting.helpText("verification-wait"), valueName: "MILLISECONDS"))
     var verificationWait: String?
+    @Option(name: .customLong("identity-cache"), help: ArgumentHelp(ServeSetting.helpText("identity-cache"), valueName: "N"))
+    var identityCache: String?
     @Option(name: .customLong("otp-digits"), help: ArgumentHelp(ServeSetting.helpText("otp-digits"), valueName: "N"))
     var otpDigits: String?
     @Option(name: .customLong("otp-ttl"), help: ArgumentHelp(ServeSetting.helpText("otp-ttl"), valueName: "SECONDS"))
@@ -116,6 +118,7 @@ struct ServeFlags: ParsableArguments {
             "body-timeout": bodyTimeout,
             "verification-batch": verificationBatch,
             "verification-wait": verificationWait,
+            "identity-cache": identityCache,
             "otp-digits": otpDigits,
             "otp-ttl": otpTtl,
             "otp-wrong-codes": otpWrongCodes,

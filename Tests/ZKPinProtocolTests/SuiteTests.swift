@@ -50,6 +50,35 @@ struct SuiteTests {
         #expect(try deployment.login(token: token, pin: 9999) == ServerVerification(result: .rejected, pinError: 5678))
     }
 
+    /// The identity cache holds at most the entries it was given (the server's `identity-cache`):
+    /// logins of more identities than that still verify, and the cache never grows past it.
+    @Test(arguments: CurveID.allCases)
+    func theIdentityCacheKeepsNoMoreThanItsSize(curve: CurveID) throws {
+        let deployment = try Deployment(curve)
+        #expect(deployment.serverSecret.identityCacheEntries == PreparedServerSecret.defaultIdentityCacheEntries)
+        let small = try deployment.suite.prepareServerSecret(deployment.serverSecret.bytes, identityCacheEntries: 2)
+        #expect(small.identityCacheEntries == 2)
+        let suite = deployment.suite
+        for index in 0..<5 {
+            let id = Array("person\(index)@example.com".utf8)
+            let cs = try suite.addG1(
+                try suite.clientSecretShare(master: deployment.master1, id: id),
+                try suite.clientSecretShare(master: deployment.master2, id: id))
+            let token = try suite.extractPIN(clientSecret: cs, id: id, pin: 1234)
+            for pin in [1234, 1235] {
+                let state = try suite.clientPass1(id: id, token: token, pin: pin, timePermit: nil, date: 0)
+                let y = suite.randomScalar()
+                let v = try suite.clientPass2(state, y: y)
+                let result = suite.serverVerify(id: id, date: 0, serverSecret: small, u: state.u, ut: nil, v: v, y: y)
+                let expected =
+                    pin == 1234 ? ServerVerification(result: .accepted, pinError: 0) : ServerVerification(result: .rejected, pinError: 1)
+                #expect(result == expected, "\(id) with PIN \(pin)")
+            }
+            #expect(small.identityCacheCount <= 2, "after \(index + 1) identities: \(small.identityCacheCount) kept")
+        }
+        #expect(small.identityCacheCount >= 1)
+    }
+
     @Test(arguments: CurveID.allCases)
     func changingThePINGivesTheNewPINsToken(curve: CurveID) throws {
         let deployment = try Deployment(curve)

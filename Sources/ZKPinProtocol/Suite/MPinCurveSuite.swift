@@ -189,9 +189,10 @@ public struct MPinCurveSuite<C: PairingCurve>: MPinSuite {
 
     @_specialize(where C == BN254CX)
     @_specialize(where C == BLS12_381)
-    public func prepareServerSecret(_ bytes: [UInt8]) throws(MPinError) -> PreparedServerSecret {
+    public func prepareServerSecret(_ bytes: [UInt8], identityCacheEntries: Int) throws(MPinError) -> PreparedServerSecret {
         // The Miller-loop lines of SS are computed here once, not at every login.
-        PreparedServerSecret(point: G2Prepared<C>(try g2(bytes, field: "server secret")), bytes: bytes)
+        PreparedServerSecret(
+            point: G2Prepared<C>(try g2(bytes, field: "server secret")), bytes: bytes, identityCacheEntries: identityCacheEntries)
     }
 
     @_specialize(where C == BN254CX)

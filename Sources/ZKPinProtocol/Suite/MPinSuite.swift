@@ -90,12 +90,25 @@ public struct ServerVerifyInput: Sendable {
 public final class PreparedServerSecret: @unchecked Sendable {
     let point: Any
     public let bytes: [UInt8]
-    let identityPoints = IdentityPointCache()
+    let identityPoints: IdentityPointCache
     /// The Miller-loop lines of recent DVS signers' Pa (each validated once, when it entered).
     let publicKeyLines = PublicKeyLinesCache()
     /// U and UT validated at pass 1, until pass 2 verifies them (`LoginPointCache`).
     let loginPoints = LoginPointCache()
-    init(point: Any, bytes: [UInt8]) { self.point = point; self.bytes = bytes }
+    /// The identity cache's size when none is chosen (`identityCacheEntries`).
+    public static let defaultIdentityCacheEntries = IdentityPointCache.defaultCapacity
+
+    init(point: Any, bytes: [UInt8], identityCacheEntries: Int = defaultIdentityCacheEntries) {
+        self.point = point
+        self.bytes = bytes
+        identityPoints = IdentityPointCache(capacity: identityCacheEntries)
+    }
+
+    /// The most identities (per day, with time permits) whose hashed points and tables are kept.
+    public var identityCacheEntries: Int { identityPoints.capacity }
+
+    /// The identities kept now.
+    public var identityCacheCount: Int { identityPoints.count }
 }
 
 /// The M-Pin operations on byte strings (hex on the wire), for one curve chosen at run time.
@@ -143,7 +156,9 @@ public protocol MPinSuite: Sendable {
     func clientPass2(_ state: ClientPass1State, y: [UInt8]) throws(MPinError) -> [UInt8]
 
     // Relying party
-    func prepareServerSecret(_ bytes: [UInt8]) throws(MPinError) -> PreparedServerSecret
+    /// The server secret decoded and its lines computed, with room for `identityCacheEntries`
+    /// identities' hashed points (`PreparedServerSecret.defaultIdentityCacheEntries` when not given).
+    func prepareServerSecret(_ bytes: [UInt8], identityCacheEntries: Int) throws(MPinError) -> PreparedServerSecret
     /// Verifies a login; decode failures of U, UT or V give result -14. With `date` > 0 the
     /// time-permit path (UT required) is used.
     func serverVerify(
@@ -201,5 +216,11 @@ extension MPinSuite {
         dvsVerify(
             id: id, publicKey: publicKey, date: date, serverSecret: serverSecret, message: message, signature: signature, signer: signer,
             cachingPublicKey: false)
+    }
+}
+
+extension MPinSuite {
+    public func prepareServerSecret(_ bytes: [UInt8]) throws(MPinError) -> PreparedServerSecret {
+        try prepareServerSecret(bytes, identityCacheEntries: PreparedServerSecret.defaultIdentityCacheEntries)
     }
 }

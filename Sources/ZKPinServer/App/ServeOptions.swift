@@ -28,6 +28,8 @@ public struct ServeOptions: Sendable {
     public var bodyTimeout = 10
     /// `--verification-batch`: the most logins verified together.
     public var verificationBatch = 256
+    /// `--identity-cache`: identities whose hashed points the server keeps between logins.
+    public var identityCache = PreparedServerSecret.defaultIdentityCacheEntries
     /// `--verification-wait`: milliseconds a batch may wait for more logins, under load only.
     public var verificationWait = 2
     /// One-time codes: digits, lifetime, wrong codes per person, service and window.

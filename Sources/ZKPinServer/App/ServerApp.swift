@@ -104,6 +104,7 @@ public enum ZKPinServerApp {
         config.limits.pass1PerIdentityAndAddress.limit = o.pass1PerIdentity
         config.maxVerificationBatch = o.verificationBatch
         config.verificationWaitMilliseconds = o.verificationWait
+        config.identityCacheEntries = o.identityCache
         config.otp.digits = o.otpDigits
         config.otp.ttl = o.otpTTL
         config.otp.wrongCodes = RateLimiter.Rule(limit: o.otpWrongCodes, window: o.otpWrongWindow)

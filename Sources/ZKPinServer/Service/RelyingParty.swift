@@ -45,7 +45,7 @@ public final class RelyingParty: Sendable {
         self.links = links
         self.clock = clock
         let suite = dta1.suite
-        let prepared = try suite.prepareServerSecret(serverSecret)
+        let prepared = try suite.prepareServerSecret(serverSecret, identityCacheEntries: config.identityCacheEntries)
         let batcher = LoginBatcher(
             suite: suite, serverSecret: prepared, maxBatch: config.maxVerificationBatch,
             maxWait: Double(config.verificationWaitMilliseconds) / 1000

@@ -77,6 +77,29 @@ import ZKPinWire
         #expect(await problem(flags: ["port": "0"])?.description.contains("needs --public-url") == true)
     }
 
+    /// `identity-cache` reaches the relying party's prepared server secret; out of range it is
+    /// refused with its name.
+    @Test func theIdentityCacheSizeReachesTheServerSecret() async throws {
+        let h = try await Harness.make(curve: .bn254cx)
+        let configured = try await ServeConfiguration.resolve(
+            flags: ["identity-cache": "500", "data": h.dir], configFile: nil, environment: [:])
+        let options = try configured.options()
+        #expect(options.identityCache == 500)
+        let rp = try await ZKPinServerApp.makeRelyingParty(options).0
+        #expect(rp.config.identityCacheEntries == 500)
+        #expect(rp.login.verifier.serverSecret.identityCacheEntries == 500)
+        let defaults = try await ServeConfiguration.resolve(flags: [:], configFile: nil, environment: [:]).options()
+        #expect(defaults.identityCache == 16_384)
+        for bad in ["0", "2000000", "many"] {
+            do {
+                _ = try await ServeConfiguration.resolve(flags: ["identity-cache": bad], configFile: nil, environment: [:]).options()
+                Issue.record("identity-cache \(bad) was taken")
+            } catch {
+                #expect(error.description.contains("--identity-cache"), "\(error)")
+            }
+        }
+    }
+
     @Test func theReportMasksSecretsAndNamesEverySource() async throws {
         let environment = [
             "ZKPIN_DATABASE": "postgres://zkpin:hunter2@db.example.com:5432/zkpin",

@@ -131,6 +131,7 @@ public struct ServeConfiguration: Sendable {
         o.bodyTimeout = try integer("body-timeout", in: 1...600)
         o.verificationBatch = try integer("verification-batch", in: 1...4096)
         o.verificationWait = try integer("verification-wait", in: 0...1000)
+        o.identityCache = try integer("identity-cache", in: 1...1_000_000)
         o.otpDigits = try integer("otp-digits", in: 6...8)
         o.otpTTL = try integer("otp-ttl", in: 15...600)
         o.otpWrongCodes = try integer("otp-wrong-codes", in: 1...1000)

@@ -84,6 +84,11 @@ public struct ServeSetting: Sendable {
         ServeSetting(
             "verification-wait", .integer, default: "2",
             help: "Milliseconds a batch of pass-2 logins may wait for more to join it, 0...1000, only while the last batch had several (0: never)"),
+        ServeSetting(
+            "identity-cache", .integer, default: "16384",
+            help:
+                "Identities (per day with time permits) whose hashed points the server keeps between logins, 1...1000000: about 2.1 KB each on bn254cx, 3.1 KB on bls12-381"
+        ),
         ServeSetting("otp-digits", .integer, default: "6", help: "Digits of a one-time code (pass 2 with OTP), 6...8"),
         ServeSetting("otp-ttl", .integer, default: "90", help: "Seconds a one-time code stays valid, 15...600"),
         ServeSetting(
