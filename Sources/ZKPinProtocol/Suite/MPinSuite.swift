@@ -198,6 +198,11 @@ public protocol MPinSuite: Sendable {
 }
 
 extension MPinSuite {
+    /// The server secret prepared with the identity cache's default size.
+    public func prepareServerSecret(_ bytes: [UInt8]) throws(MPinError) -> PreparedServerSecret {
+        try prepareServerSecret(bytes, identityCacheEntries: PreparedServerSecret.defaultIdentityCacheEntries)
+    }
+
     /// Verification of a signer that holds the spec's token z·CS − PIN·A (the vectors, Milagro).
     public func dvsVerify(
         id: [UInt8], publicKey: [UInt8], date: Int, serverSecret: PreparedServerSecret,
@@ -216,11 +221,5 @@ extension MPinSuite {
         dvsVerify(
             id: id, publicKey: publicKey, date: date, serverSecret: serverSecret, message: message, signature: signature, signer: signer,
             cachingPublicKey: false)
-    }
-}
-
-extension MPinSuite {
-    public func prepareServerSecret(_ bytes: [UInt8]) throws(MPinError) -> PreparedServerSecret {
-        try prepareServerSecret(bytes, identityCacheEntries: PreparedServerSecret.defaultIdentityCacheEntries)
     }
 }
