@@ -77,17 +77,23 @@ import ZKPinWire
         // After the idle timeout the server lets go: when the peer finally reads, the answers
         // stop short of the requests it sent and the connection ends. A server that waited for
         // ever would answer every request it was sent. (How fast the buffers fill depends on
-        // the machine's load, so the test waits for the stall rather than a fixed time.)
+        // the machine's load, so the test waits for the stall rather than a fixed time.) The
+        // sending can also stall because the in-process server, starved by tests running in
+        // parallel, has not read yet: the requests then wait in the kernel's buffers, and a
+        // drain started too early reads every answer of a server that only now catches up. So
+        // before draining the test also waits until the server has taken every byte sent (it
+        // read them, so its answers have filled the buffers) or has ended the connection.
         let server = try await ServerResourceTests.server(["--idle-timeout", "2"])
         defer { server.stop() }
         let reader = try RawSocket(port: server.port, receiveBuffer: 4096)
         let request = "GET /status HTTP/1.1\r\nHost: x\r\n\r\n"
         let sent = await reader.sendAll(String(repeating: request, count: 200_000), seconds: 180, stalledFor: 5)
+        let waited = await reader.waitUntilTakenOrEnded(seconds: 120)
         try await Task.sleep(for: .seconds(6))
         let (bytes, ended) = await reader.drain(seconds: 120)
         let answers = String(decoding: bytes, as: UTF8.self).components(separatedBy: "HTTP/1.1 200").count - 1
         let requests = sent / request.utf8.count
         #expect(ended, "the connection is still open")
-        #expect(answers < requests, "all \(answers) of \(requests) requests were answered to a peer that did not read")
+        #expect(answers < requests, "all \(answers) of \(requests) requests were answered to a peer that did not read (wait: \(waited))")
     }
 }

@@ -71,6 +71,25 @@ final class RawSocket: @unchecked Sendable {
         }
     }
 
+    /// Waits, without reading, until the server has taken every byte sent (nothing left in this
+    /// socket's send queue: SIOCOUTQ, not sent or not acknowledged) or the connection is reset
+    /// or hung up, or `seconds` pass; answers which of the three ended the wait.
+    func waitUntilTakenOrEnded(seconds: Double) async -> String {
+        await onOwnThread {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                // POLLERR and POLLHUP are reported whatever is asked for; ask for nothing else.
+                var poller = pollfd(fd: self.fd, events: 0, revents: 0)
+                if poll(&poller, 1, 0) > 0, poller.revents & Int16(POLLERR | POLLHUP) != 0 { return "ended" }
+                var queued: Int32 = 0
+                let siocoutq: UInt = 0x5411  // TIOCOUTQ, which SIOCOUTQ names for sockets (linux/sockios.h)
+                if ioctl(self.fd, siocoutq, &queued) == 0, queued == 0 { return "taken" }
+                usleep(100_000)
+            }
+            return "timed out"
+        }
+    }
+
     /// Everything the server sent, read only now (until it closes, or the connection fails, or
     /// `seconds` pass); and whether it ended (closed or reset).
     func drain(seconds: Double) async -> (bytes: [UInt8], ended: Bool) {
