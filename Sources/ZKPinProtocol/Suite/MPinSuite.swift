@@ -107,8 +107,8 @@ public final class PreparedServerSecret: @unchecked Sendable {
     /// The most identities (per day, with time permits) whose hashed points and tables are kept.
     public var identityCacheEntries: Int { identityPoints.capacity }
 
-    /// The identities kept now.
-    public var identityCacheCount: Int { identityPoints.count }
+    /// The identities kept now (the tests' view of the cache).
+    package var identityCacheCount: Int { identityPoints.count }
 }
 
 /// The M-Pin operations on byte strings (hex on the wire), for one curve chosen at run time.

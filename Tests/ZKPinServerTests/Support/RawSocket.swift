@@ -82,8 +82,8 @@ final class RawSocket: @unchecked Sendable {
                 var poller = pollfd(fd: self.fd, events: 0, revents: 0)
                 if poll(&poller, 1, 0) > 0, poller.revents & Int16(POLLERR | POLLHUP) != 0 { return "ended" }
                 var queued: Int32 = 0
-                let siocoutq: UInt = 0x5411  // TIOCOUTQ, which SIOCOUTQ names for sockets (linux/sockios.h)
-                if ioctl(self.fd, siocoutq, &queued) == 0, queued == 0 { return "taken" }
+                // SIOCOUTQ (linux/sockios.h) is TIOCOUTQ for a socket.
+                if ioctl(self.fd, UInt(TIOCOUTQ), &queued) == 0, queued == 0 { return "taken" }
                 usleep(100_000)
             }
             return "timed out"
