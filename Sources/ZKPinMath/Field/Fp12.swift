@@ -56,14 +56,21 @@ public struct Fp12<P: TowerParameters>: Sendable, Hashable, CustomStringConverti
         return Fp12(c0, c1, c2)
     }
 
-    @inlinable public static func *= (a: inout Fp12, b: Fp12) { a = a * b }
+    /// In place: on the generated fields the C product reads and writes a where it lies.
+    @inlinable @inline(__always)
+    public static func *= (a: inout Fp12, b: Fp12) { P.fp12Multiply(&a, by: b) }
 
-    /// Chung-Hasan SQR2: two squarings and three products in Fp4.
+    /// The square: Chung-Hasan SQR2 in Swift (`chungHasanSquared`), complex squaring over Fp6
+    /// in the C kernels (field_arithmetic.h).
     @inlinable
     public var squared: Fp12 { square() }
 
     @inlinable @inline(never)
     func square() -> Fp12 { P.fp12Squared(self) }
+
+    /// self := self^2 in place (the Miller loop's accumulator).
+    @inlinable @inline(__always)
+    public mutating func formSquare() { P.fp12Square(&self) }
 
     /// SQR2 in Swift (the reference, and the squaring of other fields).
     @inlinable

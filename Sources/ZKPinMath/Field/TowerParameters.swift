@@ -21,6 +21,14 @@ public protocol TowerParameters: PrimeFieldParameters {
     /// lies in Fp, as a prepared line divided by ly gives (`EvaluatedLine(normalized:at:)`): the
     /// C kernel spends two base-field products fewer on it. The caller guarantees the shape.
     static func fp12ProductByNormalizedLine(_ f: Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, bAtKSquared: Bool) -> Fp12<Self>
+    /// The Miller loop's square and line products in place, on its one accumulator: the C
+    /// kernels read and write f where it lies, where the functions above copy it in and out
+    /// (and zero their result first), about 14% of a live Miller loop's time on BN254CX.
+    static func fp12Square(_ f: inout Fp12<Self>)
+    /// a := a·b in place (`Fp12.*=`).
+    static func fp12Multiply(_ a: inout Fp12<Self>, by b: Fp12<Self>)
+    static func fp12MultiplyByLine(_ f: inout Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, bAtKSquared: Bool)
+    static func fp12MultiplyByNormalizedLine(_ f: inout Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, bAtKSquared: Bool)
     /// The complete projective sum and doubling of points (X, Y, Z) on the curve's twist over
     /// Fp2 (`Point`'s formulas with the twist's 3b'), in C on the generated fields; nil where
     /// there is none, and `Point`'s Swift formulas apply.
@@ -70,6 +78,23 @@ extension TowerParameters {
     @inlinable @inline(__always)
     public static func fp12ProductByNormalizedLine(_ f: Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, bAtKSquared: Bool) -> Fp12<Self> {
         fp12ProductByLine(f, a: a, b: b, bAtKSquared: bAtKSquared)
+    }
+
+    @inlinable @inline(__always)
+    public static func fp12Square(_ f: inout Fp12<Self>) { f = fp12Squared(f) }
+
+    /// The Swift product out of line (`Fp12.*`), not inlined into every `*=`.
+    @inlinable @inline(__always)
+    public static func fp12Multiply(_ a: inout Fp12<Self>, by b: Fp12<Self>) { a = a * b }
+
+    @inlinable @inline(__always)
+    public static func fp12MultiplyByLine(_ f: inout Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, bAtKSquared: Bool) {
+        f = fp12ProductByLine(f, a: a, b: b, bAtKSquared: bAtKSquared)
+    }
+
+    @inlinable @inline(__always)
+    public static func fp12MultiplyByNormalizedLine(_ f: inout Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, bAtKSquared: Bool) {
+        f = fp12ProductByNormalizedLine(f, a: a, b: b, bAtKSquared: bAtKSquared)
     }
 }
 

@@ -96,7 +96,7 @@ extension Fp12 where P: CyclotomicSquaring {
             inverse = inverse * value.g1Denominator
             let power = value.decompressed(g1: value.g1Numerator * denominatorInverse)
             let factor = snapshots.isNegative(index) ? power.conjugate : power
-            result = haveResult ? result * factor : factor
+            if haveResult { result *= factor } else { result = factor }
             haveResult = true
         }
         return result

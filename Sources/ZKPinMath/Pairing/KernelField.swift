@@ -53,6 +53,12 @@
         public static func fp12Squared(_ a: Fp12<Self>) -> Fp12<Self> { applying(kernels.fp12_square, a, into: .zero) }
 
         @inlinable @inline(__always)
+        public static func fp12Square(_ f: inout Fp12<Self>) { withMutableLimbs(of: &f) { kernels.fp12_square($0, $0) } }
+
+        @inlinable @inline(__always)
+        public static func fp12Multiply(_ a: inout Fp12<Self>, by b: Fp12<Self>) { multiplyInPlace(&a, by: b, kernels.fp12_mul) }
+
+        @inlinable @inline(__always)
         public static func fp12CyclotomicSquared(_ a: Fp12<Self>) -> Fp12<Self> {
             applying(kernels.fp12_cyclotomic_square, a, into: .zero)
         }
@@ -70,6 +76,24 @@
                 return f.sparseProduct(a: a, b: b, bAtKSquared: bAtKSquared)
             }
             return applying(kernels.fp12_mul_by_line, f, (a, b), into: .zero)
+        }
+
+        @inlinable @inline(__always)
+        public static func fp12MultiplyByLine(_ f: inout Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, bAtKSquared: Bool) {
+            guard bAtKSquared == (kernels.line_b_at_k_squared != 0) else {
+                f = f.sparseProduct(a: a, b: b, bAtKSquared: bAtKSquared)
+                return
+            }
+            multiplyInPlace(&f, by: (a, b), kernels.fp12_mul_by_line)
+        }
+
+        @inlinable @inline(__always)
+        public static func fp12MultiplyByNormalizedLine(_ f: inout Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, bAtKSquared: Bool) {
+            guard bAtKSquared == (kernels.line_b_at_k_squared != 0) else {
+                f = f.sparseProduct(a: a, b: b, bAtKSquared: bAtKSquared)
+                return
+            }
+            multiplyInPlace(&f, by: (a, b), kernels.fp12_mul_by_normalized_line)
         }
 
         @inlinable @inline(__always)
@@ -123,6 +147,15 @@
         var result = result
         withLimbs(of: a) { a in withLimbs(of: b) { b in withMutableLimbs(of: &result) { kernel($0, a, b) } } }
         return result
+    }
+
+    /// `kernel(f, f, b)`: f times b in place (kernels whose result may be their first operand).
+    @inlinable @inline(__always)
+    func multiplyInPlace<A, B>(
+        _ f: inout A, by b: B,
+        _ kernel: @convention(c) (UnsafeMutablePointer<UInt64>, UnsafePointer<UInt64>, UnsafePointer<UInt64>) -> Void
+    ) {
+        withLimbs(of: b) { b in withMutableLimbs(of: &f) { kernel($0, $0, b) } }
     }
 
     /// `kernel(result, a)` on the limbs of a.

@@ -100,13 +100,17 @@ public enum MillerLoop<C: PairingCurve> {
     @inlinable
     public static func run<Pairs: MillerPairs>(_ pairs: inout Pairs) -> GT where Pairs.C == C {
         let steps = C.millerSchedule
-        // The first step is a doubling with f = 1: peeled, so that it squares nothing.
-        var f = pairs.multiply(.one, by: steps[0])
+        // The first step is a doubling with f = 1: peeled, so that it squares nothing. f is
+        // squared and multiplied in place.
+        var f = GT.one
+        pairs.multiply(&f, by: steps[0])
         for index in 1..<steps.count {
             switch steps[index] {
-            case .doubling: f = pairs.multiply(f.squared, by: .doubling)
+            case .doubling:
+                f.formSquare()
+                pairs.multiply(&f, by: .doubling)
             case .conjugation: f = f.conjugate
-            case let step: f = pairs.multiply(f, by: step)
+            case let step: pairs.multiply(&f, by: step)
             }
         }
         return f

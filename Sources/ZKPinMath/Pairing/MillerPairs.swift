@@ -3,8 +3,9 @@
 /// heap) and an array of pairs all run through the same loop, `MillerLoop.run`.
 public protocol MillerPairs {
     associatedtype C: PairingCurve
-    /// f times the lines of `step` (which has lines) of every pair; advances their sources.
-    mutating func multiply(_ f: Fp12<C.Field>, by step: MillerStep) -> Fp12<C.Field>
+    /// f times the lines of `step` (which has lines) of every pair, in place; advances their
+    /// sources.
+    mutating func multiply(_ f: inout Fp12<C.Field>, by step: MillerStep)
 }
 
 /// One pair: P in affine coordinates and the source of Q's lines.
@@ -18,15 +19,16 @@ public struct MillerPair<S: LineSource>: MillerPairs {
     public init(_ p: (x: Fp<C.Field>, y: Fp<C.Field>), _ lines: S) { self.p = p; self.lines = lines }
 
     @inlinable @inline(__always)
-    public mutating func multiply(_ f: Fp12<C.Field>, by step: MillerStep) -> Fp12<C.Field> {
+    public mutating func multiply(_ f: inout Fp12<C.Field>, by step: MillerStep) {
         switch step {
-        case .doubling: return f.multiplied(by: lines.evaluate(lines.doubling(), at: p))
-        case .addition: return f.multiplied(by: lines.evaluate(lines.addition(negated: false), at: p))
-        case .negatedAddition: return f.multiplied(by: lines.evaluate(lines.addition(negated: true), at: p))
+        case .doubling: f.multiply(by: lines.evaluate(lines.doubling(), at: p))
+        case .addition: f.multiply(by: lines.evaluate(lines.addition(negated: false), at: p))
+        case .negatedAddition: f.multiply(by: lines.evaluate(lines.addition(negated: true), at: p))
         case .frobenius:
             let (first, second) = lines.frobeniusLines()
-            return f.multiplied(by: lines.evaluate(first, at: p)).multiplied(by: lines.evaluate(second, at: p))
-        case .conjugation: return f
+            f.multiply(by: lines.evaluate(first, at: p))
+            f.multiply(by: lines.evaluate(second, at: p))
+        case .conjugation: break
         }
     }
 }
@@ -42,8 +44,9 @@ public struct MillerPairsBoth<A: MillerPairs, B: MillerPairs>: MillerPairs where
     public init(_ first: A, _ second: B) { self.first = first; self.second = second }
 
     @inlinable @inline(__always)
-    public mutating func multiply(_ f: Fp12<C.Field>, by step: MillerStep) -> Fp12<C.Field> {
-        second.multiply(first.multiply(f, by: step), by: step)
+    public mutating func multiply(_ f: inout Fp12<C.Field>, by step: MillerStep) {
+        first.multiply(&f, by: step)
+        second.multiply(&f, by: step)
     }
 }
 
@@ -52,9 +55,7 @@ extension Array: MillerPairs where Element: MillerPairs {
     public typealias C = Element.C
 
     @inlinable
-    public mutating func multiply(_ f: Fp12<C.Field>, by step: MillerStep) -> Fp12<C.Field> {
-        var f = f
-        for index in indices { f = self[index].multiply(f, by: step) }
-        return f
+    public mutating func multiply(_ f: inout Fp12<C.Field>, by step: MillerStep) {
+        for index in indices { self[index].multiply(&f, by: step) }
     }
 }

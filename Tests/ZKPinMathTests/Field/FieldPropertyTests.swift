@@ -214,9 +214,10 @@ struct UnrolledArithmeticTests {
 }
 
 /// The fields' Fp4 and Fp12 products and squares, cyclotomic squarings and products by lines
-/// (C on x86-64 builds) against
-/// the Swift formulas they replace, on random elements (the formulas are the same polynomial
-/// maps inside or outside the cyclotomic subgroup).
+/// (C on x86-64 builds), also in place, against the Swift formulas they replace, on random
+/// elements (the formulas are the same polynomial maps inside or outside the cyclotomic
+/// subgroup). The Fp12 square in C is complex squaring over Fp6, the Swift one Chung-Hasan's
+/// SQR2 over Fp4: two formulas, one value.
 struct TowerKernelTests {
     func check<P: CyclotomicSquaring>(_: P.Type) {
         var generator = FieldPropertyTests.Generator(state: 31)
@@ -239,6 +240,7 @@ struct TowerKernelTests {
             if P.fp12Product(x, y) != Fp12.karatsubaProduct(x, y) { failures += 1 }
             if P.fp12Squared(x) != x.chungHasanSquared { failures += 1 }
             let lineB = round == 0 ? maximum : fp2()
+            failures += inPlaceFailures(x, y, a: a, b: lineB)
             for bAtKSquared in [false, true] {
                 if P.fp12ProductByLine(x, a: a, b: lineB, bAtKSquared: bAtKSquared) != x.sparseProduct(a: a, b: lineB, bAtKSquared: bAtKSquared) {
                     failures += 1
@@ -269,6 +271,7 @@ struct TowerKernelTests {
             if P.fp12Product(x, y) != Fp12.karatsubaProduct(x, y) { failures += 1 }
             if P.fp12Squared(x) != x.chungHasanSquared { failures += 1 }
             if P.fp12Squared(y) != y.chungHasanSquared { failures += 1 }
+            failures += inPlaceFailures(x, y, a: fullMaximum, b: topFp2) + inPlaceFailures(y, x, a: alternating, b: topFp2)
             for bAtKSquared in [false, true] {
                 for (a, b) in [(fullMaximum, topFp2), (alternating, topFp2), (fullMaximum, Fp2<P>.zero)] {
                     if P.fp12ProductByLine(x, a: a, b: b, bAtKSquared: bAtKSquared) != x.sparseProduct(a: a, b: b, bAtKSquared: bAtKSquared) {
@@ -284,6 +287,28 @@ struct TowerKernelTests {
             }
         }
         #expect(failures == 0)
+    }
+
+    /// The in-place forms (the Miller loop's square and line products, `Fp12.*=`) against the
+    /// same references: there the kernels read and write one buffer.
+    func inPlaceFailures<P: CyclotomicSquaring>(_ x: Fp12<P>, _ y: Fp12<P>, a: Fp4<P>, b: Fp2<P>) -> Int {
+        var failures = 0
+        var square = x
+        square.formSquare()
+        if square != x.chungHasanSquared { failures += 1 }
+        var product = x
+        product *= y
+        if product != Fp12.karatsubaProduct(x, y) { failures += 1 }
+        for bAtKSquared in [false, true] {
+            var lined = x
+            P.fp12MultiplyByLine(&lined, a: a, b: b, bAtKSquared: bAtKSquared)
+            if lined != x.sparseProduct(a: a, b: b, bAtKSquared: bAtKSquared) { failures += 1 }
+            let normalized = Self.withYInBaseField(a, bAtKSquared: bAtKSquared)
+            var normalizedLined = x
+            P.fp12MultiplyByNormalizedLine(&normalizedLined, a: normalized, b: b, bAtKSquared: bAtKSquared)
+            if normalizedLined != x.sparseProduct(a: normalized, b: b, bAtKSquared: bAtKSquared) { failures += 1 }
+        }
+        return failures
     }
 
     /// `a` with its y_P coefficient (c0 on a D-type twist, c1 on an M-type one) moved into Fp,
