@@ -234,7 +234,8 @@ static inline __attribute__((always_inline)) void F##_fp2_granger_scott(uint64_t
                                                                                                                                               \
 /* Granger-Scott squaring in the cyclotomic subgroup of Fp12 = Fp4[k]/(k^3 - j), x = a + b k + c k^2:                                         \
  * x^2 = (3a^2 - 2 conj(a)) + (3 j c^2 + 2 conj(b)) k + (3 b^2 - 2 conj(c)) k^2, conj(u + v j) = u - v j.                                     \
- * r must not overlap a. */                                                                                                                   \
+ * r may be x (in place, as the Swift bindings call it): the squares are taken first, and each Fp2                                            \
+ * coefficient of r reads only x's coefficient at its own place before writing it. */                                                         \
 static inline __attribute__((always_inline)) void F##_fp12_cyclotomic_square(uint64_t *r, const uint64_t *x) {                                \
     uint64_t a2[4 * N], b2[4 * N], c2[4 * N], c2j[4 * N];                                                                                     \
     const uint64_t *a = x, *b = x + 4 * N, *c = x + 8 * N;                                                                                    \

@@ -241,9 +241,9 @@ public struct FrobeniusEndomorphism<C: PairingCurve>: Sendable {
         let count = recoding.columns.count
         var result = entry(recoding.columns[count - 1])
         for i in stride(from: count - 2, through: 0, by: -1) {
-            result = result.doubledElement
+            result.formDoubled()
             let chosen = entry(recoding.columns[i])
-            result = T.combine(result, chosen.inverted(if: recoding.negative[i]))
+            result.formCombined(with: chosen.inverted(if: recoding.negative[i]))
         }
         return T.combine(result, T.select(recoding.even, signed[0].inverseElement, .identityElement))
     }
@@ -286,6 +286,18 @@ package protocol FrobeniusGroupElement {
     /// The inverse when mask is all ones, self when it is zero, without a branch.
     func inverted(if mask: UInt64) -> Self
     static func select(_ mask: UInt64, _ a: Self, _ b: Self) -> Self
+    /// self := combine(self, b) and self := self doubled, in place where the type can (GT: the C
+    /// kernels on the value where it lies).
+    mutating func formCombined(with b: Self)
+    mutating func formDoubled()
+}
+
+extension FrobeniusGroupElement {
+    @inlinable @inline(__always)
+    package mutating func formCombined(with b: Self) { self = Self.combine(self, b) }
+
+    @inlinable @inline(__always)
+    package mutating func formDoubled() { self = doubledElement }
 }
 
 extension Point: FrobeniusGroupElement {
@@ -302,6 +314,8 @@ extension Fp12: FrobeniusGroupElement where P: CyclotomicSquaring {
     @inlinable package var doubledElement: Fp12 { cyclotomicSquared }
     @inlinable package var inverseElement: Fp12 { conjugate }
     @inlinable package func inverted(if mask: UInt64) -> Fp12 { conjugated(if: mask) }
+    @inlinable package mutating func formCombined(with b: Fp12) { self *= b }
+    @inlinable package mutating func formDoubled() { formCyclotomicSquare() }
 }
 
 extension Point {

@@ -10,6 +10,10 @@ extension Fp12 where P: CyclotomicSquaring {
     @inlinable @inline(never)
     func cyclotomicSquare() -> Fp12 { P.fp12CyclotomicSquared(self) }
 
+    /// self := self^2 in place, on the cyclotomic subgroup.
+    @inlinable @inline(__always)
+    public mutating func formCyclotomicSquare() { P.fp12CyclotomicSquare(&self) }
+
     /// The Granger–Scott squaring in Swift (the reference, and the squaring of other fields).
     @inlinable
     package var grangerScottSquared: Fp12 {
@@ -31,8 +35,8 @@ extension Fp12 where P: CyclotomicSquaring {
         var result = self
         var bit = 63 - exponent.leadingZeroBitCount - 1
         while bit >= 0 {
-            result = result.cyclotomicSquared
-            if (exponent >> UInt64(bit)) & 1 == 1 { result = result * self }
+            result.formCyclotomicSquare()
+            if (exponent >> UInt64(bit)) & 1 == 1 { result *= self }
             bit -= 1
         }
         return result
@@ -66,8 +70,8 @@ extension Fp12 where P: CyclotomicSquaring {
         var result = entry(digits[top])
         var index = top - 1
         while index >= 0 {
-            result = result.cyclotomicSquared
-            if digits[index] != 0 { result = result * entry(digits[index]) }
+            result.formCyclotomicSquare()
+            if digits[index] != 0 { result *= entry(digits[index]) }
             index -= 1
         }
         return result

@@ -64,6 +64,11 @@
         }
 
         @inlinable @inline(__always)
+        public static func fp12CyclotomicSquare(_ a: inout Fp12<Self>) {
+            withMutableLimbs(of: &a) { kernels.fp12_cyclotomic_square($0, $0) }
+        }
+
+        @inlinable @inline(__always)
         public static func compressedCyclotomicSquare(_ x: inout CompressedCyclotomic<Self>, times: Int) {
             withMutableLimbs(of: &x) { kernels.compressed_square($0, Int32(times)) }
         }

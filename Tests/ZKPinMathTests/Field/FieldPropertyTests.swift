@@ -289,13 +289,17 @@ struct TowerKernelTests {
         #expect(failures == 0)
     }
 
-    /// The in-place forms (the Miller loop's square and line products, `Fp12.*=`) against the
-    /// same references: there the kernels read and write one buffer.
+    /// The in-place forms (the Miller loop's square and line products, `Fp12.*=`, the cyclotomic
+    /// square of GT powers) against the same references: there the kernels read and write one
+    /// buffer.
     func inPlaceFailures<P: CyclotomicSquaring>(_ x: Fp12<P>, _ y: Fp12<P>, a: Fp4<P>, b: Fp2<P>) -> Int {
         var failures = 0
         var square = x
         square.formSquare()
         if square != x.chungHasanSquared { failures += 1 }
+        var cyclotomic = x
+        cyclotomic.formCyclotomicSquare()
+        if cyclotomic != x.grangerScottSquared { failures += 1 }
         var product = x
         product *= y
         if product != Fp12.karatsubaProduct(x, y) { failures += 1 }
