@@ -23,7 +23,8 @@ public protocol TowerParameters: PrimeFieldParameters {
     static func fp12ProductByNormalizedLine(_ f: Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, bAtKSquared: Bool) -> Fp12<Self>
     /// The Miller loop's square and line products in place, on its one accumulator: the C
     /// kernels read and write f where it lies, where the functions above copy it in and out
-    /// (and zero their result first): 7% of a live Miller loop's time on BN254CX.
+    /// (and zero their result first): about 5% of a live BN254CX Miller loop's time (stop 40 in
+    /// docs/PERFORMANCE.md).
     static func fp12Square(_ f: inout Fp12<Self>)
     /// a := a·b in place (`Fp12.*=`).
     static func fp12Multiply(_ a: inout Fp12<Self>, by b: Fp12<Self>)
