@@ -1,8 +1,8 @@
 extension Fp12 {
     /// self·(a + b·k) (bAtKSquared false) or self·(a + b·k^2) (true), skipping the zero
     /// coefficients: the product by a Miller-loop line on a D-type or M-type twist, in Swift
-    /// (the reference, and the product of fields without C kernels).
-    @inlinable
+    /// (the reference, and the product of fields without C kernels). Out of line, as `*` is.
+    @inlinable @inline(never)
     package func sparseProduct(a: Fp4<P>, b: Fp2<P>, bAtKSquared: Bool) -> Fp12 {
         let aPlusB = Fp4(a.c0 + b, a.c1)
         if !bAtKSquared {

@@ -11,24 +11,20 @@ public protocol TowerParameters: PrimeFieldParameters {
     /// γ, γ^2, γ^3, γ^4, γ^5 with γ = δ·δ̄ = δ^(p+1), in Fp: the factors of x -> x^(p^2)
     /// (`Fp12.frobeniusSquared`).
     static var frobeniusSquaredFactors: (Fp<Self>, Fp<Self>, Fp<Self>, Fp<Self>, Fp<Self>) { get }
-    /// Fp12 product, square, and product by a sparse element `a + b·k` (bAtKSquared false: a
-    /// D-type twist's Miller-loop line) or `a + b·k^2` (true: M-type); Swift by default, C on
-    /// the generated fields.
+    /// Fp12 product and square; Swift by default, C on the generated fields.
     static func fp12Product(_ a: Fp12<Self>, _ b: Fp12<Self>) -> Fp12<Self>
     static func fp12Squared(_ a: Fp12<Self>) -> Fp12<Self>
-    static func fp12ProductByLine(_ f: Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, bAtKSquared: Bool) -> Fp12<Self>
+    /// The same in place (`Fp12.formSquare`, `Fp12.*=`): the C kernels read and write the value
+    /// where it lies, where the forms above copy it in and out (and zero their result first),
+    /// about 5% of a live BN254CX Miller loop's time (stop 40 in docs/PERFORMANCE.md).
+    static func fp12Square(_ f: inout Fp12<Self>)
+    static func fp12Multiply(_ a: inout Fp12<Self>, by b: Fp12<Self>)
+    /// f := f times a sparse element `a + b·k` (bAtKSquared false: a D-type twist's Miller-loop
+    /// line) or `a + b·k^2` (true: M-type), in place on the Miller loop's accumulator.
+    static func fp12MultiplyByLine(_ f: inout Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, bAtKSquared: Bool)
     /// The same for a line whose y_P coefficient (a.c0 on a D-type twist, a.c1 on an M-type one)
     /// lies in Fp, as a prepared line divided by ly gives (`EvaluatedLine(normalized:at:)`): the
     /// C kernel spends two base-field products fewer on it. The caller guarantees the shape.
-    static func fp12ProductByNormalizedLine(_ f: Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, bAtKSquared: Bool) -> Fp12<Self>
-    /// The Miller loop's square and line products in place, on its one accumulator: the C
-    /// kernels read and write f where it lies, where the functions above copy it in and out
-    /// (and zero their result first): about 5% of a live BN254CX Miller loop's time (stop 40 in
-    /// docs/PERFORMANCE.md).
-    static func fp12Square(_ f: inout Fp12<Self>)
-    /// a := a·b in place (`Fp12.*=`).
-    static func fp12Multiply(_ a: inout Fp12<Self>, by b: Fp12<Self>)
-    static func fp12MultiplyByLine(_ f: inout Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, bAtKSquared: Bool)
     static func fp12MultiplyByNormalizedLine(_ f: inout Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, bAtKSquared: Bool)
     /// The complete projective sum and doubling of points (X, Y, Z) on the curve's twist over
     /// Fp2 (`Point`'s formulas with the twist's 3b'), in C on the generated fields; nil where
@@ -56,11 +52,6 @@ extension TowerParameters {
     public static func fp12Squared(_ a: Fp12<Self>) -> Fp12<Self> { a.chungHasanSquared }
 
     @inlinable @inline(__always)
-    public static func fp12ProductByLine(_ f: Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, bAtKSquared: Bool) -> Fp12<Self> {
-        f.sparseProduct(a: a, b: b, bAtKSquared: bAtKSquared)
-    }
-
-    @inlinable @inline(__always)
     public static func twistSum(
         _ p: (Fp2<Self>, Fp2<Self>, Fp2<Self>), _ q: (Fp2<Self>, Fp2<Self>, Fp2<Self>)
     ) -> (Fp2<Self>, Fp2<Self>, Fp2<Self>)? { nil }
@@ -76,26 +67,35 @@ extension TowerParameters {
         _ t: inout (Fp2<Self>, Fp2<Self>, Fp2<Self>), _ r: (Fp2<Self>, Fp2<Self>)
     ) -> (Fp2<Self>, Fp2<Self>, Fp2<Self>)? { nil }
 
+    // The Swift defaults go through the out-of-line square, product and sparse product, so
+    // that their thousands of instructions are not inlined at every call.
     @inlinable @inline(__always)
-    public static func fp12ProductByNormalizedLine(_ f: Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, bAtKSquared: Bool) -> Fp12<Self> {
-        fp12ProductByLine(f, a: a, b: b, bAtKSquared: bAtKSquared)
-    }
+    public static func fp12Square(_ f: inout Fp12<Self>) { f = f.squared }
 
-    @inlinable @inline(__always)
-    public static func fp12Square(_ f: inout Fp12<Self>) { f = fp12Squared(f) }
-
-    /// The Swift product out of line (`Fp12.*`), not inlined into every `*=`.
     @inlinable @inline(__always)
     public static func fp12Multiply(_ a: inout Fp12<Self>, by b: Fp12<Self>) { a = a * b }
 
     @inlinable @inline(__always)
     public static func fp12MultiplyByLine(_ f: inout Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, bAtKSquared: Bool) {
-        f = fp12ProductByLine(f, a: a, b: b, bAtKSquared: bAtKSquared)
+        f = f.sparseProduct(a: a, b: b, bAtKSquared: bAtKSquared)
     }
 
     @inlinable @inline(__always)
     public static func fp12MultiplyByNormalizedLine(_ f: inout Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, bAtKSquared: Bool) {
-        f = fp12ProductByNormalizedLine(f, a: a, b: b, bAtKSquared: bAtKSquared)
+        fp12MultiplyByLine(&f, a: a, b: b, bAtKSquared: bAtKSquared)
+    }
+
+    /// f times a line as a new value (the tests'; the Miller loop multiplies in place).
+    package static func fp12ProductByLine(_ f: Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, bAtKSquared: Bool) -> Fp12<Self> {
+        var product = f
+        fp12MultiplyByLine(&product, a: a, b: b, bAtKSquared: bAtKSquared)
+        return product
+    }
+
+    package static func fp12ProductByNormalizedLine(_ f: Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, bAtKSquared: Bool) -> Fp12<Self> {
+        var product = f
+        fp12MultiplyByNormalizedLine(&product, a: a, b: b, bAtKSquared: bAtKSquared)
+        return product
     }
 }
 

@@ -73,32 +73,28 @@
             withMutableLimbs(of: &x) { kernels.compressed_square($0, Int32(times)) }
         }
 
-        /// The C code is written for the curve's own line shape (its twist's); the other shape
-        /// takes the Swift path.
-        @inlinable @inline(__always)
-        public static func fp12ProductByLine(_ f: Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, bAtKSquared: Bool) -> Fp12<Self> {
-            guard bAtKSquared == (kernels.line_b_at_k_squared != 0) else {
-                return f.sparseProduct(a: a, b: b, bAtKSquared: bAtKSquared)
-            }
-            return applying(kernels.fp12_mul_by_line, f, (a, b), into: .zero)
-        }
-
         @inlinable @inline(__always)
         public static func fp12MultiplyByLine(_ f: inout Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, bAtKSquared: Bool) {
-            guard bAtKSquared == (kernels.line_b_at_k_squared != 0) else {
-                f = f.sparseProduct(a: a, b: b, bAtKSquared: bAtKSquared)
-                return
-            }
-            multiplyInPlace(&f, by: (a, b), kernels.fp12_mul_by_line)
+            multiply(&f, byLine: (a, b), bAtKSquared: bAtKSquared, kernels.fp12_mul_by_line)
         }
 
         @inlinable @inline(__always)
         public static func fp12MultiplyByNormalizedLine(_ f: inout Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, bAtKSquared: Bool) {
+            multiply(&f, byLine: (a, b), bAtKSquared: bAtKSquared, kernels.fp12_mul_by_normalized_line)
+        }
+
+        /// f times the line (a, b) by `kernel`, in place. The C code is written for the curve's
+        /// own line shape (its twist's); the other shape takes the Swift path.
+        @inlinable @inline(__always)
+        static func multiply(
+            _ f: inout Fp12<Self>, byLine line: (a: Fp4<Self>, b: Fp2<Self>), bAtKSquared: Bool,
+            _ kernel: @convention(c) (UnsafeMutablePointer<UInt64>, UnsafePointer<UInt64>, UnsafePointer<UInt64>) -> Void
+        ) {
             guard bAtKSquared == (kernels.line_b_at_k_squared != 0) else {
-                f = f.sparseProduct(a: a, b: b, bAtKSquared: bAtKSquared)
+                f = f.sparseProduct(a: line.a, b: line.b, bAtKSquared: bAtKSquared)
                 return
             }
-            multiplyInPlace(&f, by: (a, b), kernels.fp12_mul_by_normalized_line)
+            multiplyInPlace(&f, by: line, kernel)
         }
 
         @inlinable @inline(__always)
@@ -131,14 +127,6 @@
                 withLimbs(of: r) { r in withMutableLimbs(of: &line) { kernels.g2_add_line(point, r, $0) } }
             }
             return line
-        }
-
-        @inlinable @inline(__always)
-        public static func fp12ProductByNormalizedLine(_ f: Fp12<Self>, a: Fp4<Self>, b: Fp2<Self>, bAtKSquared: Bool) -> Fp12<Self> {
-            guard bAtKSquared == (kernels.line_b_at_k_squared != 0) else {
-                return f.sparseProduct(a: a, b: b, bAtKSquared: bAtKSquared)
-            }
-            return applying(kernels.fp12_mul_by_normalized_line, f, (a, b), into: .zero)
         }
     }
 
