@@ -19,8 +19,7 @@ typedef struct { uint64_t limb[6]; } zk_limbs6;
  * g2_add and g2_double: the complete projective formulas on the twist (X, Y, Z, each an Fp2);
  * g2_double_line and g2_add_line: the Miller loop's doubling and addition steps on a live T,
  * the line (ly, lx, lc) out; live_line_steps: 1 when the bindings should take them (else the
- * Swift steps, which measured faster on this limb count). miller_loop_live: the doublings and
- * additions of one pair's Miller loop with a live T, in one call. */
+ * Swift steps, which measured faster on this limb count). */
 typedef struct {
     void (*_Nonnull montgomery_product)(uint64_t *r, const uint64_t *a, const uint64_t *b);
     void (*_Nonnull modular_sum)(uint64_t *r, const uint64_t *a, const uint64_t *b);
@@ -38,8 +37,6 @@ typedef struct {
     void (*_Nonnull g2_double)(uint64_t *r, const uint64_t *p);
     void (*_Nonnull g2_double_line)(uint64_t *t, uint64_t *line);
     void (*_Nonnull g2_add_line)(uint64_t *t, const uint64_t *r, uint64_t *line);
-    void (*_Nonnull miller_loop_live)(uint64_t *f, uint64_t *t, const uint64_t *q, const uint64_t *p,
-                                      const signed char *digits, int count);
     int line_b_at_k_squared;
     int live_line_steps;
 } zk_field_kernels;
@@ -581,44 +578,6 @@ static void F##_g2_double(uint64_t *r, const uint64_t *p) {                     
     for (int k = 0; k < 2 * N; k++) { r[k] = x3[k]; r[2 * N + k] = y3[k]; r[4 * N + k] = z3[k]; }                               \
 }
 
-#define ZK_LIVE_MILLER_LOOP(F, N, BASE) \
-/* A line (ly, lx, lc) evaluated at P = (x_P, y_P) (EvaluatedLine in Swift): a = (ly y_P, lc) on a                                                                 \
- * D-type twist, (lc, ly y_P) on an M-type one, b = lx x_P; out as F##_fp12_mul_by_line takes it. */                                                               \
-static inline __attribute__((always_inline)) void F##_evaluate_line(uint64_t *out, const uint64_t *line, const uint64_t *p) {                                      \
-    uint64_t *y_term = out + (BASE == 0 ? 0 : 2 * N), *constant = out + (BASE == 0 ? 2 * N : 0);                                                                   \
-    zk_limbs##N x = F##_load(p), y = F##_load(p + N);                                                                                                              \
-    F##_store(y_term, F##_montgomery_product(F##_load(line), y));                                                                                                  \
-    F##_store(y_term + N, F##_montgomery_product(F##_load(line + N), y));                                                                                          \
-    for (int k = 0; k < 2 * N; k++) constant[k] = line[4 * N + k];                                                                                                 \
-    F##_store(out + 4 * N, F##_montgomery_product(F##_load(line + 2 * N), x));                                                                                     \
-    F##_store(out + 5 * N, F##_montgomery_product(F##_load(line + 3 * N), x));                                                                                     \
-}                                                                                                                                                                  \
-                                                                                                                                                                   \
-/* The doublings and additions of the Miller loop for one pair with a live T (MillerLoop.run over                                                                  \
- * LiveLines in Swift, the same operations in the same order): digits are the NAF of the loop                                                                      \
- * count, least significant first, count of them; from the digit below the leading one down,                                                                       \
- * f := f^2 (not the first time), f times the tangent at T, T := 2T, and for a digit +1 or -1 f                                                                    \
- * times the line through T and Q or -Q, T := T + Q or T - Q. f: Fp12's one in, the product                                                                        \
- * out; t: T = (X, Y, Z) in and out; q: Q = (x, y) affine; p: P = (x, y) affine, in Fp. The                                                                        \
- * digits are the curve's, public, and so are the branches. */                                                                                                     \
-static __attribute__((noinline)) void F##_miller_loop_live(uint64_t *f, uint64_t *t, const uint64_t *q, const uint64_t *p, const signed char *digits, int count) { \
-    uint64_t line[6 * N], evaluated[6 * N], negated_q[4 * N];                                                                                                      \
-    uint64_t zero[2 * N] = {0};                                                                                                                                    \
-    for (int k = 0; k < 2 * N; k++) negated_q[k] = q[k];                                                                                                           \
-    F##_fp2_difference(negated_q + 2 * N, zero, q + 2 * N);                                                                                                        \
-    for (int i = count - 2; i >= 0; i--) {                                                                                                                         \
-        if (i != count - 2) F##_fp12_square(f, f);                                                                                                                 \
-        F##_g2_double_line(t, line);                                                                                                                               \
-        F##_evaluate_line(evaluated, line, p);                                                                                                                     \
-        F##_fp12_mul_by_line(f, f, evaluated);                                                                                                                     \
-        if (digits[i] != 0) {                                                                                                                                      \
-            F##_g2_add_line(t, digits[i] > 0 ? q : negated_q, line);                                                                                               \
-            F##_evaluate_line(evaluated, line, p);                                                                                                                 \
-            F##_fp12_mul_by_line(f, f, evaluated);                                                                                                                 \
-        }                                                                                                                                                          \
-    }                                                                                                                                                              \
-}
-
 #define ZK_KERNEL_TABLE(F, N, LINE_AT_K_SQUARED, LIVE_LINE_STEPS) \
 /* The table's entries: every element by pointer (N limbs, an Fp2 as c0 then c1), one signature                                  \
  * for any limb count. Inlined into the callers, the loads and stores fold away. */                                              \
@@ -638,7 +597,7 @@ static const zk_field_kernels F##_kernels __attribute__((unused)) = { /* unused 
     F##_montgomery_product_at, F##_modular_sum_at, F##_modular_difference_at, F##_fp2_product_at,                                \
     F##_fp4_mul, F##_fp4_square, F##_fp12_mul, F##_fp12_square, F##_fp12_cyclotomic_square,                                      \
     F##_compressed_square, F##_fp12_mul_by_line, F##_fp12_mul_by_normalized_line, F##_g2_add, F##_g2_double,                     \
-    F##_g2_double_line, F##_g2_add_line, F##_miller_loop_live,                                                                   \
+    F##_g2_double_line, F##_g2_add_line,                                                                                         \
     LINE_AT_K_SQUARED, LIVE_LINE_STEPS,                                                                                          \
 };
 
@@ -1618,7 +1577,6 @@ ZK_FP2_PRODUCT_SUMS_OF_PRODUCTS(zk_bn254cx, 4)
 ZK_TOWER(zk_bn254cx, 4)
 ZK_LINE_PRODUCT(zk_bn254cx, 4, ZK_LINE_TERMS_D, 0)
 ZK_TWIST(zk_bn254cx, 4, 3, 1)
-ZK_LIVE_MILLER_LOOP(zk_bn254cx, 4, 0)
 ZK_KERNEL_TABLE(zk_bn254cx, 4, 0, 0)
 
 
@@ -2795,7 +2753,6 @@ ZK_FP2_PRODUCT_KARATSUBA(zk_bls12_381, 6)
 ZK_TOWER(zk_bls12_381, 6)
 ZK_LINE_PRODUCT(zk_bls12_381, 6, ZK_LINE_TERMS_M, 1)
 ZK_TWIST(zk_bls12_381, 6, 12, 0)
-ZK_LIVE_MILLER_LOOP(zk_bls12_381, 6, 1)
 ZK_KERNEL_TABLE(zk_bls12_381, 6, 1, 1)
 
 

@@ -42,15 +42,6 @@ public protocol TowerParameters: PrimeFieldParameters {
     static func twistAdditionLine(
         _ t: inout (Fp2<Self>, Fp2<Self>, Fp2<Self>), _ r: (Fp2<Self>, Fp2<Self>)
     ) -> (Fp2<Self>, Fp2<Self>, Fp2<Self>)?
-    /// The doublings and additions of one pair's Miller loop with a live T in one call (C on the
-    /// generated fields, the same steps as `LiveLines`; about 9% faster than the Swift loop
-    /// driving the same kernels): f := the product of the lines over the NAF digits `naf`
-    /// (least significant first), starting from f = 1; T := the last T. False where there is no
-    /// kernel (the Swift loop runs the steps).
-    static func liveMillerLoop(
-        _ f: inout Fp12<Self>, _ t: inout (Fp2<Self>, Fp2<Self>, Fp2<Self>), q: (Fp2<Self>, Fp2<Self>),
-        p: (Fp<Self>, Fp<Self>), naf: [Int8]
-    ) -> Bool
 }
 
 extension TowerParameters {
@@ -75,12 +66,6 @@ extension TowerParameters {
     public static func twistAdditionLine(
         _ t: inout (Fp2<Self>, Fp2<Self>, Fp2<Self>), _ r: (Fp2<Self>, Fp2<Self>)
     ) -> (Fp2<Self>, Fp2<Self>, Fp2<Self>)? { nil }
-
-    @inlinable @inline(__always)
-    public static func liveMillerLoop(
-        _ f: inout Fp12<Self>, _ t: inout (Fp2<Self>, Fp2<Self>, Fp2<Self>), q: (Fp2<Self>, Fp2<Self>),
-        p: (Fp<Self>, Fp<Self>), naf: [Int8]
-    ) -> Bool { false }
 
     // The Swift defaults go through the out-of-line square, product and sparse product, so
     // that their thousands of instructions are not inlined at every call.

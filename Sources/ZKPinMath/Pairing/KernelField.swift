@@ -128,23 +128,6 @@
             }
             return line
         }
-
-        @inlinable @inline(__always)
-        public static func liveMillerLoop(
-            _ f: inout Fp12<Self>, _ t: inout (Fp2<Self>, Fp2<Self>, Fp2<Self>), q: (Fp2<Self>, Fp2<Self>),
-            p: (Fp<Self>, Fp<Self>), naf: [Int8]
-        ) -> Bool {
-            withMutableLimbs(of: &f) { f in
-                withMutableLimbs(of: &t) { t in
-                    withLimbs(of: q) { q in
-                        withLimbs(of: p) { p in
-                            naf.withUnsafeBufferPointer { kernels.miller_loop_live(f, t, q, p, $0.baseAddress!, Int32($0.count)) }
-                        }
-                    }
-                }
-            }
-            return true
-        }
     }
 
     /// `kernel(result, a, b)` on the limbs of a and b: tower elements are frozen structs of

@@ -9,17 +9,9 @@ public protocol LineSource {
     mutating func frobeniusLines() -> (Line<C>, Line<C>)
     /// The line evaluated at P (sources whose lines have ly = 1 skip a product).
     func evaluate(_ line: Line<C>, at p: (x: Fp<C.Field>, y: Fp<C.Field>)) -> EvaluatedLine<C>
-    /// f times every doubling and addition line of the loop evaluated at P, in one call from
-    /// f = 1, when the field has a kernel for it; false (nothing done) otherwise.
-    mutating func multiplyAllLoopLines(_ f: inout Fp12<C.Field>, at p: (x: Fp<C.Field>, y: Fp<C.Field>)) -> Bool
 }
 
 extension LineSource {
-    @inlinable @inline(__always)
-    public mutating func multiplyAllLoopLines(_ f: inout Fp12<C.Field>, at p: (x: Fp<C.Field>, y: Fp<C.Field>)) -> Bool {
-        false
-    }
-
     @inlinable @inline(__always)
     public func evaluate(_ line: Line<C>, at p: (x: Fp<C.Field>, y: Fp<C.Field>)) -> EvaluatedLine<C> {
         EvaluatedLine(line, at: p)
@@ -74,15 +66,6 @@ public struct LiveLines<C: PairingCurve>: LineSource {
         y = (b + g).squared - (dd + dd.doubled).doubled.doubled  // (B + G)^2 - 12·D^2
         z = (b * f).doubled.doubled
         return line
-    }
-
-    /// The whole loop's doublings and additions in the field's kernel (`liveMillerLoop`).
-    @inlinable @inline(__always)
-    public mutating func multiplyAllLoopLines(_ f: inout Fp12<C.Field>, at p: (x: Fp<C.Field>, y: Fp<C.Field>)) -> Bool {
-        var t = (x, y, z)
-        guard C.Field.liveMillerLoop(&f, &t, q: (q.x, q.y), p: (p.x, p.y), naf: C.ateLoopNAF) else { return false }
-        (x, y, z) = t
-        return true
     }
 
     @inlinable

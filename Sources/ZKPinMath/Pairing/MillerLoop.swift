@@ -100,17 +100,11 @@ public enum MillerLoop<C: PairingCurve> {
     @inlinable
     public static func run<Pairs: MillerPairs>(_ pairs: inout Pairs) -> GT where Pairs.C == C {
         let steps = C.millerSchedule
+        // The first step is a doubling with f = 1: peeled, so that it squares nothing. f is
+        // squared and multiplied in place.
         var f = GT.one
-        var start = 1
-        if pairs.multiplyAllLoopLines(&f) {
-            // One pair, and a kernel ran its doublings and additions: the steps after them are left.
-            start = steps.firstIndex { !$0.isLoopStep } ?? steps.count
-        } else {
-            // The first step is a doubling with f = 1: peeled, so that it squares nothing. f is
-            // squared and multiplied in place.
-            pairs.multiply(&f, by: steps[0])
-        }
-        for index in start..<steps.count {
+        pairs.multiply(&f, by: steps[0])
+        for index in 1..<steps.count {
             switch steps[index] {
             case .doubling:
                 f.formSquare()

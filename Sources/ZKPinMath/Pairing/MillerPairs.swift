@@ -6,14 +6,6 @@ public protocol MillerPairs {
     /// f times the lines of `step` (which has lines) of every pair, in place; advances their
     /// sources.
     mutating func multiply(_ f: inout Fp12<C.Field>, by step: MillerStep)
-    /// f times the lines of every doubling and addition step in one call, from f = 1, where
-    /// there is one pair whose source can (`LineSource.multiplyAllLoopLines`); else false.
-    mutating func multiplyAllLoopLines(_ f: inout Fp12<C.Field>) -> Bool
-}
-
-extension MillerPairs {
-    @inlinable @inline(__always)
-    public mutating func multiplyAllLoopLines(_ f: inout Fp12<C.Field>) -> Bool { false }
 }
 
 /// One pair: P in affine coordinates and the source of Q's lines.
@@ -39,9 +31,6 @@ public struct MillerPair<S: LineSource>: MillerPairs {
         case .conjugation: break
         }
     }
-
-    @inlinable @inline(__always)
-    public mutating func multiplyAllLoopLines(_ f: inout Fp12<C.Field>) -> Bool { lines.multiplyAllLoopLines(&f, at: p) }
 }
 
 /// Two groups of pairs, the first's lines multiplied in first at every step.

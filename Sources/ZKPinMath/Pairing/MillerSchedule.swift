@@ -20,11 +20,6 @@ public enum MillerStep: UInt8, Sendable, Equatable {
     @inlinable
     public var hasLines: Bool { self != .conjugation }
 
-    /// Whether the step is one of the loop over the NAF digits (a doubling or an addition),
-    /// not one of the steps after it.
-    @inlinable
-    public var isLoopStep: Bool { self == .doubling || self == .addition || self == .negatedAddition }
-
     /// The schedule of a curve: a doubling per NAF digit below the leading one (from the
     /// top), an addition after each non-zero digit, the conjugation when u < 0, and the
     /// Frobenius step for BN curves.

@@ -15,32 +15,6 @@ struct TwistKernelTests {
         check(BLS12_381.self)
     }
 
-    /// The live Miller loop's doublings and additions in one kernel call (`liveMillerLoop`,
-    /// which `MillerLoop.evaluate(_:_:)` takes for one pair) against the Swift loop stepping
-    /// through the same lines (an array of pairs never takes the kernel): the same f, word for
-    /// word, after the conjugation and BN's Frobenius lines, which continue from the kernel's T.
-    @Test func wholeLiveLoopEqualsTheSwiftSteps() {
-        loop(BN254CX.self)
-        loop(BLS12_381.self)
-    }
-
-    func loop<C: PairingCurve>(_: C.Type) {
-        var random = SeededRandom()
-        var cases: [(G1Point<C>, G2Point<C>)] = [(C.g1Generator, C.g2Generator)]
-        for _ in 0..<6 {
-            cases.append(
-                (
-                    C.g1Generator.multiplied(byPublic: BigInt.random(in: .one, C.order, using: &random)),
-                    C.g2Generator.multiplied(byPublic: BigInt.random(in: .one, C.order, using: &random))
-                ))
-        }
-        for (p, q) in cases {
-            var steps = [MillerPair(p.affine!, LiveLines<C>(q.affine!))]
-            let expected = MillerLoop<C>.run(&steps)
-            #expect(MillerLoop<C>.evaluate(p, q) == expected, "\(C.self): \(random.replay)")
-        }
-    }
-
     func check<C: PairingCurve>(_: C.Type) {
         var random = SeededRandom()
         func fp2() -> Fp2<C.Field> {
