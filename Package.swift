@@ -29,7 +29,9 @@ let package = Package(
         .library(name: "ZKPinProtocol", targets: ["ZKPinProtocol"]),
         .library(name: "ZKPinWire", targets: ["ZKPinWire"]),
         .library(name: "ZKPinServer", targets: ["ZKPinServer"]),
-        .library(name: "ZKPinClient", targets: ["ZKPinClient"])
+        .library(name: "ZKPinClient", targets: ["ZKPinClient"]),
+        // For the one-process side-by-side with mcl that tools/side-by-side builds outside the repository.
+        .library(name: "ZKPinBenchmark", targets: ["ZKPinBenchmark"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
