@@ -78,324 +78,330 @@ static inline __attribute__((always_inline)) void F##_fp2_product_at(uint64_t *r
 }
 
 #define ZK_TOWER(F, N) \
-/* An Fp2 product left double-width for the lazily reduced Fp4 product (a, b: 2 elements at                                                   \
- * x, x + N): w0 = a0 b0 - a1 b1 as a two's-complement value in (-p^2, p^2), w1 = a0 b1 + a1 b0                                               \
- * in [0, 2p^2). r may not overlap a or b. */                                                                                                 \
-static __attribute__((noinline)) void F##_fp2_wide_product(uint64_t *w0, uint64_t *w1, const uint64_t *a, const uint64_t *b) {                \
-    uint64_t t[2 * N], sa[N], sb[N];                                                                                                          \
-    zk_wide_product##N(w0, a, b);                                                                                                             \
-    zk_wide_product##N(t, a + N, b + N);                                                                                                      \
-    zk_plain_sum_in_memory##N(sa, a, a + N); /* < 2p: no carry out */                                                                         \
-    zk_plain_sum_in_memory##N(sb, b, b + N);                                                                                                  \
-    zk_wide_product##N(w1, sa, sb);                                                                                                           \
-    zk_wide_subtract##N(w1, w0);                                                                                                              \
-    zk_wide_subtract##N(w1, t);                                                                                                               \
-    zk_wide_subtract##N(w0, t);                                                                                                               \
-}                                                                                                                                             \
-                                                                                                                                              \
-static inline __attribute__((always_inline)) zk_limbs##N F##_load(const uint64_t *x) {                                                        \
-    zk_limbs##N r;                                                                                                                            \
-    for (int j = 0; j < N; j++) r.limb[j] = x[j];                                                                                             \
-    return r;                                                                                                                                 \
-}                                                                                                                                             \
-                                                                                                                                              \
-static inline __attribute__((always_inline)) void F##_store(uint64_t *x, zk_limbs##N v) {                                                     \
-    for (int j = 0; j < N; j++) x[j] = v.limb[j];                                                                                             \
-}                                                                                                                                             \
-                                                                                                                                              \
-/* Fp2 elements: c0 at x, c1 at x + N. r may be a or b. */                                                                                    \
-static inline __attribute__((always_inline)) void F##_fp2_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {                            \
-    F##_sum_in_memory(r, a, b); F##_sum_in_memory(r + N, a + N, b + N);                                                                       \
-}                                                                                                                                             \
-                                                                                                                                              \
-static inline __attribute__((always_inline)) void F##_fp2_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {                     \
-    F##_difference_in_memory(r, a, b); F##_difference_in_memory(r + N, a + N, b + N);                                                         \
-}                                                                                                                                             \
-                                                                                                                                              \
-/* a * xi, xi = 1 + i: (a0 - a1) + (a0 + a1) i (the difference goes through t: r may be a). */                                                \
-static inline __attribute__((always_inline)) void F##_fp2_times_xi(uint64_t *r, const uint64_t *a) {                                          \
-    uint64_t t[N];                                                                                                                            \
-    F##_difference_in_memory(t, a, a + N);                                                                                                    \
-    F##_sum_in_memory(r + N, a, a + N);                                                                                                       \
-    for (int k = 0; k < N; k++) r[k] = t[k];                                                                                                  \
-}                                                                                                                                             \
-                                                                                                                                              \
-/* F##_fp2_product_at (ZK_FP2_PRODUCT_*), out of line on purpose, like the Fp4 product and                                                    \
- * square: inlined into every tower kernel they made each Fp12 product or square 80-120 KB of                                                 \
- * straight-line code, several times the instruction cache; shared copies cost a call each                                                    \
- * (about 2% more instructions) and keep the hot loops in cache (and their timings steadier). */                                              \
-static __attribute__((noinline)) void F##_fp2_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) { F##_fp2_product_at(r, a, b); }         \
-                                                                                                                                              \
-/* Fp4 elements (Fp2[j]/(j^2 - xi)): c0 at x, c1 at x + 2 * N. r may be a or b. */                                                            \
-static __attribute__((noinline)) void F##_fp4_square(uint64_t *r, const uint64_t *a) {                                                        \
-    /* (a0 + a1 j)^2 = (a0 + a1)(a0 + xi a1) - a0 a1 - xi a0 a1 + 2 a0 a1 j */                                                                \
-    uint64_t product[2 * N], s1[2 * N], s2[2 * N], t[2 * N];                                                                                  \
-    F##_fp2_mul(product, a, a + 2 * N);                                                                                                       \
-    F##_fp2_sum(s1, a, a + 2 * N);                                                                                                            \
-    F##_fp2_times_xi(t, a + 2 * N);                                                                                                           \
-    F##_fp2_sum(s2, a, t);                                                                                                                    \
-    F##_fp2_mul(s1, s1, s2);                                                                                                                  \
-    F##_fp2_difference(s1, s1, product);                                                                                                      \
-    F##_fp2_times_xi(t, product);                                                                                                             \
-    F##_fp2_difference(r, s1, t);                                                                                                             \
-    F##_fp2_sum(r + 2 * N, product, product);                                                                                                 \
-}                                                                                                                                             \
-                                                                                                                                              \
-/* Double-width values modulo pR (R = 2^(64N)) for the lazily reduced tower: sums and differences                                             \
- * of unreduced products kept as residues in [0, pR) (F##_wide_modular_sum, _difference and                                                   \
- * _lift, per curve), which the Montgomery reduction accepts, so an Fp12 product or square                                                    \
- * reduces once per coefficient (12) instead of once per Fp2 product. Wide Fp2 elements: w0 at                                                \
- * x, w1 at x + 2N; wide Fp4 elements: c0 at x, c1 at x + 4N. r may be a or b. */                                                             \
-static inline __attribute__((always_inline)) void F##_wide2_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {                          \
-    F##_wide_modular_sum(r, a, b); F##_wide_modular_sum(r + 2 * N, a + 2 * N, b + 2 * N);                                                     \
-}                                                                                                                                             \
-                                                                                                                                              \
-static inline __attribute__((always_inline)) void F##_wide2_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {                   \
-    F##_wide_modular_difference(r, a, b); F##_wide_modular_difference(r + 2 * N, a + 2 * N, b + 2 * N);                                       \
-}                                                                                                                                             \
-                                                                                                                                              \
-/* w xi = (w0 - w1) + (w0 + w1) i. */                                                                                                         \
-static inline __attribute__((always_inline)) void F##_wide2_times_xi(uint64_t *r, const uint64_t *a) {                                        \
-    uint64_t t[2 * N];                                                                                                                        \
-    F##_wide_modular_difference(t, a, a + 2 * N);                                                                                             \
-    F##_wide_modular_sum(r + 2 * N, a, a + 2 * N);                                                                                            \
-    for (int k = 0; k < 2 * N; k++) r[k] = t[k];                                                                                              \
-}                                                                                                                                             \
-                                                                                                                                              \
-static inline __attribute__((always_inline)) void F##_wide4_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {                          \
-    F##_wide2_sum(r, a, b); F##_wide2_sum(r + 4 * N, a + 4 * N, b + 4 * N);                                                                   \
-}                                                                                                                                             \
-                                                                                                                                              \
-static inline __attribute__((always_inline)) void F##_wide4_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {                   \
-    F##_wide2_difference(r, a, b); F##_wide2_difference(r + 4 * N, a + 4 * N, b + 4 * N);                                                     \
-}                                                                                                                                             \
-                                                                                                                                              \
-/* (c0 + c1 j) j = xi c1 + c0 j. */                                                                                                           \
-static inline __attribute__((always_inline)) void F##_wide4_times_j(uint64_t *r, const uint64_t *a) {                                         \
-    uint64_t t[4 * N];                                                                                                                        \
-    F##_wide2_times_xi(t, a + 4 * N);                                                                                                         \
-    for (int k = 0; k < 4 * N; k++) r[4 * N + k] = a[k];                                                                                      \
-    for (int k = 0; k < 4 * N; k++) r[k] = t[k];                                                                                              \
-}                                                                                                                                             \
-                                                                                                                                              \
-/* r = the `count` values of w reduced, one Montgomery reduction each. */                                                                     \
-static inline __attribute__((always_inline)) void F##_reduce_wide(uint64_t *r, const uint64_t *w, int count) {                                \
-    for (int k = 0; k < count; k++) F##_store(r + k * N, F##_montgomery_reduction(w + 2 * k * N));                                            \
-}                                                                                                                                             \
-                                                                                                                                              \
-/* The Fp4 product left double-width (w: 8N limbs, not overlapping a or b). Karatsuba over Fp2                                                \
- * with every Fp2 product double-width: with X = a0 b0, Y = a1 b1, Z = (a0 + a1)(b0 + b1) as                                                  \
- * two's-complement pairs, c0 = X + xi Y = (X0 + Y0 - Y1, X1 + Y0 + Y1) and c1 = Z - X - Y, each                                              \
- * lifted into (0, 6p^2) by adding a multiple of p^2 (6p^2 < p R: 6p < R on both curves). */                                                  \
-/* The Karatsuba combination of a wide Fp4 product (see below): X at w, Z at w + 4N, Y in y0, y1. */                                          \
-static inline __attribute__((always_inline)) void F##_fp4_wide_combine(uint64_t *w, const uint64_t *y0, const uint64_t *y1) {                 \
-    uint64_t *x0 = w, *x1 = w + 2 * N, *z0 = w + 4 * N, *z1 = w + 6 * N;                                                                      \
-    /* Z0 - X0 - Y0 in (-3p^2, 3p^2); Z1 - X1 - Y1 in (-4p^2, 2p^2) (sa, sb reduced mod p) */                                                 \
-    zk_wide_subtract##N(z0, x0); zk_wide_subtract##N(z0, y0); zk_wide_add##N(z0, F##_p_squared_times[2]);                                     \
-    zk_wide_subtract##N(z1, x1); zk_wide_subtract##N(z1, y1); zk_wide_add##N(z1, F##_p_squared_times[3]);                                     \
-    /* X0 + Y0 - Y1 in (-4p^2, 2p^2); X1 + Y0 + Y1 in (-p^2, 5p^2) */                                                                         \
-    zk_wide_add##N(x0, y0); zk_wide_subtract##N(x0, y1); zk_wide_add##N(x0, F##_p_squared_times[3]);                                          \
-    zk_wide_add##N(x1, y0); zk_wide_add##N(x1, y1); zk_wide_add##N(x1, F##_p_squared_times[0]);                                               \
-}                                                                                                                                             \
-                                                                                                                                              \
-static __attribute__((noinline)) void F##_fp4_wide_mul(uint64_t *w, const uint64_t *a, const uint64_t *b) {                                   \
-    uint64_t *x0 = w, *x1 = w + 2 * N, *z0 = w + 4 * N, *z1 = w + 6 * N;                                                                      \
-    uint64_t y0[2 * N], y1[2 * N], sa[2 * N], sb[2 * N];                                                                                      \
-    F##_fp2_wide_product(x0, x1, a, b);                                                                                                       \
-    F##_fp2_wide_product(y0, y1, a + 2 * N, b + 2 * N);                                                                                       \
-    F##_fp2_sum(sa, a, a + 2 * N);                                                                                                            \
-    F##_fp2_sum(sb, b, b + 2 * N);                                                                                                            \
-    F##_fp2_wide_product(z0, z1, sa, sb);                                                                                                     \
-    F##_fp4_wide_combine(w, y0, y1);                                                                                                          \
-}                                                                                                                                             \
-                                                                                                                                              \
-/* The Fp4 product: four Montgomery reductions instead of six. r may be a or b. */                                                            \
-static __attribute__((noinline)) void F##_fp4_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {                                        \
-    uint64_t w[8 * N];                                                                                                                        \
-    F##_fp4_wide_mul(w, a, b);                                                                                                                \
-    F##_reduce_wide(r, w, 4);                                                                                                                 \
-}                                                                                                                                             \
-                                                                                                                                              \
-/* (a0 + a1 j) b for b in Fp2, left double-width (w: 8N limbs, not overlapping a or b). */                                                    \
-static inline __attribute__((always_inline)) void F##_fp4_wide_times_fp2(uint64_t *w, const uint64_t *a, const uint64_t *b) {                 \
-    F##_fp2_wide_product(w, w + 2 * N, a, b);                                                                                                 \
-    F##_fp2_wide_product(w + 4 * N, w + 6 * N, a + 2 * N, b);                                                                                 \
-    F##_wide_lift(w);                                                                                                                         \
-    F##_wide_lift(w + 4 * N);                                                                                                                 \
-}                                                                                                                                             \
-                                                                                                                                              \
-/* 3x - 2y as x + 2(x - y) (minus = 1) or x + 2(x + y) (minus = 0), on one Fp2 coefficient. */                                                \
-static inline __attribute__((always_inline)) void F##_fp2_granger_scott(uint64_t *r, const uint64_t *x, const uint64_t *y, int minus) {       \
-    uint64_t t[2 * N];                                                                                                                        \
-    if (minus) F##_fp2_difference(t, x, y); else F##_fp2_sum(t, x, y);                                                                        \
-    F##_fp2_sum(t, t, t);                                                                                                                     \
-    F##_fp2_sum(r, t, x);                                                                                                                     \
-}                                                                                                                                             \
-                                                                                                                                              \
-/* Granger-Scott squaring in the cyclotomic subgroup of Fp12 = Fp4[k]/(k^3 - j), x = a + b k + c k^2:                                         \
- * x^2 = (3a^2 - 2 conj(a)) + (3 j c^2 + 2 conj(b)) k + (3 b^2 - 2 conj(c)) k^2, conj(u + v j) = u - v j.                                     \
- * r may be x (in place, as the Swift bindings call it): the squares are taken first, and each Fp2                                            \
- * coefficient of r reads only x's coefficient at its own place before writing it. */                                                         \
-static inline __attribute__((always_inline)) void F##_fp12_cyclotomic_square(uint64_t *r, const uint64_t *x) {                                \
-    uint64_t a2[4 * N], b2[4 * N], c2[4 * N], c2j[4 * N];                                                                                     \
-    const uint64_t *a = x, *b = x + 4 * N, *c = x + 8 * N;                                                                                    \
-    F##_fp4_square(a2, a);                                                                                                                    \
-    F##_fp4_square(b2, b);                                                                                                                    \
-    F##_fp4_square(c2, c);                                                                                                                    \
-    F##_fp2_times_xi(c2j, c2 + 2 * N);             /* j * (u + v j) = xi v + u j */                                                           \
-    for (int k = 0; k < 2 * N; k++) c2j[2 * N + k] = c2[k];                                                                                   \
-    F##_fp2_granger_scott(r, a2, a, 1);                                                                                                       \
-    F##_fp2_granger_scott(r + 2 * N, a2 + 2 * N, a + 2 * N, 0);                                                                               \
-    F##_fp2_granger_scott(r + 4 * N, c2j, b, 0);                                                                                              \
-    F##_fp2_granger_scott(r + 6 * N, c2j + 2 * N, b + 2 * N, 1);                                                                              \
-    F##_fp2_granger_scott(r + 8 * N, b2, c, 1);                                                                                               \
-    F##_fp2_granger_scott(r + 10 * N, b2 + 2 * N, c + 2 * N, 0);                                                                              \
-}                                                                                                                                             \
-                                                                                                                                              \
-/* Fp4 sums and differences, coefficient-wise; r may be a or b. */                                                                            \
-static inline __attribute__((always_inline)) void F##_fp4_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {                            \
-    F##_fp2_sum(r, a, b); F##_fp2_sum(r + 2 * N, a + 2 * N, b + 2 * N);                                                                       \
-}                                                                                                                                             \
-                                                                                                                                              \
-static inline __attribute__((always_inline)) void F##_fp4_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {                     \
-    F##_fp2_difference(r, a, b); F##_fp2_difference(r + 2 * N, a + 2 * N, b + 2 * N);                                                         \
-}                                                                                                                                             \
-                                                                                                                                              \
-/* (a0 + a1 j) j = xi a1 + a0 j; r may be a. */                                                                                               \
-static inline __attribute__((always_inline)) void F##_fp4_times_j(uint64_t *r, const uint64_t *a) {                                           \
-    uint64_t t[2 * N];                                                                                                                        \
-    F##_fp2_times_xi(t, a + 2 * N);                                                                                                           \
-    for (int k = 0; k < 2 * N; k++) r[2 * N + k] = a[k];                                                                                      \
-    for (int k = 0; k < 2 * N; k++) r[k] = t[k];                                                                                              \
-}                                                                                                                                             \
-                                                                                                                                              \
-/* Fp12 = Fp4[k]/(k^3 - j): c0 at x, c1 at x + 4 * N, c2 at x + 8 * N. Karatsuba: six Fp4 products,                                           \
- * all left double-width and combined modulo pR, then one reduction per coefficient (12 instead                                               \
- * of 24). r may overlap a or b (written only at the end). */                                                                                 \
-static void F##_fp12_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {                                                                 \
-    uint64_t v0[8 * N], v1[8 * N], v2[8 * N], w[8 * N], t[8 * N], s[4 * N], u[4 * N], out[24 * N];                                            \
-    F##_fp4_wide_mul(v0, a, b);                                                                                                               \
-    F##_fp4_wide_mul(v1, a + 4 * N, b + 4 * N);                                                                                               \
-    F##_fp4_wide_mul(v2, a + 8 * N, b + 8 * N);                                                                                               \
-    /* c0 = v0 + ((a1 + a2)(b1 + b2) - v1 - v2) j */                                                                                          \
-    F##_fp4_sum(s, a + 4 * N, a + 8 * N);                                                                                                     \
-    F##_fp4_sum(u, b + 4 * N, b + 8 * N);                                                                                                     \
-    F##_fp4_wide_mul(w, s, u);                                                                                                                \
-    F##_wide4_difference(w, w, v1);                                                                                                           \
-    F##_wide4_difference(w, w, v2);                                                                                                           \
-    F##_wide4_times_j(w, w);                                                                                                                  \
-    F##_wide4_sum(out, v0, w);                                                                                                                \
-    /* c1 = (a0 + a1)(b0 + b1) - v0 - v1 + v2 j */                                                                                            \
-    F##_fp4_sum(s, a, a + 4 * N);                                                                                                             \
-    F##_fp4_sum(u, b, b + 4 * N);                                                                                                             \
-    F##_fp4_wide_mul(w, s, u);                                                                                                                \
-    F##_wide4_difference(w, w, v0);                                                                                                           \
-    F##_wide4_difference(w, w, v1);                                                                                                           \
-    F##_wide4_times_j(t, v2);                                                                                                                 \
-    F##_wide4_sum(out + 8 * N, w, t);                                                                                                         \
-    /* c2 = (a0 + a2)(b0 + b2) - v0 - v2 + v1 */                                                                                              \
-    F##_fp4_sum(s, a, a + 8 * N);                                                                                                             \
-    F##_fp4_sum(u, b, b + 8 * N);                                                                                                             \
-    F##_fp4_wide_mul(w, s, u);                                                                                                                \
-    F##_wide4_difference(w, w, v0);                                                                                                           \
-    F##_wide4_difference(w, w, v2);                                                                                                           \
-    F##_wide4_sum(out + 16 * N, w, v1);                                                                                                       \
-    F##_reduce_wide(r, out, 12);                                                                                                              \
-}                                                                                                                                             \
-                                                                                                                                              \
-/* The Fp6 product left double-width, on Fp12 seen as Fp6[w]/(w^2 - v), Fp6 = Fp2[v]/(v^3 - xi),                                              \
- * w = k, v = k^2 (the square below): Karatsuba over Fp2 on coefficients given one by one (they                                               \
- * lie scattered in the Fp4 tower's layout), c0 = v0 + xi((a1 + a2)(b1 + b2) - v1 - v2),                                                      \
- * c1 = (a0 + a1)(b0 + b1) - v0 - v1 + xi v2, c2 = (a0 + a2)(b0 + b2) - v0 - v2 + v1, each in                                                 \
- * [0, pR) (w: 12N limbs, wide Fp2 c0, c1, c2; not overlapping the inputs). */                                                                \
-static __attribute__((noinline)) void F##_fp6_wide_mul(uint64_t *w, const uint64_t *a0, const uint64_t *a1, const uint64_t *a2,               \
-                                                      const uint64_t *b0, const uint64_t *b1, const uint64_t *b2) {                           \
-    uint64_t *c0 = w, *c1 = w + 4 * N, *c2 = w + 8 * N;                                                                                       \
-    uint64_t v0[4 * N], v1[4 * N], v2[4 * N], t[4 * N], sa[2 * N], sb[2 * N];                                                                 \
-    F##_fp2_wide_product(v0, v0 + 2 * N, a0, b0); F##_wide_lift(v0);                                                                          \
-    F##_fp2_wide_product(v1, v1 + 2 * N, a1, b1); F##_wide_lift(v1);                                                                          \
-    F##_fp2_wide_product(v2, v2 + 2 * N, a2, b2); F##_wide_lift(v2);                                                                          \
-    F##_fp2_sum(sa, a1, a2); F##_fp2_sum(sb, b1, b2);                                                                                         \
-    F##_fp2_wide_product(t, t + 2 * N, sa, sb); F##_wide_lift(t);                                                                             \
-    F##_wide2_difference(t, t, v1); F##_wide2_difference(t, t, v2);                                                                           \
-    F##_wide2_times_xi(t, t); F##_wide2_sum(c0, v0, t);                                                                                       \
-    F##_fp2_sum(sa, a0, a1); F##_fp2_sum(sb, b0, b1);                                                                                         \
-    F##_fp2_wide_product(c1, c1 + 2 * N, sa, sb); F##_wide_lift(c1);                                                                          \
-    F##_wide2_difference(c1, c1, v0); F##_wide2_difference(c1, c1, v1);                                                                       \
-    F##_wide2_times_xi(t, v2); F##_wide2_sum(c1, c1, t);                                                                                      \
-    F##_fp2_sum(sa, a0, a2); F##_fp2_sum(sb, b0, b2);                                                                                         \
-    F##_fp2_wide_product(c2, c2 + 2 * N, sa, sb); F##_wide_lift(c2);                                                                          \
-    F##_wide2_difference(c2, c2, v0); F##_wide2_difference(c2, c2, v2); F##_wide2_sum(c2, c2, v1);                                            \
-}                                                                                                                                             \
-                                                                                                                                              \
-/* The square by complex squaring over Fp6, as mcl squares: x = a + b w with a = (c00, c20, c11)                                              \
- * and b = (c10, c01, c21) in the Fp4 tower's coefficients (k^0, k^2, k^4 and k^1, k^3, k^5),                                                 \
- * x^2 = ((a + b)(a + v b) - ab - v ab) + 2ab w. Two Fp6 products, each reduced once per                                                      \
- * coefficient (12 reductions in all), then the combination in Fp: 44 double-width sums where                                                 \
- * Chung-Hasan's SQR2 over Fp4 (Fp12.swift's formula, the tests' reference) took about 64: 5-6%                                               \
- * less time on BN254CX, 3-4% on BLS12-381. r may be x (written only at the end). */                                                          \
-static void F##_fp12_square(uint64_t *r, const uint64_t *x) {                                                                                 \
-    const uint64_t *a0 = x, *a1 = x + 8 * N, *a2 = x + 6 * N, *b0 = x + 4 * N, *b1 = x + 2 * N, *b2 = x + 10 * N;                             \
-    uint64_t s[6 * N], t[6 * N], w[12 * N], sum_product[6 * N], ab[6 * N], u[2 * N];                                                          \
-    F##_fp2_sum(s, a0, b0); F##_fp2_sum(s + 2 * N, a1, b1); F##_fp2_sum(s + 4 * N, a2, b2);                                                   \
-    F##_fp2_times_xi(u, b2);  /* a + v b = (a0 + xi b2, a1 + b0, a2 + b1) */                                                                  \
-    F##_fp2_sum(t, a0, u); F##_fp2_sum(t + 2 * N, a1, b0); F##_fp2_sum(t + 4 * N, a2, b1);                                                    \
-    F##_fp6_wide_mul(w, s, s + 2 * N, s + 4 * N, t, t + 2 * N, t + 4 * N);                                                                    \
-    F##_reduce_wide(sum_product, w, 6);                                                                                                       \
-    F##_fp6_wide_mul(w, a0, a1, a2, b0, b1, b2);                                                                                              \
-    F##_reduce_wide(ab, w, 6);                                                                                                                \
-    /* a^2 + v b^2 = sum_product - ab - v ab, v ab = (xi ab2, ab0, ab1) */                                                                    \
-    F##_fp2_times_xi(u, ab + 4 * N);                                                                                                          \
-    F##_fp2_difference(s, sum_product, ab); F##_fp2_difference(r, s, u);                                                                      \
-    F##_fp2_difference(s, sum_product + 2 * N, ab + 2 * N); F##_fp2_difference(r + 8 * N, s, ab);                                             \
-    F##_fp2_difference(s, sum_product + 4 * N, ab + 4 * N); F##_fp2_difference(r + 6 * N, s, ab + 2 * N);                                     \
-    F##_fp2_sum(r + 4 * N, ab, ab); F##_fp2_sum(r + 2 * N, ab + 2 * N, ab + 2 * N); F##_fp2_sum(r + 10 * N, ab + 4 * N, ab + 4 * N);          \
-}                                                                                                                                             \
-                                                                                                                                              \
-/* Karabina's compressed squaring (CompressedCyclotomic.swift), `times` times in place on                                                     \
- * (g2, g3, g4, g5) at x, x + 2 * N, x + 4 * N, x + 6 * N: with A(i,j) = (gi + gj)(gi + xi gj),                                               \
- * B(i,j) = gi gj: h2 = 2(g2 + 3 xi B45), h3 = 3(A45 - (xi + 1) B45) - 2 g3,                                                                  \
- * h4 = 3(A23 - (xi + 1) B23) - 2 g4, h5 = 2(g5 + 3 B23). */                                                                                  \
-static inline __attribute__((always_inline)) void F##_karabina_a(uint64_t *r, const uint64_t *gi, const uint64_t *gj) {                       \
-    uint64_t s[2 * N], t[2 * N];  /* r = (gi + gj)(gi + xi gj) */                                                                             \
-    F##_fp2_sum(s, gi, gj);                                                                                                                   \
-    F##_fp2_times_xi(t, gj);                                                                                                                  \
-    F##_fp2_sum(t, gi, t);                                                                                                                    \
-    F##_fp2_mul(r, s, t);                                                                                                                     \
-}                                                                                                                                             \
-                                                                                                                                              \
-static inline __attribute__((always_inline)) void F##_karabina_odd(uint64_t *g, const uint64_t *a, const uint64_t *xi_b, const uint64_t *b) { \
-    uint64_t s[2 * N], t[2 * N];  /* g = 3s - 2g = 2(s - g) + s, s = a - xi b - b */                                                          \
-    F##_fp2_difference(s, a, xi_b);                                                                                                           \
-    F##_fp2_difference(s, s, b);                                                                                                              \
-    F##_fp2_difference(t, s, g);                                                                                                              \
-    F##_fp2_sum(t, t, t);                                                                                                                     \
-    F##_fp2_sum(g, t, s);                                                                                                                     \
-}                                                                                                                                             \
-                                                                                                                                              \
-static inline __attribute__((always_inline)) void F##_karabina_even(uint64_t *g, const uint64_t *c) {                                         \
-    uint64_t s[2 * N];  /* g = 2(g + 3c) */                                                                                                   \
-    F##_fp2_sum(s, c, c);                                                                                                                     \
-    F##_fp2_sum(s, s, c);                                                                                                                     \
-    F##_fp2_sum(s, s, g);                                                                                                                     \
-    F##_fp2_sum(g, s, s);                                                                                                                     \
-}                                                                                                                                             \
-                                                                                                                                              \
-static void F##_compressed_square(uint64_t *x, int times) {                                                                                   \
-    uint64_t b45[2 * N], b23[2 * N], a45[2 * N], a23[2 * N], u[2 * N];                                                                        \
-    uint64_t *g2 = x, *g3 = x + 2 * N, *g4 = x + 4 * N, *g5 = x + 6 * N;                                                                      \
-    for (int round = 0; round < times; round++) {                                                                                             \
-        F##_fp2_mul(b45, g4, g5);                                                                                                             \
-        F##_fp2_mul(b23, g2, g3);                                                                                                             \
-        F##_karabina_a(a45, g4, g5);                                                                                                          \
-        F##_karabina_a(a23, g2, g3);                                                                                                          \
-        F##_fp2_times_xi(u, b45);                                                                                                             \
-        F##_karabina_odd(g3, a45, u, b45);                                                                                                    \
-        F##_karabina_even(g2, u);                                                                                                             \
-        F##_fp2_times_xi(u, b23);                                                                                                             \
-        F##_karabina_odd(g4, a23, u, b23);                                                                                                    \
-        F##_karabina_even(g5, b23);                                                                                                           \
-    }                                                                                                                                         \
+/* An Fp2 product left double-width for the lazily reduced Fp4 product (a, b: 2 elements at                                             \
+ * x, x + N): w0 = a0 b0 - a1 b1 as a two's-complement value in (-p^2, p^2), w1 = a0 b1 + a1 b0                                         \
+ * in [0, 2p^2). r may not overlap a or b. */                                                                                           \
+static __attribute__((noinline)) void F##_fp2_wide_product(uint64_t *w0, uint64_t *w1, const uint64_t *a, const uint64_t *b) {          \
+    uint64_t t[2 * N], sa[N], sb[N];                                                                                                    \
+    zk_wide_product##N(w0, a, b);                                                                                                       \
+    zk_wide_product##N(t, a + N, b + N);                                                                                                \
+    zk_plain_sum_in_memory##N(sa, a, a + N); /* < 2p: no carry out */                                                                   \
+    zk_plain_sum_in_memory##N(sb, b, b + N);                                                                                            \
+    zk_wide_product##N(w1, sa, sb);                                                                                                     \
+    zk_wide_subtract##N(w1, w0);                                                                                                        \
+    zk_wide_subtract##N(w1, t);                                                                                                         \
+    zk_wide_subtract##N(w0, t);                                                                                                         \
+}                                                                                                                                       \
+                                                                                                                                        \
+static inline __attribute__((always_inline)) zk_limbs##N F##_load(const uint64_t *x) {                                                  \
+    zk_limbs##N r;                                                                                                                      \
+    for (int j = 0; j < N; j++) r.limb[j] = x[j];                                                                                       \
+    return r;                                                                                                                           \
+}                                                                                                                                       \
+                                                                                                                                        \
+static inline __attribute__((always_inline)) void F##_store(uint64_t *x, zk_limbs##N v) {                                               \
+    for (int j = 0; j < N; j++) x[j] = v.limb[j];                                                                                       \
+}                                                                                                                                       \
+                                                                                                                                        \
+/* Fp2 elements: c0 at x, c1 at x + N. r may be a or b. */                                                                              \
+static inline __attribute__((always_inline)) void F##_fp2_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {                      \
+    F##_sum_in_memory(r, a, b); F##_sum_in_memory(r + N, a + N, b + N);                                                                 \
+}                                                                                                                                       \
+                                                                                                                                        \
+static inline __attribute__((always_inline)) void F##_fp2_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {               \
+    F##_difference_in_memory(r, a, b); F##_difference_in_memory(r + N, a + N, b + N);                                                   \
+}                                                                                                                                       \
+                                                                                                                                        \
+/* a * xi, xi = 1 + i: (a0 - a1) + (a0 + a1) i (the difference goes through t: r may be a). */                                          \
+static inline __attribute__((always_inline)) void F##_fp2_times_xi(uint64_t *r, const uint64_t *a) {                                    \
+    uint64_t t[N];                                                                                                                      \
+    F##_difference_in_memory(t, a, a + N);                                                                                              \
+    F##_sum_in_memory(r + N, a, a + N);                                                                                                 \
+    for (int k = 0; k < N; k++) r[k] = t[k];                                                                                            \
+}                                                                                                                                       \
+                                                                                                                                        \
+/* F##_fp2_product_at (ZK_FP2_PRODUCT_*), out of line on purpose, like the Fp4 product and                                              \
+ * square: inlined into every tower kernel they made each Fp12 product or square 80-120 KB of                                           \
+ * straight-line code, several times the instruction cache; shared copies cost a call each                                              \
+ * (about 2% more instructions) and keep the hot loops in cache (and their timings steadier). */                                        \
+static __attribute__((noinline)) void F##_fp2_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) { F##_fp2_product_at(r, a, b); }   \
+                                                                                                                                        \
+/* Fp4 elements (Fp2[j]/(j^2 - xi)): c0 at x, c1 at x + 2 * N. r may be a or b. */                                                      \
+static __attribute__((noinline)) void F##_fp4_square(uint64_t *r, const uint64_t *a) {                                                  \
+    /* (a0 + a1 j)^2 = (a0 + a1)(a0 + xi a1) - a0 a1 - xi a0 a1 + 2 a0 a1 j */                                                          \
+    uint64_t product[2 * N], s1[2 * N], s2[2 * N], t[2 * N];                                                                            \
+    F##_fp2_mul(product, a, a + 2 * N);                                                                                                 \
+    F##_fp2_sum(s1, a, a + 2 * N);                                                                                                      \
+    F##_fp2_times_xi(t, a + 2 * N);                                                                                                     \
+    F##_fp2_sum(s2, a, t);                                                                                                              \
+    F##_fp2_mul(s1, s1, s2);                                                                                                            \
+    F##_fp2_difference(s1, s1, product);                                                                                                \
+    F##_fp2_times_xi(t, product);                                                                                                       \
+    F##_fp2_difference(r, s1, t);                                                                                                       \
+    F##_fp2_sum(r + 2 * N, product, product);                                                                                           \
+}                                                                                                                                       \
+                                                                                                                                        \
+/* Double-width values modulo pR (R = 2^(64N)) for the lazily reduced tower: sums and differences                                       \
+ * of unreduced products kept as residues in [0, pR) (F##_wide_modular_sum, _difference and                                             \
+ * _lift, per curve), which the Montgomery reduction accepts, so an Fp12 product or square                                              \
+ * reduces once per coefficient (12) instead of once per Fp2 product. Wide Fp2 elements: w0 at                                          \
+ * x, w1 at x + 2N; wide Fp4 elements: c0 at x, c1 at x + 4N. r may be a or b. */                                                       \
+static inline __attribute__((always_inline)) void F##_wide2_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {                    \
+    F##_wide_modular_sum(r, a, b); F##_wide_modular_sum(r + 2 * N, a + 2 * N, b + 2 * N);                                               \
+}                                                                                                                                       \
+                                                                                                                                        \
+static inline __attribute__((always_inline)) void F##_wide2_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {             \
+    F##_wide_modular_difference(r, a, b); F##_wide_modular_difference(r + 2 * N, a + 2 * N, b + 2 * N);                                 \
+}                                                                                                                                       \
+                                                                                                                                        \
+/* w xi = (w0 - w1) + (w0 + w1) i. */                                                                                                   \
+static inline __attribute__((always_inline)) void F##_wide2_times_xi(uint64_t *r, const uint64_t *a) {                                  \
+    uint64_t t[2 * N];                                                                                                                  \
+    F##_wide_modular_difference(t, a, a + 2 * N);                                                                                       \
+    F##_wide_modular_sum(r + 2 * N, a, a + 2 * N);                                                                                      \
+    for (int k = 0; k < 2 * N; k++) r[k] = t[k];                                                                                        \
+}                                                                                                                                       \
+                                                                                                                                        \
+static inline __attribute__((always_inline)) void F##_wide4_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {                    \
+    F##_wide2_sum(r, a, b); F##_wide2_sum(r + 4 * N, a + 4 * N, b + 4 * N);                                                             \
+}                                                                                                                                       \
+                                                                                                                                        \
+static inline __attribute__((always_inline)) void F##_wide4_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {             \
+    F##_wide2_difference(r, a, b); F##_wide2_difference(r + 4 * N, a + 4 * N, b + 4 * N);                                               \
+}                                                                                                                                       \
+                                                                                                                                        \
+/* (c0 + c1 j) j = xi c1 + c0 j. */                                                                                                     \
+static inline __attribute__((always_inline)) void F##_wide4_times_j(uint64_t *r, const uint64_t *a) {                                   \
+    uint64_t t[4 * N];                                                                                                                  \
+    F##_wide2_times_xi(t, a + 4 * N);                                                                                                   \
+    for (int k = 0; k < 4 * N; k++) r[4 * N + k] = a[k];                                                                                \
+    for (int k = 0; k < 4 * N; k++) r[k] = t[k];                                                                                        \
+}                                                                                                                                       \
+                                                                                                                                        \
+/* r = the `count` values of w reduced, one Montgomery reduction each. */                                                               \
+static inline __attribute__((always_inline)) void F##_reduce_wide(uint64_t *r, const uint64_t *w, int count) {                          \
+    for (int k = 0; k < count; k++) F##_store(r + k * N, F##_montgomery_reduction(w + 2 * k * N));                                      \
+}                                                                                                                                       \
+                                                                                                                                        \
+/* The Fp4 product left double-width (w: 8N limbs, not overlapping a or b). Karatsuba over Fp2                                          \
+ * with every Fp2 product double-width: with X = a0 b0, Y = a1 b1, Z = (a0 + a1)(b0 + b1) as                                            \
+ * two's-complement pairs, c0 = X + xi Y = (X0 + Y0 - Y1, X1 + Y0 + Y1) and c1 = Z - X - Y, each                                        \
+ * lifted into (0, 6p^2) by adding a multiple of p^2 (6p^2 < p R: 6p < R on both curves). */                                            \
+/* The Karatsuba combination of a wide Fp4 product (see below): X at w, Z at w + 4N, Y in y0, y1. */                                    \
+static inline __attribute__((always_inline)) void F##_fp4_wide_combine(uint64_t *w, const uint64_t *y0, const uint64_t *y1) {           \
+    uint64_t *x0 = w, *x1 = w + 2 * N, *z0 = w + 4 * N, *z1 = w + 6 * N;                                                                \
+    /* Z0 - X0 - Y0 in (-3p^2, 3p^2); Z1 - X1 - Y1 in (-4p^2, 2p^2) (sa, sb reduced mod p) */                                           \
+    zk_wide_subtract##N(z0, x0); zk_wide_subtract##N(z0, y0); zk_wide_add##N(z0, F##_p_squared_times[2]);                               \
+    zk_wide_subtract##N(z1, x1); zk_wide_subtract##N(z1, y1); zk_wide_add##N(z1, F##_p_squared_times[3]);                               \
+    /* X0 + Y0 - Y1 in (-4p^2, 2p^2); X1 + Y0 + Y1 in (-p^2, 5p^2) */                                                                   \
+    zk_wide_add##N(x0, y0); zk_wide_subtract##N(x0, y1); zk_wide_add##N(x0, F##_p_squared_times[3]);                                    \
+    zk_wide_add##N(x1, y0); zk_wide_add##N(x1, y1); zk_wide_add##N(x1, F##_p_squared_times[0]);                                         \
+}                                                                                                                                       \
+                                                                                                                                        \
+static __attribute__((noinline)) void F##_fp4_wide_mul(uint64_t *w, const uint64_t *a, const uint64_t *b) {                             \
+    uint64_t *x0 = w, *x1 = w + 2 * N, *z0 = w + 4 * N, *z1 = w + 6 * N;                                                                \
+    uint64_t y0[2 * N], y1[2 * N], sa[2 * N], sb[2 * N];                                                                                \
+    F##_fp2_wide_product(x0, x1, a, b);                                                                                                 \
+    F##_fp2_wide_product(y0, y1, a + 2 * N, b + 2 * N);                                                                                 \
+    F##_fp2_sum(sa, a, a + 2 * N);                                                                                                      \
+    F##_fp2_sum(sb, b, b + 2 * N);                                                                                                      \
+    F##_fp2_wide_product(z0, z1, sa, sb);                                                                                               \
+    F##_fp4_wide_combine(w, y0, y1);                                                                                                    \
+}                                                                                                                                       \
+                                                                                                                                        \
+/* The Fp4 product: four Montgomery reductions instead of six. r may be a or b. */                                                      \
+static __attribute__((noinline)) void F##_fp4_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {                                  \
+    uint64_t w[8 * N];                                                                                                                  \
+    F##_fp4_wide_mul(w, a, b);                                                                                                          \
+    F##_reduce_wide(r, w, 4);                                                                                                           \
+}                                                                                                                                       \
+                                                                                                                                        \
+/* (a0 + a1 j) b for b in Fp2, left double-width (w: 8N limbs, not overlapping a or b). */                                              \
+static inline __attribute__((always_inline)) void F##_fp4_wide_times_fp2(uint64_t *w, const uint64_t *a, const uint64_t *b) {           \
+    F##_fp2_wide_product(w, w + 2 * N, a, b);                                                                                           \
+    F##_fp2_wide_product(w + 4 * N, w + 6 * N, a + 2 * N, b);                                                                           \
+    F##_wide_lift(w);                                                                                                                   \
+    F##_wide_lift(w + 4 * N);                                                                                                           \
+}                                                                                                                                       \
+                                                                                                                                        \
+/* 3x - 2y as x + 2(x - y) (minus = 1) or x + 2(x + y) (minus = 0), on one Fp2 coefficient. */                                          \
+static inline __attribute__((always_inline)) void F##_fp2_granger_scott(uint64_t *r, const uint64_t *x, const uint64_t *y, int minus) { \
+    uint64_t t[2 * N];                                                                                                                  \
+    if (minus) F##_fp2_difference(t, x, y); else F##_fp2_sum(t, x, y);                                                                  \
+    F##_fp2_sum(t, t, t);                                                                                                               \
+    F##_fp2_sum(r, t, x);                                                                                                               \
+}                                                                                                                                       \
+                                                                                                                                        \
+/* Granger-Scott squaring in the cyclotomic subgroup of Fp12 = Fp4[k]/(k^3 - j), x = a + b k + c k^2:                                   \
+ * x^2 = (3a^2 - 2 conj(a)) + (3 j c^2 + 2 conj(b)) k + (3 b^2 - 2 conj(c)) k^2, conj(u + v j) = u - v j.                               \
+ * r may be x (in place, as the Swift bindings call it): the squares are taken first, and each Fp2                                      \
+ * coefficient of r reads only x's coefficient at its own place before writing it. */                                                   \
+static inline __attribute__((always_inline)) void F##_fp12_cyclotomic_square(uint64_t *r, const uint64_t *x) {                          \
+    uint64_t a2[4 * N], b2[4 * N], c2[4 * N], c2j[4 * N];                                                                               \
+    const uint64_t *a = x, *b = x + 4 * N, *c = x + 8 * N;                                                                              \
+    F##_fp4_square(a2, a);                                                                                                              \
+    F##_fp4_square(b2, b);                                                                                                              \
+    F##_fp4_square(c2, c);                                                                                                              \
+    F##_fp2_times_xi(c2j, c2 + 2 * N);             /* j * (u + v j) = xi v + u j */                                                     \
+    for (int k = 0; k < 2 * N; k++) c2j[2 * N + k] = c2[k];                                                                             \
+    F##_fp2_granger_scott(r, a2, a, 1);                                                                                                 \
+    F##_fp2_granger_scott(r + 2 * N, a2 + 2 * N, a + 2 * N, 0);                                                                         \
+    F##_fp2_granger_scott(r + 4 * N, c2j, b, 0);                                                                                        \
+    F##_fp2_granger_scott(r + 6 * N, c2j + 2 * N, b + 2 * N, 1);                                                                        \
+    F##_fp2_granger_scott(r + 8 * N, b2, c, 1);                                                                                         \
+    F##_fp2_granger_scott(r + 10 * N, b2 + 2 * N, c + 2 * N, 0);                                                                        \
+}                                                                                                                                       \
+                                                                                                                                        \
+/* Fp4 sums and differences, coefficient-wise; r may be a or b. */                                                                      \
+static inline __attribute__((always_inline)) void F##_fp4_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {                      \
+    F##_fp2_sum(r, a, b); F##_fp2_sum(r + 2 * N, a + 2 * N, b + 2 * N);                                                                 \
+}                                                                                                                                       \
+                                                                                                                                        \
+static inline __attribute__((always_inline)) void F##_fp4_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {               \
+    F##_fp2_difference(r, a, b); F##_fp2_difference(r + 2 * N, a + 2 * N, b + 2 * N);                                                   \
+}                                                                                                                                       \
+                                                                                                                                        \
+/* (a0 + a1 j) j = xi a1 + a0 j; r may be a. */                                                                                         \
+static inline __attribute__((always_inline)) void F##_fp4_times_j(uint64_t *r, const uint64_t *a) {                                     \
+    uint64_t t[2 * N];                                                                                                                  \
+    F##_fp2_times_xi(t, a + 2 * N);                                                                                                     \
+    for (int k = 0; k < 2 * N; k++) r[2 * N + k] = a[k];                                                                                \
+    for (int k = 0; k < 2 * N; k++) r[k] = t[k];                                                                                        \
+}                                                                                                                                       \
+                                                                                                                                        \
+/* Fp12 = Fp4[k]/(k^3 - j): c0 at x, c1 at x + 4 * N, c2 at x + 8 * N. Karatsuba: six Fp4 products,                                     \
+ * all left double-width and combined modulo pR, then one reduction per coefficient (12 instead                                         \
+ * of 24). r may overlap a or b (written only at the end). */                                                                           \
+static void F##_fp12_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {                                                           \
+    uint64_t v0[8 * N], v1[8 * N], v2[8 * N], w[8 * N], t[8 * N], s[4 * N], u[4 * N], out[24 * N];                                      \
+    F##_fp4_wide_mul(v0, a, b);                                                                                                         \
+    F##_fp4_wide_mul(v1, a + 4 * N, b + 4 * N);                                                                                         \
+    F##_fp4_wide_mul(v2, a + 8 * N, b + 8 * N);                                                                                         \
+    /* c0 = v0 + ((a1 + a2)(b1 + b2) - v1 - v2) j */                                                                                    \
+    F##_fp4_sum(s, a + 4 * N, a + 8 * N);                                                                                               \
+    F##_fp4_sum(u, b + 4 * N, b + 8 * N);                                                                                               \
+    F##_fp4_wide_mul(w, s, u);                                                                                                          \
+    F##_wide4_difference(w, w, v1);                                                                                                     \
+    F##_wide4_difference(w, w, v2);                                                                                                     \
+    F##_wide4_times_j(w, w);                                                                                                            \
+    F##_wide4_sum(out, v0, w);                                                                                                          \
+    /* c1 = (a0 + a1)(b0 + b1) - v0 - v1 + v2 j */                                                                                      \
+    F##_fp4_sum(s, a, a + 4 * N);                                                                                                       \
+    F##_fp4_sum(u, b, b + 4 * N);                                                                                                       \
+    F##_fp4_wide_mul(w, s, u);                                                                                                          \
+    F##_wide4_difference(w, w, v0);                                                                                                     \
+    F##_wide4_difference(w, w, v1);                                                                                                     \
+    F##_wide4_times_j(t, v2);                                                                                                           \
+    F##_wide4_sum(out + 8 * N, w, t);                                                                                                   \
+    /* c2 = (a0 + a2)(b0 + b2) - v0 - v2 + v1 */                                                                                        \
+    F##_fp4_sum(s, a, a + 8 * N);                                                                                                       \
+    F##_fp4_sum(u, b, b + 8 * N);                                                                                                       \
+    F##_fp4_wide_mul(w, s, u);                                                                                                          \
+    F##_wide4_difference(w, w, v0);                                                                                                     \
+    F##_wide4_difference(w, w, v2);                                                                                                     \
+    F##_wide4_sum(out + 16 * N, w, v1);                                                                                                 \
+    F##_reduce_wide(r, out, 12);                                                                                                        \
+}                                                                                                                                       \
+                                                                                                                                        \
+/* The Fp6 product left double-width, on Fp12 seen as Fp6[w]/(w^2 - v), Fp6 = Fp2[v]/(v^3 - xi),                                        \
+ * w = k, v = k^2 (the square below): Karatsuba over Fp2 on coefficients given one by one (they                                         \
+ * lie scattered in the Fp4 tower's layout), c0 = v0 + xi((a1 + a2)(b1 + b2) - v1 - v2),                                                \
+ * c1 = (a0 + a1)(b0 + b1) - v0 - v1 + xi v2, c2 = (a0 + a2)(b0 + b2) - v0 - v2 + v1, each in                                           \
+ * [0, pR) (w: 12N limbs, wide Fp2 c0, c1, c2; not overlapping the inputs). */                                                          \
+static __attribute__((noinline)) void F##_fp6_wide_mul(uint64_t *w, const uint64_t *a0, const uint64_t *a1, const uint64_t *a2,         \
+                                                      const uint64_t *b0, const uint64_t *b1, const uint64_t *b2) {                     \
+    uint64_t *c0 = w, *c1 = w + 4 * N, *c2 = w + 8 * N;                                                                                 \
+    uint64_t v0[4 * N], v1[4 * N], v2[4 * N], t[4 * N], sa[2 * N], sb[2 * N];                                                           \
+    F##_fp2_wide_product(v0, v0 + 2 * N, a0, b0); F##_wide_lift(v0);                                                                    \
+    F##_fp2_wide_product(v1, v1 + 2 * N, a1, b1); F##_wide_lift(v1);                                                                    \
+    F##_fp2_wide_product(v2, v2 + 2 * N, a2, b2); F##_wide_lift(v2);                                                                    \
+    F##_fp2_sum(sa, a1, a2); F##_fp2_sum(sb, b1, b2);                                                                                   \
+    F##_fp2_wide_product(t, t + 2 * N, sa, sb); F##_wide_lift(t);                                                                       \
+    F##_wide2_difference(t, t, v1); F##_wide2_difference(t, t, v2);                                                                     \
+    F##_wide2_times_xi(t, t); F##_wide2_sum(c0, v0, t);                                                                                 \
+    F##_fp2_sum(sa, a0, a1); F##_fp2_sum(sb, b0, b1);                                                                                   \
+    F##_fp2_wide_product(c1, c1 + 2 * N, sa, sb); F##_wide_lift(c1);                                                                    \
+    F##_wide2_difference(c1, c1, v0); F##_wide2_difference(c1, c1, v1);                                                                 \
+    F##_wide2_times_xi(t, v2); F##_wide2_sum(c1, c1, t);                                                                                \
+    F##_fp2_sum(sa, a0, a2); F##_fp2_sum(sb, b0, b2);                                                                                   \
+    F##_fp2_wide_product(c2, c2 + 2 * N, sa, sb); F##_wide_lift(c2);                                                                    \
+    F##_wide2_difference(c2, c2, v0); F##_wide2_difference(c2, c2, v2); F##_wide2_sum(c2, c2, v1);                                      \
+}                                                                                                                                       \
+                                                                                                                                        \
+/* The square by complex squaring over Fp6, as mcl squares: x = a + b w with a = (c00, c20, c11)                                        \
+ * and b = (c10, c01, c21) in the Fp4 tower's coefficients (k^0, k^2, k^4 and k^1, k^3, k^5),                                           \
+ * x^2 = ((a + b)(a + v b) - ab - v ab) + 2ab w. Two Fp6 products, each reduced once per                                                \
+ * coefficient (12 reductions in all), then the combination in Fp: 44 double-width sums where                                           \
+ * Chung-Hasan's SQR2 over Fp4 (Fp12.swift's formula, the tests' reference) took about 64: 5-6%                                         \
+ * less time on BN254CX, 3-4% on BLS12-381. r may be x (written only at the end). */                                                    \
+static void F##_fp12_square(uint64_t *r, const uint64_t *x) {                                                                           \
+    const uint64_t *a0 = x, *a1 = x + 8 * N, *a2 = x + 6 * N, *b0 = x + 4 * N, *b1 = x + 2 * N, *b2 = x + 10 * N;                       \
+    uint64_t s[6 * N], t[6 * N], w[12 * N], sum_product[6 * N], ab[6 * N], u[2 * N];                                                    \
+    F##_fp2_sum(s, a0, b0); F##_fp2_sum(s + 2 * N, a1, b1); F##_fp2_sum(s + 4 * N, a2, b2);                                             \
+    F##_fp2_times_xi(u, b2);  /* a + v b = (a0 + xi b2, a1 + b0, a2 + b1) */                                                            \
+    F##_fp2_sum(t, a0, u); F##_fp2_sum(t + 2 * N, a1, b0); F##_fp2_sum(t + 4 * N, a2, b1);                                              \
+    F##_fp6_wide_mul(w, s, s + 2 * N, s + 4 * N, t, t + 2 * N, t + 4 * N);                                                              \
+    F##_reduce_wide(sum_product, w, 6);                                                                                                 \
+    F##_fp6_wide_mul(w, a0, a1, a2, b0, b1, b2);                                                                                        \
+    F##_reduce_wide(ab, w, 6);                                                                                                          \
+    /* a^2 + v b^2 = sum_product - ab - v ab, v ab = (xi ab2, ab0, ab1) */                                                              \
+    F##_fp2_times_xi(u, ab + 4 * N);                                                                                                    \
+    F##_fp2_difference(s, sum_product, ab); F##_fp2_difference(r, s, u);                                                                \
+    F##_fp2_difference(s, sum_product + 2 * N, ab + 2 * N); F##_fp2_difference(r + 8 * N, s, ab);                                       \
+    F##_fp2_difference(s, sum_product + 4 * N, ab + 4 * N); F##_fp2_difference(r + 6 * N, s, ab + 2 * N);                               \
+    F##_fp2_sum(r + 4 * N, ab, ab); F##_fp2_sum(r + 2 * N, ab + 2 * N, ab + 2 * N); F##_fp2_sum(r + 10 * N, ab + 4 * N, ab + 4 * N);    \
+}                                                                                                                                       \
+                                                                                                                                        \
+/* Karabina's compressed squaring (CompressedCyclotomic.swift), `times` times in place on                                               \
+ * (g2, g3, g4, g5) at x, x + 2 * N, x + 4 * N, x + 6 * N. With (c0 + c1 j) = (gi + gj j)^2, the                                        \
+ * Fp4 square (c0 = gi^2 + xi gj^2, c1 = 2 gi gj): h2 = 3 xi c1(4,5) + 2 g2, h3 = 3 c0(4,5) - 2 g3,                                     \
+ * h4 = 3 c0(2,3) - 2 g4, h5 = 3 c1(2,3) + 2 g5 (the Swift formulas' A(i,j) - (xi + 1) B(i,j) is                                        \
+ * c0, and 2 B(i,j) is c1). Each Fp4 square is three Fp2 squares left double-width (six wide                                            \
+ * Fp products against the eight of two Fp2 products) and four reductions. */                                                           \
+/* a^2 for a reduced Fp2 element, double-width: s0 = (a0 + a1)(a0 - a1), s1 = (2 a0) a1, each in                                        \
+ * [0, 2p^2) (a0 + a1 and 2 a0 are left below 2p: no carry out, 2p < R on both curves). */                                              \
+static inline __attribute__((always_inline)) void F##_fp2_wide_square(uint64_t *s, const uint64_t *a) {                                 \
+    uint64_t sum[N], difference[N];                                                                                                     \
+    zk_plain_sum_in_memory##N(sum, a, a + N);                                                                                           \
+    F##_difference_in_memory(difference, a, a + N);                                                                                     \
+    zk_wide_product##N(s, sum, difference);                                                                                             \
+    zk_plain_sum_in_memory##N(sum, a, a);                                                                                               \
+    zk_wide_product##N(s + 2 * N, sum, a + N);                                                                                          \
+}                                                                                                                                       \
+                                                                                                                                        \
+/* (x + y j)^2 = c0 + c1 j, reduced: with U = x^2, V = y^2, W = (x + y)^2 double-width,                                                 \
+ * c0 = (U0 + V0 - V1 + 2p^2, U1 + V0 + V1) and c1 = W - U - V + 4p^2, every coefficient in                                             \
+ * (0, 6p^2), below pR (6p^2 < pR on both curves) as the Montgomery reduction needs. */                                                 \
+static inline __attribute__((always_inline)) void F##_fp4_square_parts(uint64_t *c0, uint64_t *c1,                                      \
+                                                                       const uint64_t *x, const uint64_t *y) {                          \
+    uint64_t u[4 * N], v[4 * N], w[4 * N], s[2 * N];                                                                                    \
+    F##_fp2_wide_square(u, x);                                                                                                          \
+    F##_fp2_wide_square(v, y);                                                                                                          \
+    F##_fp2_sum(s, x, y);                                                                                                               \
+    F##_fp2_wide_square(w, s);                                                                                                          \
+    for (int k = 0; k < 2; k++) {                                                                                                       \
+        zk_wide_subtract##N(w + 2 * N * k, u + 2 * N * k);                                                                              \
+        zk_wide_subtract##N(w + 2 * N * k, v + 2 * N * k);                                                                              \
+        zk_wide_add##N(w + 2 * N * k, F##_p_squared_times[3]);                                                                          \
+    }                                                                                                                                   \
+    zk_wide_add##N(u, v); zk_wide_subtract##N(u, v + 2 * N); zk_wide_add##N(u, F##_p_squared_times[1]);                                 \
+    zk_wide_add##N(u + 2 * N, v); zk_wide_add##N(u + 2 * N, v + 2 * N);                                                                 \
+    F##_reduce_wide(c0, u, 2);                                                                                                          \
+    F##_reduce_wide(c1, w, 2);                                                                                                          \
+}                                                                                                                                       \
+                                                                                                                                        \
+static void F##_compressed_square(uint64_t *x, int times) {                                                                             \
+    uint64_t c0_45[2 * N], c1_45[2 * N], c0_23[2 * N], c1_23[2 * N], t[2 * N];                                                          \
+    uint64_t *g2 = x, *g3 = x + 2 * N, *g4 = x + 4 * N, *g5 = x + 6 * N;                                                                \
+    for (int round = 0; round < times; round++) {                                                                                       \
+        F##_fp4_square_parts(c0_45, c1_45, g4, g5);                                                                                     \
+        F##_fp4_square_parts(c0_23, c1_23, g2, g3);                                                                                     \
+        F##_fp2_times_xi(t, c1_45);                                                                                                     \
+        F##_fp2_granger_scott(g2, t, g2, 0);                                                                                            \
+        F##_fp2_granger_scott(g3, c0_45, g3, 1);                                                                                        \
+        F##_fp2_granger_scott(g4, c0_23, g4, 1);                                                                                        \
+        F##_fp2_granger_scott(g5, c1_23, g5, 0);                                                                                        \
+    }                                                                                                                                   \
 }
 
 #define ZK_LINE_TERMS_D(F, N, MUL_A) \

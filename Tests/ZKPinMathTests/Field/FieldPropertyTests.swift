@@ -236,6 +236,7 @@ struct TowerKernelTests {
             if P.fp4Squared(a) != a.karatsubaSquared { failures += 1 }
             let x = Fp12(a, b, round == 0 ? Fp4(maximum, maximum) : Fp4(fp2(), fp2()))
             if P.fp12CyclotomicSquared(x) != x.grangerScottSquared { failures += 1 }
+            failures += compressedSquareFailures(x)
             let y = Fp12(Fp4(fp2(), fp2()), round == 0 ? Fp4(maximum, maximum) : Fp4(fp2(), fp2()), Fp4(fp2(), fp2()))
             if P.fp12Product(x, y) != Fp12.karatsubaProduct(x, y) { failures += 1 }
             if P.fp12Squared(x) != x.chungHasanSquared { failures += 1 }
@@ -271,6 +272,9 @@ struct TowerKernelTests {
             if P.fp12Product(x, y) != Fp12.karatsubaProduct(x, y) { failures += 1 }
             if P.fp12Squared(x) != x.chungHasanSquared { failures += 1 }
             if P.fp12Squared(y) != y.chungHasanSquared { failures += 1 }
+            failures += compressedSquareFailures(x) + compressedSquareFailures(y)
+            // The compressed square's most negative sum: g4 = 0 (g2 = 0) against g5 (g3) at p - 1.
+            failures += compressedSquareFailures(Fp12(.zero, Fp4(.zero, topFp2), Fp4(.zero, topFp2)))
             failures += inPlaceFailures(x, y, a: fullMaximum, b: topFp2) + inPlaceFailures(y, x, a: alternating, b: topFp2)
             for bAtKSquared in [false, true] {
                 for (a, b) in [(fullMaximum, topFp2), (alternating, topFp2), (fullMaximum, Fp2<P>.zero)] {
@@ -287,6 +291,18 @@ struct TowerKernelTests {
             }
         }
         #expect(failures == 0)
+    }
+
+    /// Karabina's compressed square in C (Fp4 squares left double-width, sums of up to three
+    /// double-width squares before each reduction) against the Swift formulas, once and twice:
+    /// the two are the same polynomials, so any value will do, not only cyclotomic ones.
+    func compressedSquareFailures<P: CyclotomicSquaring>(_ x: Fp12<P>) -> Int {
+        var kernel = CompressedCyclotomic(x)
+        P.compressedCyclotomicSquare(&kernel, times: 1)
+        var failures = kernel == CompressedCyclotomic(x).squared ? 0 : 1
+        P.compressedCyclotomicSquare(&kernel, times: 1)
+        if kernel != CompressedCyclotomic(x).squared.squared { failures += 1 }
+        return failures
     }
 
     /// The in-place forms (the Miller loop's square and line products, `Fp12.*=`, the cyclotomic
@@ -372,4 +388,19 @@ struct BlindedInverseTests {
 
     @Test func bn254cx() { check(BN254CXField.self) }
     @Test func bls12381() { check(BLS12_381Field.self) }
+
+    /// The blinds come from a pool of system randomness: every draw fresh, across several
+    /// refills of the pool (a draw handed out twice, or the pool's zeroed bytes, would repeat).
+    @Test func blindingDrawsAreFresh() {
+        var seen = Set<[UInt8]>()
+        var repeats = 0
+        for count in [32, 48, 7] {
+            for _ in 0..<400 {
+                var bytes = [UInt8](repeating: 0, count: count)
+                bytes.withUnsafeMutableBytes { fillRandom($0) }
+                if !seen.insert(bytes).inserted { repeats += 1 }
+            }
+        }
+        #expect(repeats == 0)
+    }
 }

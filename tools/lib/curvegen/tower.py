@@ -283,48 +283,54 @@ static void F##_fp12_square(uint64_t *r, const uint64_t *x) {
 }
 
 /* Karabina's compressed squaring (CompressedCyclotomic.swift), `times` times in place on
- * (g2, g3, g4, g5) at x, x + 2 * N, x + 4 * N, x + 6 * N: with A(i,j) = (gi + gj)(gi + xi gj),
- * B(i,j) = gi gj: h2 = 2(g2 + 3 xi B45), h3 = 3(A45 - (xi + 1) B45) - 2 g3,
- * h4 = 3(A23 - (xi + 1) B23) - 2 g4, h5 = 2(g5 + 3 B23). */
-static inline __attribute__((always_inline)) void F##_karabina_a(uint64_t *r, const uint64_t *gi, const uint64_t *gj) {
-    uint64_t s[2 * N], t[2 * N];  /* r = (gi + gj)(gi + xi gj) */
-    F##_fp2_sum(s, gi, gj);
-    F##_fp2_times_xi(t, gj);
-    F##_fp2_sum(t, gi, t);
-    F##_fp2_mul(r, s, t);
+ * (g2, g3, g4, g5) at x, x + 2 * N, x + 4 * N, x + 6 * N. With (c0 + c1 j) = (gi + gj j)^2, the
+ * Fp4 square (c0 = gi^2 + xi gj^2, c1 = 2 gi gj): h2 = 3 xi c1(4,5) + 2 g2, h3 = 3 c0(4,5) - 2 g3,
+ * h4 = 3 c0(2,3) - 2 g4, h5 = 3 c1(2,3) + 2 g5 (the Swift formulas' A(i,j) - (xi + 1) B(i,j) is
+ * c0, and 2 B(i,j) is c1). Each Fp4 square is three Fp2 squares left double-width (six wide
+ * Fp products against the eight of two Fp2 products) and four reductions. */
+/* a^2 for a reduced Fp2 element, double-width: s0 = (a0 + a1)(a0 - a1), s1 = (2 a0) a1, each in
+ * [0, 2p^2) (a0 + a1 and 2 a0 are left below 2p: no carry out, 2p < R on both curves). */
+static inline __attribute__((always_inline)) void F##_fp2_wide_square(uint64_t *s, const uint64_t *a) {
+    uint64_t sum[N], difference[N];
+    zk_plain_sum_in_memory##N(sum, a, a + N);
+    F##_difference_in_memory(difference, a, a + N);
+    zk_wide_product##N(s, sum, difference);
+    zk_plain_sum_in_memory##N(sum, a, a);
+    zk_wide_product##N(s + 2 * N, sum, a + N);
 }
 
-static inline __attribute__((always_inline)) void F##_karabina_odd(uint64_t *g, const uint64_t *a, const uint64_t *xi_b, const uint64_t *b) {
-    uint64_t s[2 * N], t[2 * N];  /* g = 3s - 2g = 2(s - g) + s, s = a - xi b - b */
-    F##_fp2_difference(s, a, xi_b);
-    F##_fp2_difference(s, s, b);
-    F##_fp2_difference(t, s, g);
-    F##_fp2_sum(t, t, t);
-    F##_fp2_sum(g, t, s);
-}
-
-static inline __attribute__((always_inline)) void F##_karabina_even(uint64_t *g, const uint64_t *c) {
-    uint64_t s[2 * N];  /* g = 2(g + 3c) */
-    F##_fp2_sum(s, c, c);
-    F##_fp2_sum(s, s, c);
-    F##_fp2_sum(s, s, g);
-    F##_fp2_sum(g, s, s);
+/* (x + y j)^2 = c0 + c1 j, reduced: with U = x^2, V = y^2, W = (x + y)^2 double-width,
+ * c0 = (U0 + V0 - V1 + 2p^2, U1 + V0 + V1) and c1 = W - U - V + 4p^2, every coefficient in
+ * (0, 6p^2), below pR (6p^2 < pR on both curves) as the Montgomery reduction needs. */
+static inline __attribute__((always_inline)) void F##_fp4_square_parts(uint64_t *c0, uint64_t *c1,
+                                                                       const uint64_t *x, const uint64_t *y) {
+    uint64_t u[4 * N], v[4 * N], w[4 * N], s[2 * N];
+    F##_fp2_wide_square(u, x);
+    F##_fp2_wide_square(v, y);
+    F##_fp2_sum(s, x, y);
+    F##_fp2_wide_square(w, s);
+    for (int k = 0; k < 2; k++) {
+        zk_wide_subtract##N(w + 2 * N * k, u + 2 * N * k);
+        zk_wide_subtract##N(w + 2 * N * k, v + 2 * N * k);
+        zk_wide_add##N(w + 2 * N * k, F##_p_squared_times[3]);
+    }
+    zk_wide_add##N(u, v); zk_wide_subtract##N(u, v + 2 * N); zk_wide_add##N(u, F##_p_squared_times[1]);
+    zk_wide_add##N(u + 2 * N, v); zk_wide_add##N(u + 2 * N, v + 2 * N);
+    F##_reduce_wide(c0, u, 2);
+    F##_reduce_wide(c1, w, 2);
 }
 
 static void F##_compressed_square(uint64_t *x, int times) {
-    uint64_t b45[2 * N], b23[2 * N], a45[2 * N], a23[2 * N], u[2 * N];
+    uint64_t c0_45[2 * N], c1_45[2 * N], c0_23[2 * N], c1_23[2 * N], t[2 * N];
     uint64_t *g2 = x, *g3 = x + 2 * N, *g4 = x + 4 * N, *g5 = x + 6 * N;
     for (int round = 0; round < times; round++) {
-        F##_fp2_mul(b45, g4, g5);
-        F##_fp2_mul(b23, g2, g3);
-        F##_karabina_a(a45, g4, g5);
-        F##_karabina_a(a23, g2, g3);
-        F##_fp2_times_xi(u, b45);
-        F##_karabina_odd(g3, a45, u, b45);
-        F##_karabina_even(g2, u);
-        F##_fp2_times_xi(u, b23);
-        F##_karabina_odd(g4, a23, u, b23);
-        F##_karabina_even(g5, b23);
+        F##_fp4_square_parts(c0_45, c1_45, g4, g5);
+        F##_fp4_square_parts(c0_23, c1_23, g2, g3);
+        F##_fp2_times_xi(t, c1_45);
+        F##_fp2_granger_scott(g2, t, g2, 0);
+        F##_fp2_granger_scott(g3, c0_45, g3, 1);
+        F##_fp2_granger_scott(g4, c0_23, g4, 1);
+        F##_fp2_granger_scott(g5, c1_23, g5, 0);
     }
 }"""
 
