@@ -32,7 +32,7 @@ public struct CurveBenchmarks<C: PairingCurve> {
 
     public static var operations: [String] {
         [
-            "fp_mul", "g1_mul", "g1_mul_glv", "g2_mul", "gt_pow", "map_to_g1", "pairing", "miller_loop", "final_exponentiation",
+            "fp_mul", "fp_inverse", "g1_mul", "g1_mul_glv", "g2_mul", "gt_pow", "map_to_g1", "pairing", "miller_loop", "final_exponentiation",
             "multi_pairing2", "pairing_prepared", "client_login", "server_verify",
             "server_verify_batch8", "server_verify_batch64", "server_verify_batch256", "dvs_verify",
             "dvs_verify_cached"
@@ -65,6 +65,8 @@ public struct CurveBenchmarks<C: PairingCurve> {
         var element = Fp<C.Field>(BigInt.random(in: .one, C.Field.modulusBig))
         let factor = Fp<C.Field>(BigInt.random(in: .one, C.Field.modulusBig))
         measure("fp_mul") { element = element * factor }
+        // Blinded (a random factor per call), as every inversion of the library is.
+        measure("fp_inverse") { element = element.inverse + factor }
         blackHole(element)
 
         measure("g1_mul") { blackHole(p.multiplied(bySecret: secretScalar)) }

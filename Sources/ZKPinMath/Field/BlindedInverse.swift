@@ -1,9 +1,5 @@
 import CGMP
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Field inversion by GMP's extended Euclid (mpn_gcdext) on a blinded value: x·b for a fresh
 /// uniformly random b != 0, then times b. Euclid's running time depends on its input, but
 /// x·b is uniformly distributed whatever x is, so the time says nothing about x (the usual
@@ -77,15 +73,4 @@ extension Fp {
             }
         }
     }
-}
-
-/// Operating-system randomness for blinding (one getrandom call).
-@usableFromInline
-func fillRandom(_ buffer: UnsafeMutableRawBufferPointer) {
-    #if canImport(Glibc)
-        arc4random_buf(buffer.baseAddress!, buffer.count)
-    #else
-        var generator = SystemRandomNumberGenerator()
-        for i in 0..<buffer.count { buffer[i] = UInt8.random(in: .min ... .max, using: &generator) }
-    #endif
 }

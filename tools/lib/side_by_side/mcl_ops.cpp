@@ -46,6 +46,7 @@ int mcl_setup(int bls) {
 }
 double mcl_op(const char *op) {
 	G2 R; Fp12 f;
+	if (!strcmp(op, "fp_inverse")) { Fp x, y; x.setByCSPRNG(); y.setByCSPRNG(); double t = median_us([&] { Fp::inv(x, x); x += y; }, 2000); return x.isZero() ? -1 : t; }
 	if (!strcmp(op, "g2_mul")) return median_us([&] { G2::mulCT(R, Q, a); }, 200);
 	if (!strcmp(op, "gt_pow")) return median_us([&] { GT::pow(f, e, a); }, 200);
 	if (!strcmp(op, "pairing")) return median_us([&] { pairing(f, P, Q); }, 100);
