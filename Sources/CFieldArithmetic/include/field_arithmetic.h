@@ -224,6 +224,38 @@ static inline __attribute__((always_inline)) void F##_fp4_wide_times_fp2(uint64_
     F##_wide_lift(w + 4 * N);                                                                                                           \
 }                                                                                                                                       \
                                                                                                                                         \
+/* a^2 for a reduced Fp2 element, double-width: s0 = (a0 + a1)(a0 - a1), s1 = (2 a0) a1, each in                                        \
+ * [0, 2p^2) (a0 + a1 and 2 a0 are left below 2p: no carry out, 2p < R on both curves). */                                              \
+static inline __attribute__((always_inline)) void F##_fp2_wide_square(uint64_t *s, const uint64_t *a) {                                 \
+    uint64_t sum[N], difference[N];                                                                                                     \
+    zk_plain_sum_in_memory##N(sum, a, a + N);                                                                                           \
+    F##_difference_in_memory(difference, a, a + N);                                                                                     \
+    zk_wide_product##N(s, sum, difference);                                                                                             \
+    zk_plain_sum_in_memory##N(sum, a, a);                                                                                               \
+    zk_wide_product##N(s + 2 * N, sum, a + N);                                                                                          \
+}                                                                                                                                       \
+                                                                                                                                        \
+/* (x + y j)^2 = c0 + c1 j, reduced: with U = x^2, V = y^2, W = (x + y)^2 double-width,                                                 \
+ * c0 = (U0 + V0 - V1 + 2p^2, U1 + V0 + V1) and c1 = W - U - V + 4p^2, every coefficient in                                             \
+ * (0, 6p^2), below pR (6p^2 < pR on both curves) as the Montgomery reduction needs. */                                                 \
+static inline __attribute__((always_inline)) void F##_fp4_square_parts(uint64_t *c0, uint64_t *c1,                                      \
+                                                                       const uint64_t *x, const uint64_t *y) {                          \
+    uint64_t u[4 * N], v[4 * N], w[4 * N], s[2 * N];                                                                                    \
+    F##_fp2_wide_square(u, x);                                                                                                          \
+    F##_fp2_wide_square(v, y);                                                                                                          \
+    F##_fp2_sum(s, x, y);                                                                                                               \
+    F##_fp2_wide_square(w, s);                                                                                                          \
+    for (int k = 0; k < 2; k++) {                                                                                                       \
+        zk_wide_subtract##N(w + 2 * N * k, u + 2 * N * k);                                                                              \
+        zk_wide_subtract##N(w + 2 * N * k, v + 2 * N * k);                                                                              \
+        zk_wide_add##N(w + 2 * N * k, F##_p_squared_times[3]);                                                                          \
+    }                                                                                                                                   \
+    zk_wide_add##N(u, v); zk_wide_subtract##N(u, v + 2 * N); zk_wide_add##N(u, F##_p_squared_times[1]);                                 \
+    zk_wide_add##N(u + 2 * N, v); zk_wide_add##N(u + 2 * N, v + 2 * N);                                                                 \
+    F##_reduce_wide(c0, u, 2);                                                                                                          \
+    F##_reduce_wide(c1, w, 2);                                                                                                          \
+}                                                                                                                                       \
+                                                                                                                                        \
 /* 3x - 2y as x + 2(x - y) (minus = 1) or x + 2(x + y) (minus = 0), on one Fp2 coefficient. */                                          \
 static inline __attribute__((always_inline)) void F##_fp2_granger_scott(uint64_t *r, const uint64_t *x, const uint64_t *y, int minus) { \
     uint64_t t[2 * N];                                                                                                                  \
@@ -235,13 +267,14 @@ static inline __attribute__((always_inline)) void F##_fp2_granger_scott(uint64_t
 /* Granger-Scott squaring in the cyclotomic subgroup of Fp12 = Fp4[k]/(k^3 - j), x = a + b k + c k^2:                                   \
  * x^2 = (3a^2 - 2 conj(a)) + (3 j c^2 + 2 conj(b)) k + (3 b^2 - 2 conj(c)) k^2, conj(u + v j) = u - v j.                               \
  * r may be x (in place, as the Swift bindings call it): the squares are taken first, and each Fp2                                      \
- * coefficient of r reads only x's coefficient at its own place before writing it. */                                                   \
+ * coefficient of r reads only x's coefficient at its own place before writing it. The Fp4 squares                                      \
+ * are left double-width as in the compressed square below (F##_fp4_square_parts). */                                                   \
 static inline __attribute__((always_inline)) void F##_fp12_cyclotomic_square(uint64_t *r, const uint64_t *x) {                          \
     uint64_t a2[4 * N], b2[4 * N], c2[4 * N], c2j[4 * N];                                                                               \
     const uint64_t *a = x, *b = x + 4 * N, *c = x + 8 * N;                                                                              \
-    F##_fp4_square(a2, a);                                                                                                              \
-    F##_fp4_square(b2, b);                                                                                                              \
-    F##_fp4_square(c2, c);                                                                                                              \
+    F##_fp4_square_parts(a2, a2 + 2 * N, a, a + 2 * N);                                                                                 \
+    F##_fp4_square_parts(b2, b2 + 2 * N, b, b + 2 * N);                                                                                 \
+    F##_fp4_square_parts(c2, c2 + 2 * N, c, c + 2 * N);                                                                                 \
     F##_fp2_times_xi(c2j, c2 + 2 * N);             /* j * (u + v j) = xi v + u j */                                                     \
     for (int k = 0; k < 2 * N; k++) c2j[2 * N + k] = c2[k];                                                                             \
     F##_fp2_granger_scott(r, a2, a, 1);                                                                                                 \
@@ -356,40 +389,9 @@ static void F##_fp12_square(uint64_t *r, const uint64_t *x) {                   
  * (g2, g3, g4, g5) at x, x + 2 * N, x + 4 * N, x + 6 * N. With (c0 + c1 j) = (gi + gj j)^2, the                                        \
  * Fp4 square (c0 = gi^2 + xi gj^2, c1 = 2 gi gj): h2 = 3 xi c1(4,5) + 2 g2, h3 = 3 c0(4,5) - 2 g3,                                     \
  * h4 = 3 c0(2,3) - 2 g4, h5 = 3 c1(2,3) + 2 g5 (the Swift formulas' A(i,j) - (xi + 1) B(i,j) is                                        \
- * c0, and 2 B(i,j) is c1). Each Fp4 square is three Fp2 squares left double-width (six wide                                            \
- * Fp products against the eight of two Fp2 products) and four reductions. */                                                           \
-/* a^2 for a reduced Fp2 element, double-width: s0 = (a0 + a1)(a0 - a1), s1 = (2 a0) a1, each in                                        \
- * [0, 2p^2) (a0 + a1 and 2 a0 are left below 2p: no carry out, 2p < R on both curves). */                                              \
-static inline __attribute__((always_inline)) void F##_fp2_wide_square(uint64_t *s, const uint64_t *a) {                                 \
-    uint64_t sum[N], difference[N];                                                                                                     \
-    zk_plain_sum_in_memory##N(sum, a, a + N);                                                                                           \
-    F##_difference_in_memory(difference, a, a + N);                                                                                     \
-    zk_wide_product##N(s, sum, difference);                                                                                             \
-    zk_plain_sum_in_memory##N(sum, a, a);                                                                                               \
-    zk_wide_product##N(s + 2 * N, sum, a + N);                                                                                          \
-}                                                                                                                                       \
-                                                                                                                                        \
-/* (x + y j)^2 = c0 + c1 j, reduced: with U = x^2, V = y^2, W = (x + y)^2 double-width,                                                 \
- * c0 = (U0 + V0 - V1 + 2p^2, U1 + V0 + V1) and c1 = W - U - V + 4p^2, every coefficient in                                             \
- * (0, 6p^2), below pR (6p^2 < pR on both curves) as the Montgomery reduction needs. */                                                 \
-static inline __attribute__((always_inline)) void F##_fp4_square_parts(uint64_t *c0, uint64_t *c1,                                      \
-                                                                       const uint64_t *x, const uint64_t *y) {                          \
-    uint64_t u[4 * N], v[4 * N], w[4 * N], s[2 * N];                                                                                    \
-    F##_fp2_wide_square(u, x);                                                                                                          \
-    F##_fp2_wide_square(v, y);                                                                                                          \
-    F##_fp2_sum(s, x, y);                                                                                                               \
-    F##_fp2_wide_square(w, s);                                                                                                          \
-    for (int k = 0; k < 2; k++) {                                                                                                       \
-        zk_wide_subtract##N(w + 2 * N * k, u + 2 * N * k);                                                                              \
-        zk_wide_subtract##N(w + 2 * N * k, v + 2 * N * k);                                                                              \
-        zk_wide_add##N(w + 2 * N * k, F##_p_squared_times[3]);                                                                          \
-    }                                                                                                                                   \
-    zk_wide_add##N(u, v); zk_wide_subtract##N(u, v + 2 * N); zk_wide_add##N(u, F##_p_squared_times[1]);                                 \
-    zk_wide_add##N(u + 2 * N, v); zk_wide_add##N(u + 2 * N, v + 2 * N);                                                                 \
-    F##_reduce_wide(c0, u, 2);                                                                                                          \
-    F##_reduce_wide(c1, w, 2);                                                                                                          \
-}                                                                                                                                       \
-                                                                                                                                        \
+ * c0, and 2 B(i,j) is c1). Each Fp4 square (F##_fp4_square_parts, above) is three Fp2 squares                                          \
+ * left double-width (six wide Fp products against the eight of two Fp2 products) and four                                              \
+ * reductions. */                                                                                                                       \
 static void F##_compressed_square(uint64_t *x, int times) {                                                                             \
     uint64_t c0_45[2 * N], c1_45[2 * N], c0_23[2 * N], c1_23[2 * N], t[2 * N];                                                          \
     uint64_t *g2 = x, *g3 = x + 2 * N, *g4 = x + 4 * N, *g5 = x + 6 * N;                                                                \
