@@ -56,21 +56,6 @@ static inline __attribute__((always_inline)) void F##_fp2_times_xi(uint64_t *r, 
  * (about 2% more instructions) and keep the hot loops in cache (and their timings steadier). */
 static __attribute__((noinline)) void F##_fp2_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) { F##_fp2_product_at(r, a, b); }
 
-/* Fp4 elements (Fp2[j]/(j^2 - xi)): c0 at x, c1 at x + 2 * N. r may be a or b. */
-static __attribute__((noinline)) void F##_fp4_square(uint64_t *r, const uint64_t *a) {
-    /* (a0 + a1 j)^2 = (a0 + a1)(a0 + xi a1) - a0 a1 - xi a0 a1 + 2 a0 a1 j */
-    uint64_t product[2 * N], s1[2 * N], s2[2 * N], t[2 * N];
-    F##_fp2_mul(product, a, a + 2 * N);
-    F##_fp2_sum(s1, a, a + 2 * N);
-    F##_fp2_times_xi(t, a + 2 * N);
-    F##_fp2_sum(s2, a, t);
-    F##_fp2_mul(s1, s1, s2);
-    F##_fp2_difference(s1, s1, product);
-    F##_fp2_times_xi(t, product);
-    F##_fp2_difference(r, s1, t);
-    F##_fp2_sum(r + 2 * N, product, product);
-}
-
 /* Double-width values modulo pR (R = 2^(64N)) for the lazily reduced tower: sums and differences
  * of unreduced products kept as residues in [0, pR) (F##_wide_modular_sum, _difference and
  * _lift, per curve), which the Montgomery reduction accepts, so an Fp12 product or square
@@ -184,6 +169,12 @@ static inline __attribute__((always_inline)) void F##_fp4_square_parts(uint64_t 
     zk_wide_add##N(u + 2 * N, v); zk_wide_add##N(u + 2 * N, v + 2 * N);
     F##_reduce_wide(c0, u, 2);
     F##_reduce_wide(c1, w, 2);
+}
+
+/* The Fp4 square of the kernel table (Fp4 elements, Fp2[j]/(j^2 - xi): c0 at x, c1 at x + 2 * N),
+ * the same Fp4 square as the cyclotomic squares'. r may be a. */
+static __attribute__((noinline)) void F##_fp4_square(uint64_t *r, const uint64_t *a) {
+    F##_fp4_square_parts(r, r + 2 * N, a, a + 2 * N);
 }
 
 /* 3x - 2y as x + 2(x - y) (minus = 1) or x + 2(x + y) (minus = 0), on one Fp2 coefficient. */
