@@ -78,401 +78,654 @@ static inline __attribute__((always_inline)) void F##_fp2_product_at(uint64_t *r
 }
 
 #define ZK_TOWER(F, N) \
-/* An Fp2 product left double-width for the lazily reduced Fp4 product (a, b: 2 elements at                                             \
- * x, x + N): w0 = a0 b0 - a1 b1 as a two's-complement value in (-p^2, p^2), w1 = a0 b1 + a1 b0                                         \
- * in [0, 2p^2). r may not overlap a or b. */                                                                                           \
-static __attribute__((noinline)) void F##_fp2_wide_product(uint64_t *w0, uint64_t *w1, const uint64_t *a, const uint64_t *b) {          \
-    uint64_t t[2 * N], sa[N], sb[N];                                                                                                    \
-    zk_wide_product##N(w0, a, b);                                                                                                       \
-    zk_wide_product##N(t, a + N, b + N);                                                                                                \
-    zk_plain_sum_in_memory##N(sa, a, a + N); /* < 2p: no carry out */                                                                   \
-    zk_plain_sum_in_memory##N(sb, b, b + N);                                                                                            \
-    zk_wide_product##N(w1, sa, sb);                                                                                                     \
-    zk_wide_subtract##N(w1, w0);                                                                                                        \
-    zk_wide_subtract##N(w1, t);                                                                                                         \
-    zk_wide_subtract##N(w0, t);                                                                                                         \
-}                                                                                                                                       \
-                                                                                                                                        \
-static inline __attribute__((always_inline)) zk_limbs##N F##_load(const uint64_t *x) {                                                  \
-    zk_limbs##N r;                                                                                                                      \
-    for (int j = 0; j < N; j++) r.limb[j] = x[j];                                                                                       \
-    return r;                                                                                                                           \
-}                                                                                                                                       \
-                                                                                                                                        \
-static inline __attribute__((always_inline)) void F##_store(uint64_t *x, zk_limbs##N v) {                                               \
-    for (int j = 0; j < N; j++) x[j] = v.limb[j];                                                                                       \
-}                                                                                                                                       \
-                                                                                                                                        \
-/* Fp2 elements: c0 at x, c1 at x + N. r may be a or b. */                                                                              \
-static inline __attribute__((always_inline)) void F##_fp2_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {                      \
-    F##_sum_in_memory(r, a, b); F##_sum_in_memory(r + N, a + N, b + N);                                                                 \
-}                                                                                                                                       \
-                                                                                                                                        \
-static inline __attribute__((always_inline)) void F##_fp2_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {               \
-    F##_difference_in_memory(r, a, b); F##_difference_in_memory(r + N, a + N, b + N);                                                   \
-}                                                                                                                                       \
-                                                                                                                                        \
-/* a * xi, xi = 1 + i: (a0 - a1) + (a0 + a1) i (the difference goes through t: r may be a). */                                          \
-static inline __attribute__((always_inline)) void F##_fp2_times_xi(uint64_t *r, const uint64_t *a) {                                    \
-    uint64_t t[N];                                                                                                                      \
-    F##_difference_in_memory(t, a, a + N);                                                                                              \
-    F##_sum_in_memory(r + N, a, a + N);                                                                                                 \
-    for (int k = 0; k < N; k++) r[k] = t[k];                                                                                            \
-}                                                                                                                                       \
-                                                                                                                                        \
-/* F##_fp2_product_at (ZK_FP2_PRODUCT_*), out of line on purpose, like the Fp4 product and                                              \
- * square: inlined into every tower kernel they made each Fp12 product or square 80-120 KB of                                           \
- * straight-line code, several times the instruction cache; shared copies cost a call each                                              \
- * (about 2% more instructions) and keep the hot loops in cache (and their timings steadier). */                                        \
-static __attribute__((noinline)) void F##_fp2_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) { F##_fp2_product_at(r, a, b); }   \
-                                                                                                                                        \
-/* Double-width values modulo pR (R = 2^(64N)) for the lazily reduced tower: sums and differences                                       \
- * of unreduced products kept as residues in [0, pR) (F##_wide_modular_sum, _difference and                                             \
- * _lift, per curve), which the Montgomery reduction accepts, so an Fp12 product or square                                              \
- * reduces once per coefficient (12) instead of once per Fp2 product. Wide Fp2 elements: w0 at                                          \
- * x, w1 at x + 2N; wide Fp4 elements: c0 at x, c1 at x + 4N. r may be a or b. */                                                       \
-static inline __attribute__((always_inline)) void F##_wide2_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {                    \
-    F##_wide_modular_sum(r, a, b); F##_wide_modular_sum(r + 2 * N, a + 2 * N, b + 2 * N);                                               \
-}                                                                                                                                       \
-                                                                                                                                        \
-static inline __attribute__((always_inline)) void F##_wide2_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {             \
-    F##_wide_modular_difference(r, a, b); F##_wide_modular_difference(r + 2 * N, a + 2 * N, b + 2 * N);                                 \
-}                                                                                                                                       \
-                                                                                                                                        \
-/* w xi = (w0 - w1) + (w0 + w1) i. */                                                                                                   \
-static inline __attribute__((always_inline)) void F##_wide2_times_xi(uint64_t *r, const uint64_t *a) {                                  \
-    uint64_t t[2 * N];                                                                                                                  \
-    F##_wide_modular_difference(t, a, a + 2 * N);                                                                                       \
-    F##_wide_modular_sum(r + 2 * N, a, a + 2 * N);                                                                                      \
-    for (int k = 0; k < 2 * N; k++) r[k] = t[k];                                                                                        \
-}                                                                                                                                       \
-                                                                                                                                        \
-static inline __attribute__((always_inline)) void F##_wide4_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {                    \
-    F##_wide2_sum(r, a, b); F##_wide2_sum(r + 4 * N, a + 4 * N, b + 4 * N);                                                             \
-}                                                                                                                                       \
-                                                                                                                                        \
-static inline __attribute__((always_inline)) void F##_wide4_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {             \
-    F##_wide2_difference(r, a, b); F##_wide2_difference(r + 4 * N, a + 4 * N, b + 4 * N);                                               \
-}                                                                                                                                       \
-                                                                                                                                        \
-/* (c0 + c1 j) j = xi c1 + c0 j. */                                                                                                     \
-static inline __attribute__((always_inline)) void F##_wide4_times_j(uint64_t *r, const uint64_t *a) {                                   \
-    uint64_t t[4 * N];                                                                                                                  \
-    F##_wide2_times_xi(t, a + 4 * N);                                                                                                   \
-    for (int k = 0; k < 4 * N; k++) r[4 * N + k] = a[k];                                                                                \
-    for (int k = 0; k < 4 * N; k++) r[k] = t[k];                                                                                        \
-}                                                                                                                                       \
-                                                                                                                                        \
-/* r = the `count` values of w reduced, one Montgomery reduction each. */                                                               \
-static inline __attribute__((always_inline)) void F##_reduce_wide(uint64_t *r, const uint64_t *w, int count) {                          \
-    for (int k = 0; k < count; k++) F##_store(r + k * N, F##_montgomery_reduction(w + 2 * k * N));                                      \
-}                                                                                                                                       \
-                                                                                                                                        \
-/* The Fp4 product left double-width (w: 8N limbs, not overlapping a or b). Karatsuba over Fp2                                          \
- * with every Fp2 product double-width: with X = a0 b0, Y = a1 b1, Z = (a0 + a1)(b0 + b1) as                                            \
- * two's-complement pairs, c0 = X + xi Y = (X0 + Y0 - Y1, X1 + Y0 + Y1) and c1 = Z - X - Y, each                                        \
- * lifted into (0, 6p^2) by adding a multiple of p^2 (6p^2 < p R: 6p < R on both curves). */                                            \
-/* The Karatsuba combination of a wide Fp4 product (see below): X at w, Z at w + 4N, Y in y0, y1. */                                    \
-static inline __attribute__((always_inline)) void F##_fp4_wide_combine(uint64_t *w, const uint64_t *y0, const uint64_t *y1) {           \
-    uint64_t *x0 = w, *x1 = w + 2 * N, *z0 = w + 4 * N, *z1 = w + 6 * N;                                                                \
-    /* Z0 - X0 - Y0 in (-3p^2, 3p^2); Z1 - X1 - Y1 in (-4p^2, 2p^2) (sa, sb reduced mod p) */                                           \
-    zk_wide_subtract##N(z0, x0); zk_wide_subtract##N(z0, y0); zk_wide_add##N(z0, F##_p_squared_times[2]);                               \
-    zk_wide_subtract##N(z1, x1); zk_wide_subtract##N(z1, y1); zk_wide_add##N(z1, F##_p_squared_times[3]);                               \
-    /* X0 + Y0 - Y1 in (-4p^2, 2p^2); X1 + Y0 + Y1 in (-p^2, 5p^2) */                                                                   \
-    zk_wide_add##N(x0, y0); zk_wide_subtract##N(x0, y1); zk_wide_add##N(x0, F##_p_squared_times[3]);                                    \
-    zk_wide_add##N(x1, y0); zk_wide_add##N(x1, y1); zk_wide_add##N(x1, F##_p_squared_times[0]);                                         \
-}                                                                                                                                       \
-                                                                                                                                        \
-static __attribute__((noinline)) void F##_fp4_wide_mul(uint64_t *w, const uint64_t *a, const uint64_t *b) {                             \
-    uint64_t *x0 = w, *x1 = w + 2 * N, *z0 = w + 4 * N, *z1 = w + 6 * N;                                                                \
-    uint64_t y0[2 * N], y1[2 * N], sa[2 * N], sb[2 * N];                                                                                \
-    F##_fp2_wide_product(x0, x1, a, b);                                                                                                 \
-    F##_fp2_wide_product(y0, y1, a + 2 * N, b + 2 * N);                                                                                 \
-    F##_fp2_sum(sa, a, a + 2 * N);                                                                                                      \
-    F##_fp2_sum(sb, b, b + 2 * N);                                                                                                      \
-    F##_fp2_wide_product(z0, z1, sa, sb);                                                                                               \
-    F##_fp4_wide_combine(w, y0, y1);                                                                                                    \
-}                                                                                                                                       \
-                                                                                                                                        \
-/* The Fp4 product: four Montgomery reductions instead of six. r may be a or b. */                                                      \
-static __attribute__((noinline)) void F##_fp4_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {                                  \
-    uint64_t w[8 * N];                                                                                                                  \
-    F##_fp4_wide_mul(w, a, b);                                                                                                          \
-    F##_reduce_wide(r, w, 4);                                                                                                           \
-}                                                                                                                                       \
-                                                                                                                                        \
-/* (a0 + a1 j) b for b in Fp2, left double-width (w: 8N limbs, not overlapping a or b). */                                              \
-static inline __attribute__((always_inline)) void F##_fp4_wide_times_fp2(uint64_t *w, const uint64_t *a, const uint64_t *b) {           \
-    F##_fp2_wide_product(w, w + 2 * N, a, b);                                                                                           \
-    F##_fp2_wide_product(w + 4 * N, w + 6 * N, a + 2 * N, b);                                                                           \
-    F##_wide_lift(w);                                                                                                                   \
-    F##_wide_lift(w + 4 * N);                                                                                                           \
-}                                                                                                                                       \
-                                                                                                                                        \
-/* a^2 for a reduced Fp2 element, double-width: s0 = (a0 + a1)(a0 - a1), s1 = (2 a0) a1, each in                                        \
- * [0, 2p^2) (a0 + a1 and 2 a0 are left below 2p: no carry out, 2p < R on both curves). */                                              \
-static inline __attribute__((always_inline)) void F##_fp2_wide_square(uint64_t *s, const uint64_t *a) {                                 \
-    uint64_t sum[N], difference[N];                                                                                                     \
-    zk_plain_sum_in_memory##N(sum, a, a + N);                                                                                           \
-    F##_difference_in_memory(difference, a, a + N);                                                                                     \
-    zk_wide_product##N(s, sum, difference);                                                                                             \
-    zk_plain_sum_in_memory##N(sum, a, a);                                                                                               \
-    zk_wide_product##N(s + 2 * N, sum, a + N);                                                                                          \
-}                                                                                                                                       \
-                                                                                                                                        \
-/* (x + y j)^2 = c0 + c1 j, reduced: with U = x^2, V = y^2, W = (x + y)^2 double-width,                                                 \
- * c0 = (U0 + V0 - V1 + 2p^2, U1 + V0 + V1) and c1 = W - U - V + 4p^2, every coefficient in                                             \
- * (0, 6p^2), below pR (6p^2 < pR on both curves) as the Montgomery reduction needs. */                                                 \
-static inline __attribute__((always_inline)) void F##_fp4_square_parts(uint64_t *c0, uint64_t *c1,                                      \
-                                                                       const uint64_t *x, const uint64_t *y) {                          \
-    uint64_t u[4 * N], v[4 * N], w[4 * N], s[2 * N];                                                                                    \
-    F##_fp2_wide_square(u, x);                                                                                                          \
-    F##_fp2_wide_square(v, y);                                                                                                          \
-    F##_fp2_sum(s, x, y);                                                                                                               \
-    F##_fp2_wide_square(w, s);                                                                                                          \
-    for (int k = 0; k < 2; k++) {                                                                                                       \
-        zk_wide_subtract##N(w + 2 * N * k, u + 2 * N * k);                                                                              \
-        zk_wide_subtract##N(w + 2 * N * k, v + 2 * N * k);                                                                              \
-        zk_wide_add##N(w + 2 * N * k, F##_p_squared_times[3]);                                                                          \
-    }                                                                                                                                   \
-    zk_wide_add##N(u, v); zk_wide_subtract##N(u, v + 2 * N); zk_wide_add##N(u, F##_p_squared_times[1]);                                 \
-    zk_wide_add##N(u + 2 * N, v); zk_wide_add##N(u + 2 * N, v + 2 * N);                                                                 \
-    F##_reduce_wide(c0, u, 2);                                                                                                          \
-    F##_reduce_wide(c1, w, 2);                                                                                                          \
-}                                                                                                                                       \
-                                                                                                                                        \
-/* The Fp4 square of the kernel table (Fp4 elements, Fp2[j]/(j^2 - xi): c0 at x, c1 at x + 2 * N),                                      \
- * the same Fp4 square as the cyclotomic squares'. r may be a. */                                                                       \
-static __attribute__((noinline)) void F##_fp4_square(uint64_t *r, const uint64_t *a) {                                                  \
-    F##_fp4_square_parts(r, r + 2 * N, a, a + 2 * N);                                                                                   \
-}                                                                                                                                       \
-                                                                                                                                        \
-/* 3x - 2y as x + 2(x - y) (minus = 1) or x + 2(x + y) (minus = 0), on one Fp2 coefficient. */                                          \
-static inline __attribute__((always_inline)) void F##_fp2_granger_scott(uint64_t *r, const uint64_t *x, const uint64_t *y, int minus) { \
-    uint64_t t[2 * N];                                                                                                                  \
-    if (minus) F##_fp2_difference(t, x, y); else F##_fp2_sum(t, x, y);                                                                  \
-    F##_fp2_sum(t, t, t);                                                                                                               \
-    F##_fp2_sum(r, t, x);                                                                                                               \
-}                                                                                                                                       \
-                                                                                                                                        \
-/* Granger-Scott squaring in the cyclotomic subgroup of Fp12 = Fp4[k]/(k^3 - j), x = a + b k + c k^2:                                   \
- * x^2 = (3a^2 - 2 conj(a)) + (3 j c^2 + 2 conj(b)) k + (3 b^2 - 2 conj(c)) k^2, conj(u + v j) = u - v j.                               \
- * r may be x (in place, as the Swift bindings call it): the squares are taken first, and each Fp2                                      \
- * coefficient of r reads only x's coefficient at its own place before writing it. The Fp4 squares                                      \
- * are left double-width as in the compressed square below (F##_fp4_square_parts). */                                                   \
-static inline __attribute__((always_inline)) void F##_fp12_cyclotomic_square(uint64_t *r, const uint64_t *x) {                          \
-    uint64_t a2[4 * N], b2[4 * N], c2[4 * N], c2j[4 * N];                                                                               \
-    const uint64_t *a = x, *b = x + 4 * N, *c = x + 8 * N;                                                                              \
-    F##_fp4_square_parts(a2, a2 + 2 * N, a, a + 2 * N);                                                                                 \
-    F##_fp4_square_parts(b2, b2 + 2 * N, b, b + 2 * N);                                                                                 \
-    F##_fp4_square_parts(c2, c2 + 2 * N, c, c + 2 * N);                                                                                 \
-    F##_fp2_times_xi(c2j, c2 + 2 * N);             /* j * (u + v j) = xi v + u j */                                                     \
-    for (int k = 0; k < 2 * N; k++) c2j[2 * N + k] = c2[k];                                                                             \
-    F##_fp2_granger_scott(r, a2, a, 1);                                                                                                 \
-    F##_fp2_granger_scott(r + 2 * N, a2 + 2 * N, a + 2 * N, 0);                                                                         \
-    F##_fp2_granger_scott(r + 4 * N, c2j, b, 0);                                                                                        \
-    F##_fp2_granger_scott(r + 6 * N, c2j + 2 * N, b + 2 * N, 1);                                                                        \
-    F##_fp2_granger_scott(r + 8 * N, b2, c, 1);                                                                                         \
-    F##_fp2_granger_scott(r + 10 * N, b2 + 2 * N, c + 2 * N, 0);                                                                        \
-}                                                                                                                                       \
-                                                                                                                                        \
-/* Fp4 sums and differences, coefficient-wise; r may be a or b. */                                                                      \
-static inline __attribute__((always_inline)) void F##_fp4_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {                      \
-    F##_fp2_sum(r, a, b); F##_fp2_sum(r + 2 * N, a + 2 * N, b + 2 * N);                                                                 \
-}                                                                                                                                       \
-                                                                                                                                        \
-static inline __attribute__((always_inline)) void F##_fp4_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {               \
-    F##_fp2_difference(r, a, b); F##_fp2_difference(r + 2 * N, a + 2 * N, b + 2 * N);                                                   \
-}                                                                                                                                       \
-                                                                                                                                        \
-/* (a0 + a1 j) j = xi a1 + a0 j; r may be a. */                                                                                         \
-static inline __attribute__((always_inline)) void F##_fp4_times_j(uint64_t *r, const uint64_t *a) {                                     \
-    uint64_t t[2 * N];                                                                                                                  \
-    F##_fp2_times_xi(t, a + 2 * N);                                                                                                     \
-    for (int k = 0; k < 2 * N; k++) r[2 * N + k] = a[k];                                                                                \
-    for (int k = 0; k < 2 * N; k++) r[k] = t[k];                                                                                        \
-}                                                                                                                                       \
-                                                                                                                                        \
-/* Fp12 = Fp4[k]/(k^3 - j): c0 at x, c1 at x + 4 * N, c2 at x + 8 * N. Karatsuba: six Fp4 products,                                     \
- * all left double-width and combined modulo pR, then one reduction per coefficient (12 instead                                         \
- * of 24). r may overlap a or b (written only at the end). */                                                                           \
-static void F##_fp12_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {                                                           \
-    uint64_t v0[8 * N], v1[8 * N], v2[8 * N], w[8 * N], t[8 * N], s[4 * N], u[4 * N], out[24 * N];                                      \
-    F##_fp4_wide_mul(v0, a, b);                                                                                                         \
-    F##_fp4_wide_mul(v1, a + 4 * N, b + 4 * N);                                                                                         \
-    F##_fp4_wide_mul(v2, a + 8 * N, b + 8 * N);                                                                                         \
-    /* c0 = v0 + ((a1 + a2)(b1 + b2) - v1 - v2) j */                                                                                    \
-    F##_fp4_sum(s, a + 4 * N, a + 8 * N);                                                                                               \
-    F##_fp4_sum(u, b + 4 * N, b + 8 * N);                                                                                               \
-    F##_fp4_wide_mul(w, s, u);                                                                                                          \
-    F##_wide4_difference(w, w, v1);                                                                                                     \
-    F##_wide4_difference(w, w, v2);                                                                                                     \
-    F##_wide4_times_j(w, w);                                                                                                            \
-    F##_wide4_sum(out, v0, w);                                                                                                          \
-    /* c1 = (a0 + a1)(b0 + b1) - v0 - v1 + v2 j */                                                                                      \
-    F##_fp4_sum(s, a, a + 4 * N);                                                                                                       \
-    F##_fp4_sum(u, b, b + 4 * N);                                                                                                       \
-    F##_fp4_wide_mul(w, s, u);                                                                                                          \
-    F##_wide4_difference(w, w, v0);                                                                                                     \
-    F##_wide4_difference(w, w, v1);                                                                                                     \
-    F##_wide4_times_j(t, v2);                                                                                                           \
-    F##_wide4_sum(out + 8 * N, w, t);                                                                                                   \
-    /* c2 = (a0 + a2)(b0 + b2) - v0 - v2 + v1 */                                                                                        \
-    F##_fp4_sum(s, a, a + 8 * N);                                                                                                       \
-    F##_fp4_sum(u, b, b + 8 * N);                                                                                                       \
-    F##_fp4_wide_mul(w, s, u);                                                                                                          \
-    F##_wide4_difference(w, w, v0);                                                                                                     \
-    F##_wide4_difference(w, w, v2);                                                                                                     \
-    F##_wide4_sum(out + 16 * N, w, v1);                                                                                                 \
-    F##_reduce_wide(r, out, 12);                                                                                                        \
-}                                                                                                                                       \
-                                                                                                                                        \
-/* The Fp6 product left double-width, on Fp12 seen as Fp6[w]/(w^2 - v), Fp6 = Fp2[v]/(v^3 - xi),                                        \
- * w = k, v = k^2 (the square below): Karatsuba over Fp2 on coefficients given one by one (they                                         \
- * lie scattered in the Fp4 tower's layout), c0 = v0 + xi((a1 + a2)(b1 + b2) - v1 - v2),                                                \
- * c1 = (a0 + a1)(b0 + b1) - v0 - v1 + xi v2, c2 = (a0 + a2)(b0 + b2) - v0 - v2 + v1, each in                                           \
- * [0, pR) (w: 12N limbs, wide Fp2 c0, c1, c2; not overlapping the inputs). */                                                          \
-static __attribute__((noinline)) void F##_fp6_wide_mul(uint64_t *w, const uint64_t *a0, const uint64_t *a1, const uint64_t *a2,         \
-                                                      const uint64_t *b0, const uint64_t *b1, const uint64_t *b2) {                     \
-    uint64_t *c0 = w, *c1 = w + 4 * N, *c2 = w + 8 * N;                                                                                 \
-    uint64_t v0[4 * N], v1[4 * N], v2[4 * N], t[4 * N], sa[2 * N], sb[2 * N];                                                           \
-    F##_fp2_wide_product(v0, v0 + 2 * N, a0, b0); F##_wide_lift(v0);                                                                    \
-    F##_fp2_wide_product(v1, v1 + 2 * N, a1, b1); F##_wide_lift(v1);                                                                    \
-    F##_fp2_wide_product(v2, v2 + 2 * N, a2, b2); F##_wide_lift(v2);                                                                    \
-    F##_fp2_sum(sa, a1, a2); F##_fp2_sum(sb, b1, b2);                                                                                   \
-    F##_fp2_wide_product(t, t + 2 * N, sa, sb); F##_wide_lift(t);                                                                       \
-    F##_wide2_difference(t, t, v1); F##_wide2_difference(t, t, v2);                                                                     \
-    F##_wide2_times_xi(t, t); F##_wide2_sum(c0, v0, t);                                                                                 \
-    F##_fp2_sum(sa, a0, a1); F##_fp2_sum(sb, b0, b1);                                                                                   \
-    F##_fp2_wide_product(c1, c1 + 2 * N, sa, sb); F##_wide_lift(c1);                                                                    \
-    F##_wide2_difference(c1, c1, v0); F##_wide2_difference(c1, c1, v1);                                                                 \
-    F##_wide2_times_xi(t, v2); F##_wide2_sum(c1, c1, t);                                                                                \
-    F##_fp2_sum(sa, a0, a2); F##_fp2_sum(sb, b0, b2);                                                                                   \
-    F##_fp2_wide_product(c2, c2 + 2 * N, sa, sb); F##_wide_lift(c2);                                                                    \
-    F##_wide2_difference(c2, c2, v0); F##_wide2_difference(c2, c2, v2); F##_wide2_sum(c2, c2, v1);                                      \
-}                                                                                                                                       \
-                                                                                                                                        \
-/* The square by complex squaring over Fp6, as mcl squares: x = a + b w with a = (c00, c20, c11)                                        \
- * and b = (c10, c01, c21) in the Fp4 tower's coefficients (k^0, k^2, k^4 and k^1, k^3, k^5),                                           \
- * x^2 = ((a + b)(a + v b) - ab - v ab) + 2ab w. Two Fp6 products, each reduced once per                                                \
- * coefficient (12 reductions in all), then the combination in Fp: 44 double-width sums where                                           \
- * Chung-Hasan's SQR2 over Fp4 (Fp12.swift's formula, the tests' reference) took about 64: 5-6%                                         \
- * less time on BN254CX, 3-4% on BLS12-381. r may be x (written only at the end). */                                                    \
-static void F##_fp12_square(uint64_t *r, const uint64_t *x) {                                                                           \
-    const uint64_t *a0 = x, *a1 = x + 8 * N, *a2 = x + 6 * N, *b0 = x + 4 * N, *b1 = x + 2 * N, *b2 = x + 10 * N;                       \
-    uint64_t s[6 * N], t[6 * N], w[12 * N], sum_product[6 * N], ab[6 * N], u[2 * N];                                                    \
-    F##_fp2_sum(s, a0, b0); F##_fp2_sum(s + 2 * N, a1, b1); F##_fp2_sum(s + 4 * N, a2, b2);                                             \
-    F##_fp2_times_xi(u, b2);  /* a + v b = (a0 + xi b2, a1 + b0, a2 + b1) */                                                            \
-    F##_fp2_sum(t, a0, u); F##_fp2_sum(t + 2 * N, a1, b0); F##_fp2_sum(t + 4 * N, a2, b1);                                              \
-    F##_fp6_wide_mul(w, s, s + 2 * N, s + 4 * N, t, t + 2 * N, t + 4 * N);                                                              \
-    F##_reduce_wide(sum_product, w, 6);                                                                                                 \
-    F##_fp6_wide_mul(w, a0, a1, a2, b0, b1, b2);                                                                                        \
-    F##_reduce_wide(ab, w, 6);                                                                                                          \
-    /* a^2 + v b^2 = sum_product - ab - v ab, v ab = (xi ab2, ab0, ab1) */                                                              \
-    F##_fp2_times_xi(u, ab + 4 * N);                                                                                                    \
-    F##_fp2_difference(s, sum_product, ab); F##_fp2_difference(r, s, u);                                                                \
-    F##_fp2_difference(s, sum_product + 2 * N, ab + 2 * N); F##_fp2_difference(r + 8 * N, s, ab);                                       \
-    F##_fp2_difference(s, sum_product + 4 * N, ab + 4 * N); F##_fp2_difference(r + 6 * N, s, ab + 2 * N);                               \
-    F##_fp2_sum(r + 4 * N, ab, ab); F##_fp2_sum(r + 2 * N, ab + 2 * N, ab + 2 * N); F##_fp2_sum(r + 10 * N, ab + 4 * N, ab + 4 * N);    \
-}                                                                                                                                       \
-                                                                                                                                        \
-/* Karabina's compressed squaring (CompressedCyclotomic.swift), `times` times in place on                                               \
- * (g2, g3, g4, g5) at x, x + 2 * N, x + 4 * N, x + 6 * N. With (c0 + c1 j) = (gi + gj j)^2, the                                        \
- * Fp4 square (c0 = gi^2 + xi gj^2, c1 = 2 gi gj): h2 = 3 xi c1(4,5) + 2 g2, h3 = 3 c0(4,5) - 2 g3,                                     \
- * h4 = 3 c0(2,3) - 2 g4, h5 = 3 c1(2,3) + 2 g5 (the Swift formulas' A(i,j) - (xi + 1) B(i,j) is                                        \
- * c0, and 2 B(i,j) is c1). Each Fp4 square (F##_fp4_square_parts, above) is three Fp2 squares                                          \
- * left double-width (six wide Fp products against the eight of two Fp2 products) and four                                              \
- * reductions. */                                                                                                                       \
-static void F##_compressed_square(uint64_t *x, int times) {                                                                             \
-    uint64_t c0_45[2 * N], c1_45[2 * N], c0_23[2 * N], c1_23[2 * N], t[2 * N];                                                          \
-    uint64_t *g2 = x, *g3 = x + 2 * N, *g4 = x + 4 * N, *g5 = x + 6 * N;                                                                \
-    for (int round = 0; round < times; round++) {                                                                                       \
-        F##_fp4_square_parts(c0_45, c1_45, g4, g5);                                                                                     \
-        F##_fp4_square_parts(c0_23, c1_23, g2, g3);                                                                                     \
-        F##_fp2_times_xi(t, c1_45);                                                                                                     \
-        F##_fp2_granger_scott(g2, t, g2, 0);                                                                                            \
-        F##_fp2_granger_scott(g3, c0_45, g3, 1);                                                                                        \
-        F##_fp2_granger_scott(g4, c0_23, g4, 1);                                                                                        \
-        F##_fp2_granger_scott(g5, c1_23, g5, 0);                                                                                        \
-    }                                                                                                                                   \
+/* An Fp2 product left double-width for the lazily reduced Fp4 product (a, b: 2 elements at                                                                                                                                            \
+ * x, x + N): w0 = a0 b0 - a1 b1 as a two's-complement value in (-p^2, p^2), w1 = a0 b1 + a1 b0                                                                                                                                        \
+ * in [0, 2p^2). r may not overlap a or b. */                                                                                                                                                                                          \
+static __attribute__((noinline)) void F##_fp2_wide_product(uint64_t *w0, uint64_t *w1, const uint64_t *a, const uint64_t *b) {                                                                                                         \
+    uint64_t t[2 * N], sa[N], sb[N];                                                                                                                                                                                                   \
+    zk_wide_product##N(w0, a, b);                                                                                                                                                                                                      \
+    zk_wide_product##N(t, a + N, b + N);                                                                                                                                                                                               \
+    zk_plain_sum_in_memory##N(sa, a, a + N); /* < 2p: no carry out */                                                                                                                                                                  \
+    zk_plain_sum_in_memory##N(sb, b, b + N);                                                                                                                                                                                           \
+    zk_wide_product##N(w1, sa, sb);                                                                                                                                                                                                    \
+    zk_wide_subtract##N(w1, w0);                                                                                                                                                                                                       \
+    zk_wide_subtract##N(w1, t);                                                                                                                                                                                                        \
+    zk_wide_subtract##N(w0, t);                                                                                                                                                                                                        \
+}                                                                                                                                                                                                                                      \
+                                                                                                                                                                                                                                       \
+static inline __attribute__((always_inline)) zk_limbs##N F##_load(const uint64_t *x) {                                                                                                                                                 \
+    zk_limbs##N r;                                                                                                                                                                                                                     \
+    for (int j = 0; j < N; j++) r.limb[j] = x[j];                                                                                                                                                                                      \
+    return r;                                                                                                                                                                                                                          \
+}                                                                                                                                                                                                                                      \
+                                                                                                                                                                                                                                       \
+static inline __attribute__((always_inline)) void F##_store(uint64_t *x, zk_limbs##N v) {                                                                                                                                              \
+    for (int j = 0; j < N; j++) x[j] = v.limb[j];                                                                                                                                                                                      \
+}                                                                                                                                                                                                                                      \
+                                                                                                                                                                                                                                       \
+/* Fp2 elements: c0 at x, c1 at x + N. r may be a or b. */                                                                                                                                                                             \
+static inline __attribute__((always_inline)) void F##_fp2_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {                                                                                                                     \
+    F##_sum_in_memory(r, a, b); F##_sum_in_memory(r + N, a + N, b + N);                                                                                                                                                                \
+}                                                                                                                                                                                                                                      \
+                                                                                                                                                                                                                                       \
+static inline __attribute__((always_inline)) void F##_fp2_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {                                                                                                              \
+    F##_difference_in_memory(r, a, b); F##_difference_in_memory(r + N, a + N, b + N);                                                                                                                                                  \
+}                                                                                                                                                                                                                                      \
+                                                                                                                                                                                                                                       \
+/* a * xi, xi = 1 + i: (a0 - a1) + (a0 + a1) i (the difference goes through t: r may be a). */                                                                                                                                         \
+static inline __attribute__((always_inline)) void F##_fp2_times_xi(uint64_t *r, const uint64_t *a) {                                                                                                                                   \
+    uint64_t t[N];                                                                                                                                                                                                                     \
+    F##_difference_in_memory(t, a, a + N);                                                                                                                                                                                             \
+    F##_sum_in_memory(r + N, a, a + N);                                                                                                                                                                                                \
+    for (int k = 0; k < N; k++) r[k] = t[k];                                                                                                                                                                                           \
+}                                                                                                                                                                                                                                      \
+                                                                                                                                                                                                                                       \
+/* F##_fp2_product_at (ZK_FP2_PRODUCT_*), out of line on purpose, like the Fp4 product and                                                                                                                                             \
+ * square: inlined into every tower kernel they made each Fp12 product or square 80-120 KB of                                                                                                                                          \
+ * straight-line code, several times the instruction cache; shared copies cost a call each                                                                                                                                             \
+ * (about 2% more instructions) and keep the hot loops in cache (and their timings steadier). */                                                                                                                                       \
+static __attribute__((noinline)) void F##_fp2_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) { F##_fp2_product_at(r, a, b); }                                                                                                  \
+                                                                                                                                                                                                                                       \
+/* Double-width values modulo pR (R = 2^(64N)) for the lazily reduced tower: sums and differences                                                                                                                                      \
+ * of unreduced products kept as residues in [0, pR) (F##_wide_modular_sum and _difference, per                                                                                                                                        \
+ * curve), which the Montgomery reduction accepts, so the Fp12 product reduces once per                                                                                                                                                \
+ * coefficient (12) instead of once per Fp2 product (the square and the line products sum                                                                                                                                              \
+ * flat instead: flat.py). Wide Fp2 elements: w0 at x, w1 at x + 2N; wide Fp4 elements: c0 at x,                                                                                                                                       \
+ * c1 at x + 4N. r may be a or b. */                                                                                                                                                                                                   \
+static inline __attribute__((always_inline)) void F##_wide2_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {                                                                                                                   \
+    F##_wide_modular_sum(r, a, b); F##_wide_modular_sum(r + 2 * N, a + 2 * N, b + 2 * N);                                                                                                                                              \
+}                                                                                                                                                                                                                                      \
+                                                                                                                                                                                                                                       \
+static inline __attribute__((always_inline)) void F##_wide2_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {                                                                                                            \
+    F##_wide_modular_difference(r, a, b); F##_wide_modular_difference(r + 2 * N, a + 2 * N, b + 2 * N);                                                                                                                                \
+}                                                                                                                                                                                                                                      \
+                                                                                                                                                                                                                                       \
+/* w xi = (w0 - w1) + (w0 + w1) i. */                                                                                                                                                                                                  \
+static inline __attribute__((always_inline)) void F##_wide2_times_xi(uint64_t *r, const uint64_t *a) {                                                                                                                                 \
+    uint64_t t[2 * N];                                                                                                                                                                                                                 \
+    F##_wide_modular_difference(t, a, a + 2 * N);                                                                                                                                                                                      \
+    F##_wide_modular_sum(r + 2 * N, a, a + 2 * N);                                                                                                                                                                                     \
+    for (int k = 0; k < 2 * N; k++) r[k] = t[k];                                                                                                                                                                                       \
+}                                                                                                                                                                                                                                      \
+                                                                                                                                                                                                                                       \
+static inline __attribute__((always_inline)) void F##_wide4_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {                                                                                                                   \
+    F##_wide2_sum(r, a, b); F##_wide2_sum(r + 4 * N, a + 4 * N, b + 4 * N);                                                                                                                                                            \
+}                                                                                                                                                                                                                                      \
+                                                                                                                                                                                                                                       \
+static inline __attribute__((always_inline)) void F##_wide4_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {                                                                                                            \
+    F##_wide2_difference(r, a, b); F##_wide2_difference(r + 4 * N, a + 4 * N, b + 4 * N);                                                                                                                                              \
+}                                                                                                                                                                                                                                      \
+                                                                                                                                                                                                                                       \
+/* (c0 + c1 j) j = xi c1 + c0 j. */                                                                                                                                                                                                    \
+static inline __attribute__((always_inline)) void F##_wide4_times_j(uint64_t *r, const uint64_t *a) {                                                                                                                                  \
+    uint64_t t[4 * N];                                                                                                                                                                                                                 \
+    F##_wide2_times_xi(t, a + 4 * N);                                                                                                                                                                                                  \
+    for (int k = 0; k < 4 * N; k++) r[4 * N + k] = a[k];                                                                                                                                                                               \
+    for (int k = 0; k < 4 * N; k++) r[k] = t[k];                                                                                                                                                                                       \
+}                                                                                                                                                                                                                                      \
+                                                                                                                                                                                                                                       \
+/* r = the `count` values of w reduced, one Montgomery reduction each. */                                                                                                                                                              \
+static inline __attribute__((always_inline)) void F##_reduce_wide(uint64_t *r, const uint64_t *w, int count) {                                                                                                                         \
+    for (int k = 0; k < count; k++) F##_store(r + k * N, F##_montgomery_reduction(w + 2 * k * N));                                                                                                                                     \
+}                                                                                                                                                                                                                                      \
+                                                                                                                                                                                                                                       \
+/* The Fp4 product left double-width (w: 8N limbs, not overlapping a or b). Karatsuba over Fp2                                                                                                                                         \
+ * with every Fp2 product double-width: with X = a0 b0, Y = a1 b1, Z = (a0 + a1)(b0 + b1) as                                                                                                                                           \
+ * two's-complement pairs, c0 = X + xi Y = (X0 + Y0 - Y1, X1 + Y0 + Y1) and c1 = Z - X - Y, each                                                                                                                                       \
+ * lifted into (0, 6p^2) by adding a multiple of p^2 (6p^2 < p R: 6p < R on both curves). */                                                                                                                                           \
+/* The Karatsuba combination of a wide Fp4 product (see below): X at w, Z at w + 4N, Y in y0, y1. */                                                                                                                                   \
+static inline __attribute__((always_inline)) void F##_fp4_wide_combine(uint64_t *w, const uint64_t *y0, const uint64_t *y1) {                                                                                                          \
+    uint64_t *x0 = w, *x1 = w + 2 * N, *z0 = w + 4 * N, *z1 = w + 6 * N;                                                                                                                                                               \
+    /* Z0 - X0 - Y0 in (-3p^2, 3p^2); Z1 - X1 - Y1 in (-4p^2, 2p^2) (sa, sb reduced mod p) */                                                                                                                                          \
+    zk_wide_subtract##N(z0, x0); zk_wide_subtract##N(z0, y0); zk_wide_add##N(z0, F##_p_squared_times[2]);                                                                                                                              \
+    zk_wide_subtract##N(z1, x1); zk_wide_subtract##N(z1, y1); zk_wide_add##N(z1, F##_p_squared_times[3]);                                                                                                                              \
+    /* X0 + Y0 - Y1 in (-4p^2, 2p^2); X1 + Y0 + Y1 in (-p^2, 5p^2) */                                                                                                                                                                  \
+    zk_wide_add##N(x0, y0); zk_wide_subtract##N(x0, y1); zk_wide_add##N(x0, F##_p_squared_times[3]);                                                                                                                                   \
+    zk_wide_add##N(x1, y0); zk_wide_add##N(x1, y1); zk_wide_add##N(x1, F##_p_squared_times[0]);                                                                                                                                        \
+}                                                                                                                                                                                                                                      \
+                                                                                                                                                                                                                                       \
+static __attribute__((noinline)) void F##_fp4_wide_mul(uint64_t *w, const uint64_t *a, const uint64_t *b) {                                                                                                                            \
+    uint64_t *x0 = w, *x1 = w + 2 * N, *z0 = w + 4 * N, *z1 = w + 6 * N;                                                                                                                                                               \
+    uint64_t y0[2 * N], y1[2 * N], sa[2 * N], sb[2 * N];                                                                                                                                                                               \
+    F##_fp2_wide_product(x0, x1, a, b);                                                                                                                                                                                                \
+    F##_fp2_wide_product(y0, y1, a + 2 * N, b + 2 * N);                                                                                                                                                                                \
+    F##_fp2_sum(sa, a, a + 2 * N);                                                                                                                                                                                                     \
+    F##_fp2_sum(sb, b, b + 2 * N);                                                                                                                                                                                                     \
+    F##_fp2_wide_product(z0, z1, sa, sb);                                                                                                                                                                                              \
+    F##_fp4_wide_combine(w, y0, y1);                                                                                                                                                                                                   \
+}                                                                                                                                                                                                                                      \
+                                                                                                                                                                                                                                       \
+/* The Fp4 product: four Montgomery reductions instead of six. r may be a or b. */                                                                                                                                                     \
+static __attribute__((noinline)) void F##_fp4_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {                                                                                                                                 \
+    uint64_t w[8 * N];                                                                                                                                                                                                                 \
+    F##_fp4_wide_mul(w, a, b);                                                                                                                                                                                                         \
+    F##_reduce_wide(r, w, 4);                                                                                                                                                                                                          \
+}                                                                                                                                                                                                                                      \
+                                                                                                                                                                                                                                       \
+/* a^2 for a reduced Fp2 element, double-width: s0 = (a0 + a1)(a0 - a1), s1 = (2 a0) a1, each in                                                                                                                                       \
+ * [0, 2p^2) (a0 + a1 and 2 a0 are left below 2p: no carry out, 2p < R on both curves). */                                                                                                                                             \
+static inline __attribute__((always_inline)) void F##_fp2_wide_square(uint64_t *s, const uint64_t *a) {                                                                                                                                \
+    uint64_t sum[N], difference[N];                                                                                                                                                                                                    \
+    zk_plain_sum_in_memory##N(sum, a, a + N);                                                                                                                                                                                          \
+    F##_difference_in_memory(difference, a, a + N);                                                                                                                                                                                    \
+    zk_wide_product##N(s, sum, difference);                                                                                                                                                                                            \
+    zk_plain_sum_in_memory##N(sum, a, a);                                                                                                                                                                                              \
+    zk_wide_product##N(s + 2 * N, sum, a + N);                                                                                                                                                                                         \
+}                                                                                                                                                                                                                                      \
+                                                                                                                                                                                                                                       \
+/* (x + y j)^2 = c0 + c1 j, reduced: with U = x^2, V = y^2, W = (x + y)^2 double-width,                                                                                                                                                \
+ * c0 = (U0 + V0 - V1 + 2p^2, U1 + V0 + V1) and c1 = W - U - V + 4p^2, every coefficient in                                                                                                                                            \
+ * (0, 6p^2), below pR (6p^2 < pR on both curves) as the Montgomery reduction needs. */                                                                                                                                                \
+static inline __attribute__((always_inline)) void F##_fp4_square_parts(uint64_t *c0, uint64_t *c1,                                                                                                                                     \
+                                                                       const uint64_t *x, const uint64_t *y) {                                                                                                                         \
+    uint64_t u[4 * N], v[4 * N], w[4 * N], s[2 * N];                                                                                                                                                                                   \
+    F##_fp2_wide_square(u, x);                                                                                                                                                                                                         \
+    F##_fp2_wide_square(v, y);                                                                                                                                                                                                         \
+    F##_fp2_sum(s, x, y);                                                                                                                                                                                                              \
+    F##_fp2_wide_square(w, s);                                                                                                                                                                                                         \
+    for (int k = 0; k < 2; k++) {                                                                                                                                                                                                      \
+        zk_wide_subtract##N(w + 2 * N * k, u + 2 * N * k);                                                                                                                                                                             \
+        zk_wide_subtract##N(w + 2 * N * k, v + 2 * N * k);                                                                                                                                                                             \
+        zk_wide_add##N(w + 2 * N * k, F##_p_squared_times[3]);                                                                                                                                                                         \
+    }                                                                                                                                                                                                                                  \
+    zk_wide_add##N(u, v); zk_wide_subtract##N(u, v + 2 * N); zk_wide_add##N(u, F##_p_squared_times[1]);                                                                                                                                \
+    zk_wide_add##N(u + 2 * N, v); zk_wide_add##N(u + 2 * N, v + 2 * N);                                                                                                                                                                \
+    F##_reduce_wide(c0, u, 2);                                                                                                                                                                                                         \
+    F##_reduce_wide(c1, w, 2);                                                                                                                                                                                                         \
+}                                                                                                                                                                                                                                      \
+                                                                                                                                                                                                                                       \
+/* The Fp4 square of the kernel table (Fp4 elements, Fp2[j]/(j^2 - xi): c0 at x, c1 at x + 2 * N),                                                                                                                                     \
+ * the same Fp4 square as the cyclotomic squares'. r may be a. */                                                                                                                                                                      \
+static __attribute__((noinline)) void F##_fp4_square(uint64_t *r, const uint64_t *a) {                                                                                                                                                 \
+    F##_fp4_square_parts(r, r + 2 * N, a, a + 2 * N);                                                                                                                                                                                  \
+}                                                                                                                                                                                                                                      \
+                                                                                                                                                                                                                                       \
+/* 3x - 2y as x + 2(x - y) (minus = 1) or x + 2(x + y) (minus = 0), on one Fp2 coefficient. */                                                                                                                                         \
+static inline __attribute__((always_inline)) void F##_fp2_granger_scott(uint64_t *r, const uint64_t *x, const uint64_t *y, int minus) {                                                                                                \
+    uint64_t t[2 * N];                                                                                                                                                                                                                 \
+    if (minus) F##_fp2_difference(t, x, y); else F##_fp2_sum(t, x, y);                                                                                                                                                                 \
+    F##_fp2_sum(t, t, t);                                                                                                                                                                                                              \
+    F##_fp2_sum(r, t, x);                                                                                                                                                                                                              \
+}                                                                                                                                                                                                                                      \
+                                                                                                                                                                                                                                       \
+/* Granger-Scott squaring in the cyclotomic subgroup of Fp12 = Fp4[k]/(k^3 - j), x = a + b k + c k^2:                                                                                                                                  \
+ * x^2 = (3a^2 - 2 conj(a)) + (3 j c^2 + 2 conj(b)) k + (3 b^2 - 2 conj(c)) k^2, conj(u + v j) = u - v j.                                                                                                                              \
+ * r may be x (in place, as the Swift bindings call it): the squares are taken first, and each Fp2                                                                                                                                     \
+ * coefficient of r reads only x's coefficient at its own place before writing it. The Fp4 squares                                                                                                                                     \
+ * are left double-width as in the compressed square below (F##_fp4_square_parts). */                                                                                                                                                  \
+static inline __attribute__((always_inline)) void F##_fp12_cyclotomic_square(uint64_t *r, const uint64_t *x) {                                                                                                                         \
+    uint64_t a2[4 * N], b2[4 * N], c2[4 * N], c2j[4 * N];                                                                                                                                                                              \
+    const uint64_t *a = x, *b = x + 4 * N, *c = x + 8 * N;                                                                                                                                                                             \
+    F##_fp4_square_parts(a2, a2 + 2 * N, a, a + 2 * N);                                                                                                                                                                                \
+    F##_fp4_square_parts(b2, b2 + 2 * N, b, b + 2 * N);                                                                                                                                                                                \
+    F##_fp4_square_parts(c2, c2 + 2 * N, c, c + 2 * N);                                                                                                                                                                                \
+    F##_fp2_times_xi(c2j, c2 + 2 * N);             /* j * (u + v j) = xi v + u j */                                                                                                                                                    \
+    for (int k = 0; k < 2 * N; k++) c2j[2 * N + k] = c2[k];                                                                                                                                                                            \
+    F##_fp2_granger_scott(r, a2, a, 1);                                                                                                                                                                                                \
+    F##_fp2_granger_scott(r + 2 * N, a2 + 2 * N, a + 2 * N, 0);                                                                                                                                                                        \
+    F##_fp2_granger_scott(r + 4 * N, c2j, b, 0);                                                                                                                                                                                       \
+    F##_fp2_granger_scott(r + 6 * N, c2j + 2 * N, b + 2 * N, 1);                                                                                                                                                                       \
+    F##_fp2_granger_scott(r + 8 * N, b2, c, 1);                                                                                                                                                                                        \
+    F##_fp2_granger_scott(r + 10 * N, b2 + 2 * N, c + 2 * N, 0);                                                                                                                                                                       \
+}                                                                                                                                                                                                                                      \
+                                                                                                                                                                                                                                       \
+/* Fp4 sums and differences, coefficient-wise; r may be a or b. */                                                                                                                                                                     \
+static inline __attribute__((always_inline)) void F##_fp4_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {                                                                                                                     \
+    F##_fp2_sum(r, a, b); F##_fp2_sum(r + 2 * N, a + 2 * N, b + 2 * N);                                                                                                                                                                \
+}                                                                                                                                                                                                                                      \
+                                                                                                                                                                                                                                       \
+static inline __attribute__((always_inline)) void F##_fp4_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {                                                                                                              \
+    F##_fp2_difference(r, a, b); F##_fp2_difference(r + 2 * N, a + 2 * N, b + 2 * N);                                                                                                                                                  \
+}                                                                                                                                                                                                                                      \
+                                                                                                                                                                                                                                       \
+/* (a0 + a1 j) j = xi a1 + a0 j; r may be a. */                                                                                                                                                                                        \
+static inline __attribute__((always_inline)) void F##_fp4_times_j(uint64_t *r, const uint64_t *a) {                                                                                                                                    \
+    uint64_t t[2 * N];                                                                                                                                                                                                                 \
+    F##_fp2_times_xi(t, a + 2 * N);                                                                                                                                                                                                    \
+    for (int k = 0; k < 2 * N; k++) r[2 * N + k] = a[k];                                                                                                                                                                               \
+    for (int k = 0; k < 2 * N; k++) r[k] = t[k];                                                                                                                                                                                       \
+}                                                                                                                                                                                                                                      \
+                                                                                                                                                                                                                                       \
+/* Fp12 = Fp4[k]/(k^3 - j): c0 at x, c1 at x + 4 * N, c2 at x + 8 * N. Karatsuba: six Fp4 products,                                                                                                                                    \
+ * all left double-width and combined modulo pR, then one reduction per coefficient (12 instead                                                                                                                                        \
+ * of 24). r may overlap a or b (written only at the end). */                                                                                                                                                                          \
+static void F##_fp12_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {                                                                                                                                                          \
+    uint64_t v0[8 * N], v1[8 * N], v2[8 * N], w[8 * N], t[8 * N], s[4 * N], u[4 * N], out[24 * N];                                                                                                                                     \
+    F##_fp4_wide_mul(v0, a, b);                                                                                                                                                                                                        \
+    F##_fp4_wide_mul(v1, a + 4 * N, b + 4 * N);                                                                                                                                                                                        \
+    F##_fp4_wide_mul(v2, a + 8 * N, b + 8 * N);                                                                                                                                                                                        \
+    /* c0 = v0 + ((a1 + a2)(b1 + b2) - v1 - v2) j */                                                                                                                                                                                   \
+    F##_fp4_sum(s, a + 4 * N, a + 8 * N);                                                                                                                                                                                              \
+    F##_fp4_sum(u, b + 4 * N, b + 8 * N);                                                                                                                                                                                              \
+    F##_fp4_wide_mul(w, s, u);                                                                                                                                                                                                         \
+    F##_wide4_difference(w, w, v1);                                                                                                                                                                                                    \
+    F##_wide4_difference(w, w, v2);                                                                                                                                                                                                    \
+    F##_wide4_times_j(w, w);                                                                                                                                                                                                           \
+    F##_wide4_sum(out, v0, w);                                                                                                                                                                                                         \
+    /* c1 = (a0 + a1)(b0 + b1) - v0 - v1 + v2 j */                                                                                                                                                                                     \
+    F##_fp4_sum(s, a, a + 4 * N);                                                                                                                                                                                                      \
+    F##_fp4_sum(u, b, b + 4 * N);                                                                                                                                                                                                      \
+    F##_fp4_wide_mul(w, s, u);                                                                                                                                                                                                         \
+    F##_wide4_difference(w, w, v0);                                                                                                                                                                                                    \
+    F##_wide4_difference(w, w, v1);                                                                                                                                                                                                    \
+    F##_wide4_times_j(t, v2);                                                                                                                                                                                                          \
+    F##_wide4_sum(out + 8 * N, w, t);                                                                                                                                                                                                  \
+    /* c2 = (a0 + a2)(b0 + b2) - v0 - v2 + v1 */                                                                                                                                                                                       \
+    F##_fp4_sum(s, a, a + 8 * N);                                                                                                                                                                                                      \
+    F##_fp4_sum(u, b, b + 8 * N);                                                                                                                                                                                                      \
+    F##_fp4_wide_mul(w, s, u);                                                                                                                                                                                                         \
+    F##_wide4_difference(w, w, v0);                                                                                                                                                                                                    \
+    F##_wide4_difference(w, w, v2);                                                                                                                                                                                                    \
+    F##_wide4_sum(out + 16 * N, w, v1);                                                                                                                                                                                                \
+    F##_reduce_wide(r, out, 12);                                                                                                                                                                                                       \
+}                                                                                                                                                                                                                                      \
+                                                                                                                                                                                                                                       \
+/* r = the flat sum acc (zk_flat_add##N, zk_flat_subtract##N), in [0, 2pR), reduced: below pR                                                                                                                                          \
+ * by one conditional subtraction, then one Montgomery reduction (which takes [0, pR)). */                                                                                                                                             \
+static inline __attribute__((always_inline)) void F##_flat_reduce(uint64_t *r, uint64_t *acc) {                                                                                                                                        \
+    zk_flat_below_pR##N(acc, F##_modulus);                                                                                                                                                                                             \
+    F##_store(r, F##_montgomery_reduction(acc));                                                                                                                                                                                       \
+}                                                                                                                                                                                                                                      \
+                                                                                                                                                                                                                                       \
+                                                                                                                                                                                                                                       \
+                                                                                                                                                                                                                                       \
+/* The Fp6 product, reduced (r: c0, c1, c2, 6N limbs, not overlapping the inputs), on Fp12 seen                                                                                                                                        \
+ * as Fp6[w]/(w^2 - v), Fp6 = Fp2[v]/(v^3 - xi), w = k, v = k^2 (the square below), coefficients                                                                                                                                       \
+ * given one by one (they lie scattered in the Fp4 tower's layout). Karatsuba over Fp2: six Fp2                                                                                                                                        \
+ * products left double-width, each Fp coefficient one flat sum of them (flat.py). */                                                                                                                                                  \
+static __attribute__((noinline)) void F##_fp6_mul(uint64_t *r, const uint64_t *a0, const uint64_t *a1, const uint64_t *a2, const uint64_t *b0, const uint64_t *b1, const uint64_t *b2) {                                               \
+    uint64_t w0[4 * N], w1[4 * N], w2[4 * N], s3[2 * N], s4[2 * N], w5[4 * N], s6[2 * N], s7[2 * N], w8[4 * N], s9[2 * N], s10[2 * N], w11[4 * N], acc[2 * N];                                                                         \
+    F##_fp2_wide_product(w0, w0 + 2 * N, a0, b0);                                                                                                                                                                                      \
+    F##_fp2_wide_product(w1, w1 + 2 * N, a1, b1);                                                                                                                                                                                      \
+    F##_fp2_wide_product(w2, w2 + 2 * N, a2, b2);                                                                                                                                                                                      \
+    F##_fp2_sum(s3, a1, a2);                                                                                                                                                                                                           \
+    F##_fp2_sum(s4, b1, b2);                                                                                                                                                                                                           \
+    F##_fp2_wide_product(w5, w5 + 2 * N, s3, s4);                                                                                                                                                                                      \
+    F##_fp2_sum(s6, a0, a1);                                                                                                                                                                                                           \
+    F##_fp2_sum(s7, b0, b1);                                                                                                                                                                                                           \
+    F##_fp2_wide_product(w8, w8 + 2 * N, s6, s7);                                                                                                                                                                                      \
+    F##_fp2_sum(s9, a0, a2);                                                                                                                                                                                                           \
+    F##_fp2_sum(s10, b0, b2);                                                                                                                                                                                                          \
+    F##_fp2_wide_product(w11, w11 + 2 * N, s9, s10);                                                                                                                                                                                   \
+    /* + w0 + w5 - w1 - w2 - w5.im + w1.im + w2.im: in (-6p^2, 8p^2), plus 6p^2 */                                                                                                                                                     \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[5][k];                                                                                                                                                                \
+    zk_flat_add##N(acc, w0); zk_flat_add##N(acc, w5); zk_flat_add##N(acc, w1 + 2 * N); zk_flat_add##N(acc, w2 + 2 * N); zk_flat_subtract##N(acc, w1); zk_flat_subtract##N(acc, w2); zk_flat_subtract##N(acc, w5 + 2 * N);              \
+    F##_flat_reduce(r + 0 * N, acc);                                                                                                                                                                                                   \
+    /* + w0.im + w5 - w1 - w2 + w5.im - w1.im - w2.im: in (-7p^2, 7p^2), plus 7p^2 */                                                                                                                                                  \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[6][k];                                                                                                                                                                \
+    zk_flat_add##N(acc, w0 + 2 * N); zk_flat_add##N(acc, w5); zk_flat_add##N(acc, w5 + 2 * N); zk_flat_subtract##N(acc, w1); zk_flat_subtract##N(acc, w2); zk_flat_subtract##N(acc, w1 + 2 * N); zk_flat_subtract##N(acc, w2 + 2 * N); \
+    F##_flat_reduce(r + 1 * N, acc);                                                                                                                                                                                                   \
+    /* + w8 - w0 - w1 + w2 - w2.im: in (-6p^2, 4p^2), plus 6p^2 */                                                                                                                                                                     \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[5][k];                                                                                                                                                                \
+    zk_flat_add##N(acc, w8); zk_flat_add##N(acc, w2); zk_flat_subtract##N(acc, w0); zk_flat_subtract##N(acc, w1); zk_flat_subtract##N(acc, w2 + 2 * N);                                                                                \
+    F##_flat_reduce(r + 2 * N, acc);                                                                                                                                                                                                   \
+    /* + w8.im - w0.im - w1.im + w2 + w2.im: in (-5p^2, 5p^2), plus 5p^2 */                                                                                                                                                            \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[4][k];                                                                                                                                                                \
+    zk_flat_add##N(acc, w8 + 2 * N); zk_flat_add##N(acc, w2); zk_flat_add##N(acc, w2 + 2 * N); zk_flat_subtract##N(acc, w0 + 2 * N); zk_flat_subtract##N(acc, w1 + 2 * N);                                                             \
+    F##_flat_reduce(r + 3 * N, acc);                                                                                                                                                                                                   \
+    /* + w11 - w0 - w2 + w1: in (-4p^2, 4p^2), plus 4p^2 */                                                                                                                                                                            \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[3][k];                                                                                                                                                                \
+    zk_flat_add##N(acc, w11); zk_flat_add##N(acc, w1); zk_flat_subtract##N(acc, w0); zk_flat_subtract##N(acc, w2);                                                                                                                     \
+    F##_flat_reduce(r + 4 * N, acc);                                                                                                                                                                                                   \
+    /* + w11.im - w0.im - w2.im + w1.im: in (-4p^2, 4p^2), plus 4p^2 */                                                                                                                                                                \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[3][k];                                                                                                                                                                \
+    zk_flat_add##N(acc, w11 + 2 * N); zk_flat_add##N(acc, w1 + 2 * N); zk_flat_subtract##N(acc, w0 + 2 * N); zk_flat_subtract##N(acc, w2 + 2 * N);                                                                                     \
+    F##_flat_reduce(r + 5 * N, acc);                                                                                                                                                                                                   \
+}                                                                                                                                                                                                                                      \
+                                                                                                                                                                                                                                       \
+                                                                                                                                                                                                                                       \
+/* The square by complex squaring over Fp6, as mcl squares: x = a + b w with a = (c00, c20, c11)                                                                                                                                       \
+ * and b = (c10, c01, c21) in the Fp4 tower's coefficients (k^0, k^2, k^4 and k^1, k^3, k^5),                                                                                                                                          \
+ * x^2 = ((a + b)(a + v b) - ab - v ab) + 2ab w. Two Fp6 products, each coefficient a flat sum                                                                                                                                         \
+ * reduced once (12 reductions in all, F##_fp6_mul), then the combination in Fp. Chung-Hasan's                                                                                                                                         \
+ * SQR2 over Fp4 (Fp12.swift's formula, the tests' reference) took about 64 double-width sums;                                                                                                                                         \
+ * this square took 44 before its Fp6 products' sums were flat. r may be x (written only at the                                                                                                                                        \
+ * end). */                                                                                                                                                                                                                            \
+static void F##_fp12_square(uint64_t *r, const uint64_t *x) {                                                                                                                                                                          \
+    const uint64_t *a0 = x, *a1 = x + 8 * N, *a2 = x + 6 * N, *b0 = x + 4 * N, *b1 = x + 2 * N, *b2 = x + 10 * N;                                                                                                                      \
+    uint64_t s[6 * N], t[6 * N], sum_product[6 * N], ab[6 * N], u[2 * N];                                                                                                                                                              \
+    F##_fp2_sum(s, a0, b0); F##_fp2_sum(s + 2 * N, a1, b1); F##_fp2_sum(s + 4 * N, a2, b2);                                                                                                                                            \
+    F##_fp2_times_xi(u, b2);  /* a + v b = (a0 + xi b2, a1 + b0, a2 + b1) */                                                                                                                                                           \
+    F##_fp2_sum(t, a0, u); F##_fp2_sum(t + 2 * N, a1, b0); F##_fp2_sum(t + 4 * N, a2, b1);                                                                                                                                             \
+    F##_fp6_mul(sum_product, s, s + 2 * N, s + 4 * N, t, t + 2 * N, t + 4 * N);                                                                                                                                                        \
+    F##_fp6_mul(ab, a0, a1, a2, b0, b1, b2);                                                                                                                                                                                           \
+    /* a^2 + v b^2 = sum_product - ab - v ab, v ab = (xi ab2, ab0, ab1) */                                                                                                                                                             \
+    F##_fp2_times_xi(u, ab + 4 * N);                                                                                                                                                                                                   \
+    F##_fp2_difference(s, sum_product, ab); F##_fp2_difference(r, s, u);                                                                                                                                                               \
+    F##_fp2_difference(s, sum_product + 2 * N, ab + 2 * N); F##_fp2_difference(r + 8 * N, s, ab);                                                                                                                                      \
+    F##_fp2_difference(s, sum_product + 4 * N, ab + 4 * N); F##_fp2_difference(r + 6 * N, s, ab + 2 * N);                                                                                                                              \
+    F##_fp2_sum(r + 4 * N, ab, ab); F##_fp2_sum(r + 2 * N, ab + 2 * N, ab + 2 * N); F##_fp2_sum(r + 10 * N, ab + 4 * N, ab + 4 * N);                                                                                                   \
+}                                                                                                                                                                                                                                      \
+                                                                                                                                                                                                                                       \
+/* Karabina's compressed squaring (CompressedCyclotomic.swift), `times` times in place on                                                                                                                                              \
+ * (g2, g3, g4, g5) at x, x + 2 * N, x + 4 * N, x + 6 * N. With (c0 + c1 j) = (gi + gj j)^2, the                                                                                                                                       \
+ * Fp4 square (c0 = gi^2 + xi gj^2, c1 = 2 gi gj): h2 = 3 xi c1(4,5) + 2 g2, h3 = 3 c0(4,5) - 2 g3,                                                                                                                                    \
+ * h4 = 3 c0(2,3) - 2 g4, h5 = 3 c1(2,3) + 2 g5 (the Swift formulas' A(i,j) - (xi + 1) B(i,j) is                                                                                                                                       \
+ * c0, and 2 B(i,j) is c1). Each Fp4 square (F##_fp4_square_parts, above) is three Fp2 squares                                                                                                                                         \
+ * left double-width (six wide Fp products against the eight of two Fp2 products) and four                                                                                                                                             \
+ * reductions. */                                                                                                                                                                                                                      \
+static void F##_compressed_square(uint64_t *x, int times) {                                                                                                                                                                            \
+    uint64_t c0_45[2 * N], c1_45[2 * N], c0_23[2 * N], c1_23[2 * N], t[2 * N];                                                                                                                                                         \
+    uint64_t *g2 = x, *g3 = x + 2 * N, *g4 = x + 4 * N, *g5 = x + 6 * N;                                                                                                                                                               \
+    for (int round = 0; round < times; round++) {                                                                                                                                                                                      \
+        F##_fp4_square_parts(c0_45, c1_45, g4, g5);                                                                                                                                                                                    \
+        F##_fp4_square_parts(c0_23, c1_23, g2, g3);                                                                                                                                                                                    \
+        F##_fp2_times_xi(t, c1_45);                                                                                                                                                                                                    \
+        F##_fp2_granger_scott(g2, t, g2, 0);                                                                                                                                                                                           \
+        F##_fp2_granger_scott(g3, c0_45, g3, 1);                                                                                                                                                                                       \
+        F##_fp2_granger_scott(g4, c0_23, g4, 1);                                                                                                                                                                                       \
+        F##_fp2_granger_scott(g5, c1_23, g5, 0);                                                                                                                                                                                       \
+    }                                                                                                                                                                                                                                  \
 }
 
-#define ZK_LINE_TERMS_D(F, N, MUL_A) \
-    /* (f0 + f1 k + f2 k^2)(a + b k), k^3 = j; out: c0 at out, c1 at out + 8N, c2 at out + 16N */ \
-    F##_fp4_wide_times_fp2(t1, f + 4 * N, b);                                                     \
-    F##_fp4_wide_times_fp2(s, f + 8 * N, b);                                                      \
-    F##_wide4_times_j(s, s);                                                                      \
-    F##_wide4_sum(out, t0, s);                                                                    \
-    F##_fp4_sum(fs, f, f + 4 * N);                                                                \
-    F##_fp4_wide_mul(s, fs, a_plus_b);                                                            \
-    F##_wide4_difference(s, s, t0);                                                               \
-    F##_wide4_difference(out + 8 * N, s, t1);                                                     \
-    MUL_A(s, f + 8 * N, a);                                                                       \
-    F##_wide4_sum(out + 16 * N, t1, s);
+#define ZK_LINE_PRODUCT_D(F, N) \
+/* f times an evaluated line, a + b k (D-type twist), a in Fp4, b in Fp2 at line + 4 * N: 13 Fp2                                                                                                                                                                                       \
+ * products instead of 18, left double-width, each of the 12 coefficients one flat sum of                                                                                                                                                                                              \
+ * them reduced once (flat.py; w.im is w + 2 * N). r may be f (the products are all taken                                                                                                                                                                                              \
+ * before r is written). */                                                                                                                                                                                                                                                            \
+static __attribute__((noinline)) void F##_fp12_mul_by_line(uint64_t *r, const uint64_t *f, const uint64_t *line) {                                                                                                                                                                     \
+    uint64_t w0[4 * N], w1[4 * N], s2[2 * N], s3[2 * N], w4[4 * N], w5[4 * N], w6[4 * N], w7[4 * N], w8[4 * N], s9[2 * N], s10[2 * N], s11[2 * N], w12[4 * N], w13[4 * N], s14[2 * N], s15[2 * N], w16[4 * N], w17[4 * N], w18[4 * N], s19[2 * N], s20[2 * N], w21[4 * N], acc[2 * N]; \
+    F##_fp2_wide_product(w0, w0 + 2 * N, f, line);                                                                                                                                                                                                                                     \
+    F##_fp2_wide_product(w1, w1 + 2 * N, f + 2 * N, line + 2 * N);                                                                                                                                                                                                                     \
+    F##_fp2_sum(s2, f, f + 2 * N);                                                                                                                                                                                                                                                     \
+    F##_fp2_sum(s3, line, line + 2 * N);                                                                                                                                                                                                                                               \
+    F##_fp2_wide_product(w4, w4 + 2 * N, s2, s3);                                                                                                                                                                                                                                      \
+    F##_fp2_wide_product(w5, w5 + 2 * N, f + 4 * N, line + 4 * N);                                                                                                                                                                                                                     \
+    F##_fp2_wide_product(w6, w6 + 2 * N, f + 6 * N, line + 4 * N);                                                                                                                                                                                                                     \
+    F##_fp2_wide_product(w7, w7 + 2 * N, f + 8 * N, line + 4 * N);                                                                                                                                                                                                                     \
+    F##_fp2_wide_product(w8, w8 + 2 * N, f + 10 * N, line + 4 * N);                                                                                                                                                                                                                    \
+    F##_fp2_sum(s9, f, f + 4 * N);                                                                                                                                                                                                                                                     \
+    F##_fp2_sum(s10, f + 2 * N, f + 6 * N);                                                                                                                                                                                                                                            \
+    F##_fp2_sum(s11, line, line + 4 * N);                                                                                                                                                                                                                                              \
+    F##_fp2_wide_product(w12, w12 + 2 * N, s9, s11);                                                                                                                                                                                                                                   \
+    F##_fp2_wide_product(w13, w13 + 2 * N, s10, line + 2 * N);                                                                                                                                                                                                                         \
+    F##_fp2_sum(s14, s9, s10);                                                                                                                                                                                                                                                         \
+    F##_fp2_sum(s15, s11, line + 2 * N);                                                                                                                                                                                                                                               \
+    F##_fp2_wide_product(w16, w16 + 2 * N, s14, s15);                                                                                                                                                                                                                                  \
+    F##_fp2_wide_product(w17, w17 + 2 * N, f + 8 * N, line);                                                                                                                                                                                                                           \
+    F##_fp2_wide_product(w18, w18 + 2 * N, f + 10 * N, line + 2 * N);                                                                                                                                                                                                                  \
+    F##_fp2_sum(s19, f + 8 * N, f + 10 * N);                                                                                                                                                                                                                                           \
+    F##_fp2_sum(s20, line, line + 2 * N);                                                                                                                                                                                                                                              \
+    F##_fp2_wide_product(w21, w21 + 2 * N, s19, s20);                                                                                                                                                                                                                                  \
+    /* + w0 + w1 - w1.im + w8 - w8.im: in (-7p^2, 3p^2), plus 7p^2 */                                                                                                                                                                                                                  \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[6][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w0); zk_flat_add##N(acc, w1); zk_flat_add##N(acc, w8); zk_flat_subtract##N(acc, w1 + 2 * N); zk_flat_subtract##N(acc, w8 + 2 * N);                                                                                                                             \
+    F##_flat_reduce(r + 0 * N, acc);                                                                                                                                                                                                                                                   \
+    /* + w0.im + w1 + w1.im + w8 + w8.im: in (-2p^2, 8p^2), plus 2p^2 */                                                                                                                                                                                                               \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[1][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w0 + 2 * N); zk_flat_add##N(acc, w1); zk_flat_add##N(acc, w1 + 2 * N); zk_flat_add##N(acc, w8); zk_flat_add##N(acc, w8 + 2 * N);                                                                                                                               \
+    F##_flat_reduce(r + 1 * N, acc);                                                                                                                                                                                                                                                   \
+    /* + w4 - w0 - w1 + w7: in (-4p^2, 4p^2), plus 4p^2 */                                                                                                                                                                                                                             \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[3][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w4); zk_flat_add##N(acc, w7); zk_flat_subtract##N(acc, w0); zk_flat_subtract##N(acc, w1);                                                                                                                                                                      \
+    F##_flat_reduce(r + 2 * N, acc);                                                                                                                                                                                                                                                   \
+    /* + w4.im - w0.im - w1.im + w7.im: in (-4p^2, 4p^2), plus 4p^2 */                                                                                                                                                                                                                 \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[3][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w4 + 2 * N); zk_flat_add##N(acc, w7 + 2 * N); zk_flat_subtract##N(acc, w0 + 2 * N); zk_flat_subtract##N(acc, w1 + 2 * N);                                                                                                                                      \
+    F##_flat_reduce(r + 3 * N, acc);                                                                                                                                                                                                                                                   \
+    /* + w12 + w13 - w13.im - w0 - w1 + w1.im - w5: in (-7p^2, 7p^2), plus 7p^2 */                                                                                                                                                                                                     \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[6][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w12); zk_flat_add##N(acc, w13); zk_flat_add##N(acc, w1 + 2 * N); zk_flat_subtract##N(acc, w13 + 2 * N); zk_flat_subtract##N(acc, w0); zk_flat_subtract##N(acc, w1); zk_flat_subtract##N(acc, w5);                                                              \
+    F##_flat_reduce(r + 4 * N, acc);                                                                                                                                                                                                                                                   \
+    /* + w12.im + w13 + w13.im - w0.im - w1 - w1.im - w5.im: in (-8p^2, 6p^2), plus 8p^2 */                                                                                                                                                                                            \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[7][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w12 + 2 * N); zk_flat_add##N(acc, w13); zk_flat_add##N(acc, w13 + 2 * N); zk_flat_subtract##N(acc, w0 + 2 * N); zk_flat_subtract##N(acc, w1); zk_flat_subtract##N(acc, w1 + 2 * N); zk_flat_subtract##N(acc, w5 + 2 * N);                                      \
+    F##_flat_reduce(r + 5 * N, acc);                                                                                                                                                                                                                                                   \
+    /* + w16 - w12 - w13 - w4 + w0 + w1 - w6: in (-7p^2, 7p^2), plus 7p^2 */                                                                                                                                                                                                           \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[6][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w16); zk_flat_add##N(acc, w0); zk_flat_add##N(acc, w1); zk_flat_subtract##N(acc, w12); zk_flat_subtract##N(acc, w13); zk_flat_subtract##N(acc, w4); zk_flat_subtract##N(acc, w6);                                                                              \
+    F##_flat_reduce(r + 6 * N, acc);                                                                                                                                                                                                                                                   \
+    /* + w16.im - w12.im - w13.im - w4.im + w0.im + w1.im - w6.im: in (-8p^2, 6p^2), plus 8p^2 */                                                                                                                                                                                      \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[7][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w16 + 2 * N); zk_flat_add##N(acc, w0 + 2 * N); zk_flat_add##N(acc, w1 + 2 * N); zk_flat_subtract##N(acc, w12 + 2 * N); zk_flat_subtract##N(acc, w13 + 2 * N); zk_flat_subtract##N(acc, w4 + 2 * N); zk_flat_subtract##N(acc, w6 + 2 * N);                      \
+    F##_flat_reduce(r + 7 * N, acc);                                                                                                                                                                                                                                                   \
+    /* + w5 + w17 + w18 - w18.im: in (-5p^2, 3p^2), plus 5p^2 */                                                                                                                                                                                                                       \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[4][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w5); zk_flat_add##N(acc, w17); zk_flat_add##N(acc, w18); zk_flat_subtract##N(acc, w18 + 2 * N);                                                                                                                                                                \
+    F##_flat_reduce(r + 8 * N, acc);                                                                                                                                                                                                                                                   \
+    /* + w5.im + w17.im + w18 + w18.im: in (-1p^2, 7p^2), plus 1p^2 */                                                                                                                                                                                                                 \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[0][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w5 + 2 * N); zk_flat_add##N(acc, w17 + 2 * N); zk_flat_add##N(acc, w18); zk_flat_add##N(acc, w18 + 2 * N);                                                                                                                                                     \
+    F##_flat_reduce(r + 9 * N, acc);                                                                                                                                                                                                                                                   \
+    /* + w6 + w21 - w17 - w18: in (-4p^2, 4p^2), plus 4p^2 */                                                                                                                                                                                                                          \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[3][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w6); zk_flat_add##N(acc, w21); zk_flat_subtract##N(acc, w17); zk_flat_subtract##N(acc, w18);                                                                                                                                                                   \
+    F##_flat_reduce(r + 10 * N, acc);                                                                                                                                                                                                                                                  \
+    /* + w6.im + w21.im - w17.im - w18.im: in (-4p^2, 4p^2), plus 4p^2 */                                                                                                                                                                                                              \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[3][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w6 + 2 * N); zk_flat_add##N(acc, w21 + 2 * N); zk_flat_subtract##N(acc, w17 + 2 * N); zk_flat_subtract##N(acc, w18 + 2 * N);                                                                                                                                   \
+    F##_flat_reduce(r + 11 * N, acc);                                                                                                                                                                                                                                                  \
+}                                                                                                                                                                                                                                                                                      \
+                                                                                                                                                                                                                                                                                       \
+/* The same for a line whose y_P coefficient is y_P itself, in Fp (prepared lines divided                                                                                                                                                                                              \
+ * by ly): that coefficient's products are two base-field products instead of three. */                                                                                                                                                                                                \
+static __attribute__((noinline)) void F##_fp12_mul_by_normalized_line(uint64_t *r, const uint64_t *f, const uint64_t *line) {                                                                                                                                                          \
+    uint64_t w0[4 * N], w1[4 * N], s2[2 * N], s3[2 * N], w4[4 * N], w5[4 * N], w6[4 * N], w7[4 * N], w8[4 * N], s9[2 * N], s10[2 * N], s11[2 * N], w12[4 * N], w13[4 * N], s14[2 * N], s15[2 * N], w16[4 * N], w17[4 * N], w18[4 * N], s19[2 * N], s20[2 * N], w21[4 * N], acc[2 * N]; \
+    zk_wide_product##N(w0, f, line); zk_wide_product##N(w0 + 2 * N, f + N, line);                                                                                                                                                                                                      \
+    F##_fp2_wide_product(w1, w1 + 2 * N, f + 2 * N, line + 2 * N);                                                                                                                                                                                                                     \
+    F##_fp2_sum(s2, f, f + 2 * N);                                                                                                                                                                                                                                                     \
+    F##_fp2_sum(s3, line, line + 2 * N);                                                                                                                                                                                                                                               \
+    F##_fp2_wide_product(w4, w4 + 2 * N, s2, s3);                                                                                                                                                                                                                                      \
+    F##_fp2_wide_product(w5, w5 + 2 * N, f + 4 * N, line + 4 * N);                                                                                                                                                                                                                     \
+    F##_fp2_wide_product(w6, w6 + 2 * N, f + 6 * N, line + 4 * N);                                                                                                                                                                                                                     \
+    F##_fp2_wide_product(w7, w7 + 2 * N, f + 8 * N, line + 4 * N);                                                                                                                                                                                                                     \
+    F##_fp2_wide_product(w8, w8 + 2 * N, f + 10 * N, line + 4 * N);                                                                                                                                                                                                                    \
+    F##_fp2_sum(s9, f, f + 4 * N);                                                                                                                                                                                                                                                     \
+    F##_fp2_sum(s10, f + 2 * N, f + 6 * N);                                                                                                                                                                                                                                            \
+    F##_fp2_sum(s11, line, line + 4 * N);                                                                                                                                                                                                                                              \
+    F##_fp2_wide_product(w12, w12 + 2 * N, s9, s11);                                                                                                                                                                                                                                   \
+    F##_fp2_wide_product(w13, w13 + 2 * N, s10, line + 2 * N);                                                                                                                                                                                                                         \
+    F##_fp2_sum(s14, s9, s10);                                                                                                                                                                                                                                                         \
+    F##_fp2_sum(s15, s11, line + 2 * N);                                                                                                                                                                                                                                               \
+    F##_fp2_wide_product(w16, w16 + 2 * N, s14, s15);                                                                                                                                                                                                                                  \
+    zk_wide_product##N(w17, f + 8 * N, line); zk_wide_product##N(w17 + 2 * N, f + 8 * N + N, line);                                                                                                                                                                                    \
+    F##_fp2_wide_product(w18, w18 + 2 * N, f + 10 * N, line + 2 * N);                                                                                                                                                                                                                  \
+    F##_fp2_sum(s19, f + 8 * N, f + 10 * N);                                                                                                                                                                                                                                           \
+    F##_fp2_sum(s20, line, line + 2 * N);                                                                                                                                                                                                                                              \
+    F##_fp2_wide_product(w21, w21 + 2 * N, s19, s20);                                                                                                                                                                                                                                  \
+    /* + w0 + w1 - w1.im + w8 - w8.im: in (-6p^2, 3p^2), plus 6p^2 */                                                                                                                                                                                                                  \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[5][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w0); zk_flat_add##N(acc, w1); zk_flat_add##N(acc, w8); zk_flat_subtract##N(acc, w1 + 2 * N); zk_flat_subtract##N(acc, w8 + 2 * N);                                                                                                                             \
+    F##_flat_reduce(r + 0 * N, acc);                                                                                                                                                                                                                                                   \
+    /* + w0.im + w1 + w1.im + w8 + w8.im: in (-2p^2, 7p^2), plus 2p^2 */                                                                                                                                                                                                               \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[1][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w0 + 2 * N); zk_flat_add##N(acc, w1); zk_flat_add##N(acc, w1 + 2 * N); zk_flat_add##N(acc, w8); zk_flat_add##N(acc, w8 + 2 * N);                                                                                                                               \
+    F##_flat_reduce(r + 1 * N, acc);                                                                                                                                                                                                                                                   \
+    /* + w4 - w0 - w1 + w7: in (-4p^2, 3p^2), plus 4p^2 */                                                                                                                                                                                                                             \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[3][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w4); zk_flat_add##N(acc, w7); zk_flat_subtract##N(acc, w0); zk_flat_subtract##N(acc, w1);                                                                                                                                                                      \
+    F##_flat_reduce(r + 2 * N, acc);                                                                                                                                                                                                                                                   \
+    /* + w4.im - w0.im - w1.im + w7.im: in (-3p^2, 4p^2), plus 3p^2 */                                                                                                                                                                                                                 \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[2][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w4 + 2 * N); zk_flat_add##N(acc, w7 + 2 * N); zk_flat_subtract##N(acc, w0 + 2 * N); zk_flat_subtract##N(acc, w1 + 2 * N);                                                                                                                                      \
+    F##_flat_reduce(r + 3 * N, acc);                                                                                                                                                                                                                                                   \
+    /* + w12 + w13 - w13.im - w0 - w1 + w1.im - w5: in (-7p^2, 6p^2), plus 7p^2 */                                                                                                                                                                                                     \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[6][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w12); zk_flat_add##N(acc, w13); zk_flat_add##N(acc, w1 + 2 * N); zk_flat_subtract##N(acc, w13 + 2 * N); zk_flat_subtract##N(acc, w0); zk_flat_subtract##N(acc, w1); zk_flat_subtract##N(acc, w5);                                                              \
+    F##_flat_reduce(r + 4 * N, acc);                                                                                                                                                                                                                                                   \
+    /* + w12.im + w13 + w13.im - w0.im - w1 - w1.im - w5.im: in (-7p^2, 6p^2), plus 7p^2 */                                                                                                                                                                                            \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[6][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w12 + 2 * N); zk_flat_add##N(acc, w13); zk_flat_add##N(acc, w13 + 2 * N); zk_flat_subtract##N(acc, w0 + 2 * N); zk_flat_subtract##N(acc, w1); zk_flat_subtract##N(acc, w1 + 2 * N); zk_flat_subtract##N(acc, w5 + 2 * N);                                      \
+    F##_flat_reduce(r + 5 * N, acc);                                                                                                                                                                                                                                                   \
+    /* + w16 - w12 - w13 - w4 + w0 + w1 - w6: in (-6p^2, 7p^2), plus 6p^2 */                                                                                                                                                                                                           \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[5][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w16); zk_flat_add##N(acc, w0); zk_flat_add##N(acc, w1); zk_flat_subtract##N(acc, w12); zk_flat_subtract##N(acc, w13); zk_flat_subtract##N(acc, w4); zk_flat_subtract##N(acc, w6);                                                                              \
+    F##_flat_reduce(r + 6 * N, acc);                                                                                                                                                                                                                                                   \
+    /* + w16.im - w12.im - w13.im - w4.im + w0.im + w1.im - w6.im: in (-8p^2, 5p^2), plus 8p^2 */                                                                                                                                                                                      \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[7][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w16 + 2 * N); zk_flat_add##N(acc, w0 + 2 * N); zk_flat_add##N(acc, w1 + 2 * N); zk_flat_subtract##N(acc, w12 + 2 * N); zk_flat_subtract##N(acc, w13 + 2 * N); zk_flat_subtract##N(acc, w4 + 2 * N); zk_flat_subtract##N(acc, w6 + 2 * N);                      \
+    F##_flat_reduce(r + 7 * N, acc);                                                                                                                                                                                                                                                   \
+    /* + w5 + w17 + w18 - w18.im: in (-4p^2, 3p^2), plus 4p^2 */                                                                                                                                                                                                                       \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[3][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w5); zk_flat_add##N(acc, w17); zk_flat_add##N(acc, w18); zk_flat_subtract##N(acc, w18 + 2 * N);                                                                                                                                                                \
+    F##_flat_reduce(r + 8 * N, acc);                                                                                                                                                                                                                                                   \
+    /* + w5.im + w17.im + w18 + w18.im: in (-1p^2, 6p^2), plus 1p^2 */                                                                                                                                                                                                                 \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[0][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w5 + 2 * N); zk_flat_add##N(acc, w17 + 2 * N); zk_flat_add##N(acc, w18); zk_flat_add##N(acc, w18 + 2 * N);                                                                                                                                                     \
+    F##_flat_reduce(r + 9 * N, acc);                                                                                                                                                                                                                                                   \
+    /* + w6 + w21 - w17 - w18: in (-4p^2, 3p^2), plus 4p^2 */                                                                                                                                                                                                                          \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[3][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w6); zk_flat_add##N(acc, w21); zk_flat_subtract##N(acc, w17); zk_flat_subtract##N(acc, w18);                                                                                                                                                                   \
+    F##_flat_reduce(r + 10 * N, acc);                                                                                                                                                                                                                                                  \
+    /* + w6.im + w21.im - w17.im - w18.im: in (-3p^2, 4p^2), plus 3p^2 */                                                                                                                                                                                                              \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[2][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w6 + 2 * N); zk_flat_add##N(acc, w21 + 2 * N); zk_flat_subtract##N(acc, w17 + 2 * N); zk_flat_subtract##N(acc, w18 + 2 * N);                                                                                                                                   \
+    F##_flat_reduce(r + 11 * N, acc);                                                                                                                                                                                                                                                  \
+}
 
-#define ZK_LINE_TERMS_M(F, N, MUL_A) \
-    /* (f0 + f1 k + f2 k^2)(a + b k^2), k^3 = j; out: c0 at out, c1 at out + 8N, c2 at out + 16N */ \
-    F##_fp4_wide_times_fp2(t1, f + 8 * N, b);                                                       \
-    F##_fp4_wide_times_fp2(s, f + 4 * N, b);                                                        \
-    F##_wide4_times_j(s, s);                                                                        \
-    F##_wide4_sum(out, t0, s);                                                                      \
-    MUL_A(s, f + 4 * N, a);                                                                         \
-    F##_wide4_times_j(out + 16 * N, t1);                                                            \
-    F##_wide4_sum(out + 8 * N, s, out + 16 * N);                                                    \
-    F##_fp4_sum(fs, f, f + 8 * N);                                                                  \
-    F##_fp4_wide_mul(s, fs, a_plus_b);                                                              \
-    F##_wide4_difference(s, s, t0);                                                                 \
-    F##_wide4_difference(out + 16 * N, s, t1);
-
-#define ZK_LINE_PRODUCT(F, N, TERMS, BASE) \
-/* f times an evaluated line, a + b k (D-type twist; TERMS = ZK_LINE_TERMS_D) or a + b k^2                                  \
- * (M-type; ZK_LINE_TERMS_M), a in Fp4, b in Fp2 at line + 4 * N: 13 Fp2 products instead of 18,                            \
- * left double-width and combined modulo pR, then 12 reductions (20 before). r may be f. */                                 \
-static void F##_fp12_mul_by_line(uint64_t *r, const uint64_t *f, const uint64_t *line) {                                    \
-    uint64_t t0[8 * N], t1[8 * N], s[8 * N], fs[4 * N], a_plus_b[4 * N], out[24 * N];                                       \
-    const uint64_t *a = line, *b = line + 4 * N;                                                                            \
-    F##_fp2_sum(a_plus_b, a, b);                                                                                            \
-    for (int k = 0; k < 2 * N; k++) a_plus_b[2 * N + k] = a[2 * N + k];                                                     \
-    F##_fp4_wide_mul(t0, f, a);                                                                                             \
-    TERMS(F, N, F##_fp4_wide_mul)                                                                                           \
-    F##_reduce_wide(r, out, 12);                                                                                            \
-}                                                                                                                           \
-                                                                                                                            \
-/* u (Fp4) times a line's a whose coefficient BASE (0: c0, the D-type twist's; 1: c1, the M-type's)                         \
- * is y_P alone, an element of Fp (its Fp2 c1 zero): a line of prepared lines divided by ly.                                \
- * That coefficient's Fp2 product is two base-field products instead of three; the others as in                             \
- * F##_fp4_wide_mul, whose bounds hold (both products in [0, p^2)). w: 8N limbs, not overlapping. */                        \
-static __attribute__((noinline)) void F##_fp4_wide_mul_by_normalized_a(uint64_t *w, const uint64_t *u, const uint64_t *a) { \
-    uint64_t *x0 = w, *x1 = w + 2 * N, *z0 = w + 4 * N, *z1 = w + 6 * N;                                                    \
-    uint64_t y0[2 * N], y1[2 * N], su[2 * N], sa[2 * N];                                                                    \
-    if (BASE == 0) {                                                                                                        \
-        zk_wide_product##N(x0, u, a);                                                                                       \
-        zk_wide_product##N(x1, u + N, a);                                                                                   \
-    } else {                                                                                                                \
-        F##_fp2_wide_product(x0, x1, u, a);                                                                                 \
-    }                                                                                                                       \
-    if (BASE == 1) {                                                                                                        \
-        zk_wide_product##N(y0, u + 2 * N, a + 2 * N);                                                                       \
-        zk_wide_product##N(y1, u + 3 * N, a + 2 * N);                                                                       \
-    } else {                                                                                                                \
-        F##_fp2_wide_product(y0, y1, u + 2 * N, a + 2 * N);                                                                 \
-    }                                                                                                                       \
-    F##_fp2_sum(su, u, u + 2 * N);                                                                                          \
-    F##_fp2_sum(sa, a, a + 2 * N);                                                                                          \
-    F##_fp2_wide_product(z0, z1, su, sa);                                                                                   \
-    F##_fp4_wide_combine(w, y0, y1);                                                                                        \
-}                                                                                                                           \
-                                                                                                                            \
-/* f times a line evaluated from prepared lines divided by ly (its y_P coefficient in Fp, see                               \
- * above): the same value as F##_fp12_mul_by_line, two base-field products fewer. r may be f. */                            \
-static void F##_fp12_mul_by_normalized_line(uint64_t *r, const uint64_t *f, const uint64_t *line) {                         \
-    uint64_t t0[8 * N], t1[8 * N], s[8 * N], fs[4 * N], a_plus_b[4 * N], out[24 * N];                                       \
-    const uint64_t *a = line, *b = line + 4 * N;                                                                            \
-    F##_fp2_sum(a_plus_b, a, b);                                                                                            \
-    for (int k = 0; k < 2 * N; k++) a_plus_b[2 * N + k] = a[2 * N + k];                                                     \
-    F##_fp4_wide_mul_by_normalized_a(t0, f, a);                                                                             \
-    TERMS(F, N, F##_fp4_wide_mul_by_normalized_a)                                                                           \
-    F##_reduce_wide(r, out, 12);                                                                                            \
+#define ZK_LINE_PRODUCT_M(F, N) \
+/* f times an evaluated line, a + b k^2 (M-type twist), a in Fp4, b in Fp2 at line + 4 * N: 13 Fp2                                                                                                                                                                                     \
+ * products instead of 18, left double-width, each of the 12 coefficients one flat sum of                                                                                                                                                                                              \
+ * them reduced once (flat.py; w.im is w + 2 * N). r may be f (the products are all taken                                                                                                                                                                                              \
+ * before r is written). */                                                                                                                                                                                                                                                            \
+static __attribute__((noinline)) void F##_fp12_mul_by_line(uint64_t *r, const uint64_t *f, const uint64_t *line) {                                                                                                                                                                     \
+    uint64_t w0[4 * N], w1[4 * N], s2[2 * N], s3[2 * N], w4[4 * N], w5[4 * N], w6[4 * N], w7[4 * N], w8[4 * N], w9[4 * N], w10[4 * N], s11[2 * N], s12[2 * N], w13[4 * N], s14[2 * N], s15[2 * N], s16[2 * N], w17[4 * N], w18[4 * N], s19[2 * N], s20[2 * N], w21[4 * N], acc[2 * N]; \
+    F##_fp2_wide_product(w0, w0 + 2 * N, f, line);                                                                                                                                                                                                                                     \
+    F##_fp2_wide_product(w1, w1 + 2 * N, f + 2 * N, line + 2 * N);                                                                                                                                                                                                                     \
+    F##_fp2_sum(s2, f, f + 2 * N);                                                                                                                                                                                                                                                     \
+    F##_fp2_sum(s3, line, line + 2 * N);                                                                                                                                                                                                                                               \
+    F##_fp2_wide_product(w4, w4 + 2 * N, s2, s3);                                                                                                                                                                                                                                      \
+    F##_fp2_wide_product(w5, w5 + 2 * N, f + 4 * N, line + 4 * N);                                                                                                                                                                                                                     \
+    F##_fp2_wide_product(w6, w6 + 2 * N, f + 6 * N, line + 4 * N);                                                                                                                                                                                                                     \
+    F##_fp2_wide_product(w7, w7 + 2 * N, f + 8 * N, line + 4 * N);                                                                                                                                                                                                                     \
+    F##_fp2_wide_product(w8, w8 + 2 * N, f + 10 * N, line + 4 * N);                                                                                                                                                                                                                    \
+    F##_fp2_wide_product(w9, w9 + 2 * N, f + 4 * N, line);                                                                                                                                                                                                                             \
+    F##_fp2_wide_product(w10, w10 + 2 * N, f + 6 * N, line + 2 * N);                                                                                                                                                                                                                   \
+    F##_fp2_sum(s11, f + 4 * N, f + 6 * N);                                                                                                                                                                                                                                            \
+    F##_fp2_sum(s12, line, line + 2 * N);                                                                                                                                                                                                                                              \
+    F##_fp2_wide_product(w13, w13 + 2 * N, s11, s12);                                                                                                                                                                                                                                  \
+    F##_fp2_sum(s14, f, f + 8 * N);                                                                                                                                                                                                                                                    \
+    F##_fp2_sum(s15, f + 2 * N, f + 10 * N);                                                                                                                                                                                                                                           \
+    F##_fp2_sum(s16, line, line + 4 * N);                                                                                                                                                                                                                                              \
+    F##_fp2_wide_product(w17, w17 + 2 * N, s14, s16);                                                                                                                                                                                                                                  \
+    F##_fp2_wide_product(w18, w18 + 2 * N, s15, line + 2 * N);                                                                                                                                                                                                                         \
+    F##_fp2_sum(s19, s14, s15);                                                                                                                                                                                                                                                        \
+    F##_fp2_sum(s20, s16, line + 2 * N);                                                                                                                                                                                                                                               \
+    F##_fp2_wide_product(w21, w21 + 2 * N, s19, s20);                                                                                                                                                                                                                                  \
+    /* + w0 + w1 - w1.im + w6 - w6.im: in (-7p^2, 3p^2), plus 7p^2 */                                                                                                                                                                                                                  \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[6][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w0); zk_flat_add##N(acc, w1); zk_flat_add##N(acc, w6); zk_flat_subtract##N(acc, w1 + 2 * N); zk_flat_subtract##N(acc, w6 + 2 * N);                                                                                                                             \
+    F##_flat_reduce(r + 0 * N, acc);                                                                                                                                                                                                                                                   \
+    /* + w0.im + w1 + w1.im + w6 + w6.im: in (-2p^2, 8p^2), plus 2p^2 */                                                                                                                                                                                                               \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[1][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w0 + 2 * N); zk_flat_add##N(acc, w1); zk_flat_add##N(acc, w1 + 2 * N); zk_flat_add##N(acc, w6); zk_flat_add##N(acc, w6 + 2 * N);                                                                                                                               \
+    F##_flat_reduce(r + 1 * N, acc);                                                                                                                                                                                                                                                   \
+    /* + w4 - w0 - w1 + w5: in (-4p^2, 4p^2), plus 4p^2 */                                                                                                                                                                                                                             \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[3][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w4); zk_flat_add##N(acc, w5); zk_flat_subtract##N(acc, w0); zk_flat_subtract##N(acc, w1);                                                                                                                                                                      \
+    F##_flat_reduce(r + 2 * N, acc);                                                                                                                                                                                                                                                   \
+    /* + w4.im - w0.im - w1.im + w5.im: in (-4p^2, 4p^2), plus 4p^2 */                                                                                                                                                                                                                 \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[3][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w4 + 2 * N); zk_flat_add##N(acc, w5 + 2 * N); zk_flat_subtract##N(acc, w0 + 2 * N); zk_flat_subtract##N(acc, w1 + 2 * N);                                                                                                                                      \
+    F##_flat_reduce(r + 3 * N, acc);                                                                                                                                                                                                                                                   \
+    /* + w9 + w10 - w10.im + w8 - w8.im: in (-7p^2, 3p^2), plus 7p^2 */                                                                                                                                                                                                                \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[6][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w9); zk_flat_add##N(acc, w10); zk_flat_add##N(acc, w8); zk_flat_subtract##N(acc, w10 + 2 * N); zk_flat_subtract##N(acc, w8 + 2 * N);                                                                                                                           \
+    F##_flat_reduce(r + 4 * N, acc);                                                                                                                                                                                                                                                   \
+    /* + w9.im + w10 + w10.im + w8 + w8.im: in (-2p^2, 8p^2), plus 2p^2 */                                                                                                                                                                                                             \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[1][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w9 + 2 * N); zk_flat_add##N(acc, w10); zk_flat_add##N(acc, w10 + 2 * N); zk_flat_add##N(acc, w8); zk_flat_add##N(acc, w8 + 2 * N);                                                                                                                             \
+    F##_flat_reduce(r + 5 * N, acc);                                                                                                                                                                                                                                                   \
+    /* + w13 - w9 - w10 + w7: in (-4p^2, 4p^2), plus 4p^2 */                                                                                                                                                                                                                           \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[3][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w13); zk_flat_add##N(acc, w7); zk_flat_subtract##N(acc, w9); zk_flat_subtract##N(acc, w10);                                                                                                                                                                    \
+    F##_flat_reduce(r + 6 * N, acc);                                                                                                                                                                                                                                                   \
+    /* + w13.im - w9.im - w10.im + w7.im: in (-4p^2, 4p^2), plus 4p^2 */                                                                                                                                                                                                               \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[3][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w13 + 2 * N); zk_flat_add##N(acc, w7 + 2 * N); zk_flat_subtract##N(acc, w9 + 2 * N); zk_flat_subtract##N(acc, w10 + 2 * N);                                                                                                                                    \
+    F##_flat_reduce(r + 7 * N, acc);                                                                                                                                                                                                                                                   \
+    /* + w17 + w18 - w18.im - w0 - w1 + w1.im - w7: in (-7p^2, 7p^2), plus 7p^2 */                                                                                                                                                                                                     \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[6][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w17); zk_flat_add##N(acc, w18); zk_flat_add##N(acc, w1 + 2 * N); zk_flat_subtract##N(acc, w18 + 2 * N); zk_flat_subtract##N(acc, w0); zk_flat_subtract##N(acc, w1); zk_flat_subtract##N(acc, w7);                                                              \
+    F##_flat_reduce(r + 8 * N, acc);                                                                                                                                                                                                                                                   \
+    /* + w17.im + w18 + w18.im - w0.im - w1 - w1.im - w7.im: in (-8p^2, 6p^2), plus 8p^2 */                                                                                                                                                                                            \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[7][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w17 + 2 * N); zk_flat_add##N(acc, w18); zk_flat_add##N(acc, w18 + 2 * N); zk_flat_subtract##N(acc, w0 + 2 * N); zk_flat_subtract##N(acc, w1); zk_flat_subtract##N(acc, w1 + 2 * N); zk_flat_subtract##N(acc, w7 + 2 * N);                                      \
+    F##_flat_reduce(r + 9 * N, acc);                                                                                                                                                                                                                                                   \
+    /* + w21 - w17 - w18 - w4 + w0 + w1 - w8: in (-7p^2, 7p^2), plus 7p^2 */                                                                                                                                                                                                           \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[6][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w21); zk_flat_add##N(acc, w0); zk_flat_add##N(acc, w1); zk_flat_subtract##N(acc, w17); zk_flat_subtract##N(acc, w18); zk_flat_subtract##N(acc, w4); zk_flat_subtract##N(acc, w8);                                                                              \
+    F##_flat_reduce(r + 10 * N, acc);                                                                                                                                                                                                                                                  \
+    /* + w21.im - w17.im - w18.im - w4.im + w0.im + w1.im - w8.im: in (-8p^2, 6p^2), plus 8p^2 */                                                                                                                                                                                      \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[7][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w21 + 2 * N); zk_flat_add##N(acc, w0 + 2 * N); zk_flat_add##N(acc, w1 + 2 * N); zk_flat_subtract##N(acc, w17 + 2 * N); zk_flat_subtract##N(acc, w18 + 2 * N); zk_flat_subtract##N(acc, w4 + 2 * N); zk_flat_subtract##N(acc, w8 + 2 * N);                      \
+    F##_flat_reduce(r + 11 * N, acc);                                                                                                                                                                                                                                                  \
+}                                                                                                                                                                                                                                                                                      \
+                                                                                                                                                                                                                                                                                       \
+/* The same for a line whose y_P coefficient is y_P itself, in Fp (prepared lines divided                                                                                                                                                                                              \
+ * by ly): that coefficient's products are two base-field products instead of three. */                                                                                                                                                                                                \
+static __attribute__((noinline)) void F##_fp12_mul_by_normalized_line(uint64_t *r, const uint64_t *f, const uint64_t *line) {                                                                                                                                                          \
+    uint64_t w0[4 * N], w1[4 * N], s2[2 * N], s3[2 * N], w4[4 * N], w5[4 * N], w6[4 * N], w7[4 * N], w8[4 * N], w9[4 * N], w10[4 * N], s11[2 * N], s12[2 * N], w13[4 * N], s14[2 * N], s15[2 * N], s16[2 * N], w17[4 * N], w18[4 * N], s19[2 * N], s20[2 * N], w21[4 * N], acc[2 * N]; \
+    F##_fp2_wide_product(w0, w0 + 2 * N, f, line);                                                                                                                                                                                                                                     \
+    zk_wide_product##N(w1, f + 2 * N, line + 2 * N); zk_wide_product##N(w1 + 2 * N, f + 2 * N + N, line + 2 * N);                                                                                                                                                                      \
+    F##_fp2_sum(s2, f, f + 2 * N);                                                                                                                                                                                                                                                     \
+    F##_fp2_sum(s3, line, line + 2 * N);                                                                                                                                                                                                                                               \
+    F##_fp2_wide_product(w4, w4 + 2 * N, s2, s3);                                                                                                                                                                                                                                      \
+    F##_fp2_wide_product(w5, w5 + 2 * N, f + 4 * N, line + 4 * N);                                                                                                                                                                                                                     \
+    F##_fp2_wide_product(w6, w6 + 2 * N, f + 6 * N, line + 4 * N);                                                                                                                                                                                                                     \
+    F##_fp2_wide_product(w7, w7 + 2 * N, f + 8 * N, line + 4 * N);                                                                                                                                                                                                                     \
+    F##_fp2_wide_product(w8, w8 + 2 * N, f + 10 * N, line + 4 * N);                                                                                                                                                                                                                    \
+    F##_fp2_wide_product(w9, w9 + 2 * N, f + 4 * N, line);                                                                                                                                                                                                                             \
+    zk_wide_product##N(w10, f + 6 * N, line + 2 * N); zk_wide_product##N(w10 + 2 * N, f + 6 * N + N, line + 2 * N);                                                                                                                                                                    \
+    F##_fp2_sum(s11, f + 4 * N, f + 6 * N);                                                                                                                                                                                                                                            \
+    F##_fp2_sum(s12, line, line + 2 * N);                                                                                                                                                                                                                                              \
+    F##_fp2_wide_product(w13, w13 + 2 * N, s11, s12);                                                                                                                                                                                                                                  \
+    F##_fp2_sum(s14, f, f + 8 * N);                                                                                                                                                                                                                                                    \
+    F##_fp2_sum(s15, f + 2 * N, f + 10 * N);                                                                                                                                                                                                                                           \
+    F##_fp2_sum(s16, line, line + 4 * N);                                                                                                                                                                                                                                              \
+    F##_fp2_wide_product(w17, w17 + 2 * N, s14, s16);                                                                                                                                                                                                                                  \
+    F##_fp2_wide_product(w18, w18 + 2 * N, s15, line + 2 * N);                                                                                                                                                                                                                         \
+    F##_fp2_sum(s19, s14, s15);                                                                                                                                                                                                                                                        \
+    F##_fp2_sum(s20, s16, line + 2 * N);                                                                                                                                                                                                                                               \
+    F##_fp2_wide_product(w21, w21 + 2 * N, s19, s20);                                                                                                                                                                                                                                  \
+    /* + w0 + w1 - w1.im + w6 - w6.im: in (-5p^2, 3p^2), plus 5p^2 */                                                                                                                                                                                                                  \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[4][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w0); zk_flat_add##N(acc, w1); zk_flat_add##N(acc, w6); zk_flat_subtract##N(acc, w1 + 2 * N); zk_flat_subtract##N(acc, w6 + 2 * N);                                                                                                                             \
+    F##_flat_reduce(r + 0 * N, acc);                                                                                                                                                                                                                                                   \
+    /* + w0.im + w1 + w1.im + w6 + w6.im: in (-1p^2, 7p^2), plus 1p^2 */                                                                                                                                                                                                               \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[0][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w0 + 2 * N); zk_flat_add##N(acc, w1); zk_flat_add##N(acc, w1 + 2 * N); zk_flat_add##N(acc, w6); zk_flat_add##N(acc, w6 + 2 * N);                                                                                                                               \
+    F##_flat_reduce(r + 1 * N, acc);                                                                                                                                                                                                                                                   \
+    /* + w4 - w0 - w1 + w5: in (-4p^2, 3p^2), plus 4p^2 */                                                                                                                                                                                                                             \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[3][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w4); zk_flat_add##N(acc, w5); zk_flat_subtract##N(acc, w0); zk_flat_subtract##N(acc, w1);                                                                                                                                                                      \
+    F##_flat_reduce(r + 2 * N, acc);                                                                                                                                                                                                                                                   \
+    /* + w4.im - w0.im - w1.im + w5.im: in (-3p^2, 4p^2), plus 3p^2 */                                                                                                                                                                                                                 \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[2][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w4 + 2 * N); zk_flat_add##N(acc, w5 + 2 * N); zk_flat_subtract##N(acc, w0 + 2 * N); zk_flat_subtract##N(acc, w1 + 2 * N);                                                                                                                                      \
+    F##_flat_reduce(r + 3 * N, acc);                                                                                                                                                                                                                                                   \
+    /* + w9 + w10 - w10.im + w8 - w8.im: in (-5p^2, 3p^2), plus 5p^2 */                                                                                                                                                                                                                \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[4][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w9); zk_flat_add##N(acc, w10); zk_flat_add##N(acc, w8); zk_flat_subtract##N(acc, w10 + 2 * N); zk_flat_subtract##N(acc, w8 + 2 * N);                                                                                                                           \
+    F##_flat_reduce(r + 4 * N, acc);                                                                                                                                                                                                                                                   \
+    /* + w9.im + w10 + w10.im + w8 + w8.im: in (-1p^2, 7p^2), plus 1p^2 */                                                                                                                                                                                                             \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[0][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w9 + 2 * N); zk_flat_add##N(acc, w10); zk_flat_add##N(acc, w10 + 2 * N); zk_flat_add##N(acc, w8); zk_flat_add##N(acc, w8 + 2 * N);                                                                                                                             \
+    F##_flat_reduce(r + 5 * N, acc);                                                                                                                                                                                                                                                   \
+    /* + w13 - w9 - w10 + w7: in (-4p^2, 3p^2), plus 4p^2 */                                                                                                                                                                                                                           \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[3][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w13); zk_flat_add##N(acc, w7); zk_flat_subtract##N(acc, w9); zk_flat_subtract##N(acc, w10);                                                                                                                                                                    \
+    F##_flat_reduce(r + 6 * N, acc);                                                                                                                                                                                                                                                   \
+    /* + w13.im - w9.im - w10.im + w7.im: in (-3p^2, 4p^2), plus 3p^2 */                                                                                                                                                                                                               \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[2][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w13 + 2 * N); zk_flat_add##N(acc, w7 + 2 * N); zk_flat_subtract##N(acc, w9 + 2 * N); zk_flat_subtract##N(acc, w10 + 2 * N);                                                                                                                                    \
+    F##_flat_reduce(r + 7 * N, acc);                                                                                                                                                                                                                                                   \
+    /* + w17 + w18 - w18.im - w0 - w1 + w1.im - w7: in (-7p^2, 5p^2), plus 7p^2 */                                                                                                                                                                                                     \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[6][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w17); zk_flat_add##N(acc, w18); zk_flat_add##N(acc, w1 + 2 * N); zk_flat_subtract##N(acc, w18 + 2 * N); zk_flat_subtract##N(acc, w0); zk_flat_subtract##N(acc, w1); zk_flat_subtract##N(acc, w7);                                                              \
+    F##_flat_reduce(r + 8 * N, acc);                                                                                                                                                                                                                                                   \
+    /* + w17.im + w18 + w18.im - w0.im - w1 - w1.im - w7.im: in (-7p^2, 5p^2), plus 7p^2 */                                                                                                                                                                                            \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[6][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w17 + 2 * N); zk_flat_add##N(acc, w18); zk_flat_add##N(acc, w18 + 2 * N); zk_flat_subtract##N(acc, w0 + 2 * N); zk_flat_subtract##N(acc, w1); zk_flat_subtract##N(acc, w1 + 2 * N); zk_flat_subtract##N(acc, w7 + 2 * N);                                      \
+    F##_flat_reduce(r + 9 * N, acc);                                                                                                                                                                                                                                                   \
+    /* + w21 - w17 - w18 - w4 + w0 + w1 - w8: in (-6p^2, 7p^2), plus 6p^2 */                                                                                                                                                                                                           \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[5][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w21); zk_flat_add##N(acc, w0); zk_flat_add##N(acc, w1); zk_flat_subtract##N(acc, w17); zk_flat_subtract##N(acc, w18); zk_flat_subtract##N(acc, w4); zk_flat_subtract##N(acc, w8);                                                                              \
+    F##_flat_reduce(r + 10 * N, acc);                                                                                                                                                                                                                                                  \
+    /* + w21.im - w17.im - w18.im - w4.im + w0.im + w1.im - w8.im: in (-8p^2, 5p^2), plus 8p^2 */                                                                                                                                                                                      \
+    for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[7][k];                                                                                                                                                                                                                \
+    zk_flat_add##N(acc, w21 + 2 * N); zk_flat_add##N(acc, w0 + 2 * N); zk_flat_add##N(acc, w1 + 2 * N); zk_flat_subtract##N(acc, w17 + 2 * N); zk_flat_subtract##N(acc, w18 + 2 * N); zk_flat_subtract##N(acc, w4 + 2 * N); zk_flat_subtract##N(acc, w8 + 2 * N);                      \
+    F##_flat_reduce(r + 11 * N, acc);                                                                                                                                                                                                                                                  \
 }
 
 #define ZK_TWIST(F, N, B3_MULTIPLE, B3_MINUS_I) \
@@ -605,12 +858,20 @@ static const uint64_t zk_bn254cx_modulus[4] = {
     0xbe6623ef5c1b55b3u, 0x243fd6ee18093ee1u, 0xb0bddf647a6366d3u, 0x2400000008702a0du,
 };
 static const uint64_t zk_bn254cx_negative_inverse = 0xef4e205bf9789e85u;
-/* k*p^2 for k = 1..4 (8 limbs): offsets that lift the lazily reduced Fp4 coefficients. */
-static const uint64_t zk_bn254cx_p_squared_times[4][8] = {
+/* k*p^2 for k = 1..12 (8 limbs): offsets that lift the lazily reduced coefficients. */
+static const uint64_t zk_bn254cx_p_squared_times[12][8] = {
     {0x94409ebdd8725b29u, 0x9add1846b0a6a4a0u, 0x082095341c8696e2u, 0x8bf5ef329dd1a0ceu, 0x3b4eaab222fdde62u, 0xdc5e8a34f331a122u, 0xd9fc9a99f05af7beu, 0x05100000025f8bd3u},
     {0x28813d7bb0e4b652u, 0x35ba308d614d4941u, 0x10412a68390d2dc5u, 0x17ebde653ba3419cu, 0x769d556445fbbcc5u, 0xb8bd1469e6634244u, 0xb3f93533e0b5ef7du, 0x0a20000004bf17a7u},
     {0xbcc1dc398957117bu, 0xd09748d411f3ede1u, 0x1861bf9c5593c4a7u, 0xa3e1cd97d974e26au, 0xb1ec001668f99b27u, 0x951b9e9ed994e366u, 0x8df5cfcdd110e73cu, 0x0f300000071ea37bu},
     {0x51027af761c96ca4u, 0x6b74611ac29a9282u, 0x208254d0721a5b8au, 0x2fd7bcca77468338u, 0xed3aaac88bf7798au, 0x717a28d3ccc68488u, 0x67f26a67c16bdefbu, 0x14400000097e2f4fu},
+    {0xe54319b53a3bc7cdu, 0x0651796173413722u, 0x28a2ea048ea0f26du, 0xbbcdabfd15182406u, 0x2889557aaef557ecu, 0x4dd8b308bff825abu, 0x41ef0501b1c6d6bau, 0x195000000bddbb23u},
+    {0x7983b87312ae22f6u, 0xa12e91a823e7dbc3u, 0x30c37f38ab27894fu, 0x47c39b2fb2e9c4d4u, 0x63d8002cd1f3364fu, 0x2a373d3db329c6cdu, 0x1beb9f9ba221ce79u, 0x1e6000000e3d46f7u},
+    {0x0dc45730eb207e1fu, 0x3c0ba9eed48e8064u, 0x38e4146cc7ae2032u, 0xd3b98a6250bb65a2u, 0x9f26aadef4f114b1u, 0x0695c772a65b67efu, 0xf5e83a35927cc638u, 0x23700000109cd2cau},
+    {0xa204f5eec392d948u, 0xd6e8c23585352504u, 0x4104a9a0e434b714u, 0x5faf7994ee8d0670u, 0xda75559117eef314u, 0xe2f451a7998d0911u, 0xcfe4d4cf82d7bdf6u, 0x2880000012fc5e9eu},
+    {0x364594ac9c053471u, 0x71c5da7c35dbc9a5u, 0x49253ed500bb4df7u, 0xeba568c78c5ea73eu, 0x15c400433aecd176u, 0xbf52dbdc8cbeaa34u, 0xa9e16f697332b5b5u, 0x2d900000155bea72u},
+    {0xca86336a74778f9au, 0x0ca2f2c2e6826e45u, 0x5145d4091d41e4dau, 0x779b57fa2a30480cu, 0x5112aaf55deaafd9u, 0x9bb166117ff04b56u, 0x83de0a03638dad74u, 0x32a0000017bb7646u},
+    {0x5ec6d2284ce9eac3u, 0xa7800b09972912e6u, 0x5966693d39c87bbcu, 0x0391472cc801e8dau, 0x8c6155a780e88e3cu, 0x780ff0467321ec78u, 0x5ddaa49d53e8a533u, 0x37b000001a1b021au},
+    {0xf30770e6255c45ecu, 0x425d235047cfb786u, 0x6186fe71564f129fu, 0x8f87365f65d389a8u, 0xc7b00059a3e66c9eu, 0x546e7a7b66538d9au, 0x37d73f3744439cf2u, 0x3cc000001c7a8deeu},
 };
 
 /* a*b*2^(-256) mod p for a, b < p (Montgomery form), constant time. */
@@ -1228,34 +1489,6 @@ static inline __attribute__((always_inline)) void zk_bn254cx_wide_modular_differ
         : "cc", "memory");
 }
 
-/* w in (-pR, pR) as two's complement (the c0 part of an Fp2 wide product) into [0, pR) in place:
- * the high half plus p, and the old high half read back by cmov when w was not negative. */
-static inline __attribute__((always_inline)) void zk_bn254cx_wide_lift(uint64_t *w) {
-    uint64_t d0, d1, d2, d3, top;
-    __asm__(
-        "movq 56(%[w]), %[top]\n\t"
-        "movq 32(%[w]), %[d0]\n\t"
-        "movq 40(%[w]), %[d1]\n\t"
-        "movq 48(%[w]), %[d2]\n\t"
-        "movq 56(%[w]), %[d3]\n\t"
-        "addq %[p0], %[d0]\n\t"
-        "adcq %[p1], %[d1]\n\t"
-        "adcq %[p2], %[d2]\n\t"
-        "adcq %[p3], %[d3]\n\t"
-        "testq %[top], %[top]\n\t"
-        "cmovnsq 32(%[w]), %[d0]\n\t"
-        "cmovnsq 40(%[w]), %[d1]\n\t"
-        "cmovnsq 48(%[w]), %[d2]\n\t"
-        "cmovnsq 56(%[w]), %[d3]\n\t"
-        "movq %[d0], 32(%[w])\n\t"
-        "movq %[d1], 40(%[w])\n\t"
-        "movq %[d2], 48(%[w])\n\t"
-        "movq %[d3], 56(%[w])\n\t"
-        : [d0] "=&r"(d0), [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3), [top] "=&r"(top), [w] "+r"(w)
-        : [p0] "m"(zk_bn254cx_modulus[0]), [p1] "m"(zk_bn254cx_modulus[1]), [p2] "m"(zk_bn254cx_modulus[2]), [p3] "m"(zk_bn254cx_modulus[3])
-        : "cc", "memory");
-}
-
 /* r (2*4 limbs) = a * b, not reduced. */
 static inline __attribute__((always_inline)) void zk_wide_product4(uint64_t *r, const uint64_t *a, const uint64_t *b) {
     uint64_t r0, r1, r2, r3, r4, lo, hi, rdx;
@@ -1522,6 +1755,62 @@ static inline __attribute__((always_inline)) void zk_fp2_combine4(uint64_t *t0, 
         : "cc", "memory");
 }
 
+/* acc += x on 8-limb two's-complement values (the carry out is dropped), acc in
+ * registers: the flat sums' step (x read where it lies, no memory clobber). */
+static inline __attribute__((always_inline)) void zk_flat_add4(uint64_t *acc, const uint64_t *x) {
+    __asm__(
+        "addq 0(%[x]), %[a0]\n\t"
+        "adcq 8(%[x]), %[a1]\n\t"
+        "adcq 16(%[x]), %[a2]\n\t"
+        "adcq 24(%[x]), %[a3]\n\t"
+        "adcq 32(%[x]), %[a4]\n\t"
+        "adcq 40(%[x]), %[a5]\n\t"
+        "adcq 48(%[x]), %[a6]\n\t"
+        "adcq 56(%[x]), %[a7]\n\t"
+        : [a0] "+r"(acc[0]), [a1] "+r"(acc[1]), [a2] "+r"(acc[2]), [a3] "+r"(acc[3]), [a4] "+r"(acc[4]), [a5] "+r"(acc[5]), [a6] "+r"(acc[6]), [a7] "+r"(acc[7])
+        : [x] "r"(x), [xm] "m"(*(const uint64_t (*)[8])x)
+        : "cc");
+}
+
+/* acc -= x on 8-limb two's-complement values (the carry out is dropped), acc in
+ * registers: the flat sums' step (x read where it lies, no memory clobber). */
+static inline __attribute__((always_inline)) void zk_flat_subtract4(uint64_t *acc, const uint64_t *x) {
+    __asm__(
+        "subq 0(%[x]), %[a0]\n\t"
+        "sbbq 8(%[x]), %[a1]\n\t"
+        "sbbq 16(%[x]), %[a2]\n\t"
+        "sbbq 24(%[x]), %[a3]\n\t"
+        "sbbq 32(%[x]), %[a4]\n\t"
+        "sbbq 40(%[x]), %[a5]\n\t"
+        "sbbq 48(%[x]), %[a6]\n\t"
+        "sbbq 56(%[x]), %[a7]\n\t"
+        : [a0] "+r"(acc[0]), [a1] "+r"(acc[1]), [a2] "+r"(acc[2]), [a3] "+r"(acc[3]), [a4] "+r"(acc[4]), [a5] "+r"(acc[5]), [a6] "+r"(acc[6]), [a7] "+r"(acc[7])
+        : [x] "r"(x), [xm] "m"(*(const uint64_t (*)[8])x)
+        : "cc");
+}
+
+/* acc in [0, 2pR) into [0, pR): pR (p in the high half, zeros below) subtracted unless that
+ * borrows, the old high half kept by cmov then (no branch on the value). */
+static inline __attribute__((always_inline)) void zk_flat_below_pR4(uint64_t *acc, const uint64_t *p) {
+    uint64_t d0, d1, d2, d3;
+    __asm__(
+        "movq %[a4], %[d0]\n\t"
+        "movq %[a5], %[d1]\n\t"
+        "movq %[a6], %[d2]\n\t"
+        "movq %[a7], %[d3]\n\t"
+        "subq 0(%[p]), %[d0]\n\t"
+        "sbbq 8(%[p]), %[d1]\n\t"
+        "sbbq 16(%[p]), %[d2]\n\t"
+        "sbbq 24(%[p]), %[d3]\n\t"
+        "cmovncq %[d0], %[a4]\n\t"
+        "cmovncq %[d1], %[a5]\n\t"
+        "cmovncq %[d2], %[a6]\n\t"
+        "cmovncq %[d3], %[a7]\n\t"
+        : [a4] "+r"(acc[4]), [a5] "+r"(acc[5]), [a6] "+r"(acc[6]), [a7] "+r"(acc[7]), [d0] "=&r"(d0), [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3)
+        : [p] "r"(p), [pm] "m"(*(const uint64_t (*)[4])p)
+        : "cc");
+}
+
 /* r += x on 8-limb two's-complement values (the carry out is dropped). */
 static inline __attribute__((always_inline)) void zk_wide_add4(uint64_t *r, const uint64_t *x) {
     uint64_t tmp;
@@ -1574,7 +1863,7 @@ static inline __attribute__((always_inline)) void zk_wide_subtract4(uint64_t *r,
 
 ZK_FP2_PRODUCT_SUMS_OF_PRODUCTS(zk_bn254cx, 4)
 ZK_TOWER(zk_bn254cx, 4)
-ZK_LINE_PRODUCT(zk_bn254cx, 4, ZK_LINE_TERMS_D, 0)
+ZK_LINE_PRODUCT_D(zk_bn254cx, 4)
 ZK_TWIST(zk_bn254cx, 4, 3, 1)
 ZK_KERNEL_TABLE(zk_bn254cx, 4, 0, 0)
 
@@ -1583,12 +1872,20 @@ static const uint64_t zk_bls12_381_modulus[6] = {
     0xb9feffffffffaaabu, 0x1eabfffeb153ffffu, 0x6730d2a0f6b0f624u, 0x64774b84f38512bfu, 0x4b1ba7b6434bacd7u, 0x1a0111ea397fe69au,
 };
 static const uint64_t zk_bls12_381_negative_inverse = 0x89f3fffcfffcfffdu;
-/* k*p^2 for k = 1..4 (12 limbs): offsets that lift the lazily reduced Fp4 coefficients. */
-static const uint64_t zk_bls12_381_p_squared_times[4][12] = {
+/* k*p^2 for k = 1..12 (12 limbs): offsets that lift the lazily reduced coefficients. */
+static const uint64_t zk_bls12_381_p_squared_times[12][12] = {
     {0x26aa00001c718e39u, 0x7ced6b1d76382eabu, 0x162c338362113cfdu, 0x66bf91ed3e71b743u, 0x292e85a87091a049u, 0x1d68619c86185c7bu, 0xf53149330978ef01u, 0x50a62cfd16ddca6eu, 0x66e59e49349e8bd0u, 0xe2dc90e50e7046b4u, 0x4bd278eaa22f25e9u, 0x02a437a4b8c35fc7u},
     {0x4d54000038e31c72u, 0xf9dad63aec705d56u, 0x2c586706c42279fau, 0xcd7f23da7ce36e86u, 0x525d0b50e1234092u, 0x3ad0c3390c30b8f6u, 0xea62926612f1de02u, 0xa14c59fa2dbb94ddu, 0xcdcb3c92693d17a0u, 0xc5b921ca1ce08d68u, 0x97a4f1d5445e4bd3u, 0x05486f497186bf8eu},
     {0x73fe00005554aaabu, 0x76c8415862a88c01u, 0x42849a8a2633b6f8u, 0x343eb5c7bb5525c9u, 0x7b8b90f951b4e0dcu, 0x583924d592491571u, 0xdf93db991c6acd03u, 0xf1f286f744995f4cu, 0x34b0dadb9ddba370u, 0xa895b2af2b50d41du, 0xe3776abfe68d71bdu, 0x07eca6ee2a4a1f55u},
     {0x9aa8000071c638e4u, 0xf3b5ac75d8e0baacu, 0x58b0ce0d8844f3f5u, 0x9afe47b4f9c6dd0cu, 0xa4ba16a1c2468125u, 0x75a18672186171ecu, 0xd4c524cc25e3bc04u, 0x4298b3f45b7729bbu, 0x9b967924d27a2f41u, 0x8b72439439c11ad1u, 0x2f49e3aa88bc97a7u, 0x0a90de92e30d7f1du},
+    {0xc15200008e37c71du, 0x70a317934f18e957u, 0x6edd0190ea5630f3u, 0x01bdd9a23838944fu, 0xcde89c4a32d8216fu, 0x9309e80e9e79ce67u, 0xc9f66dff2f5cab05u, 0x933ee0f17254f42au, 0x027c176e0718bb11u, 0x6e4ed47948316186u, 0x7b1c5c952aebbd91u, 0x0d3516379bd0dee4u},
+    {0xe7fc0000aaa95556u, 0xed9082b0c5511802u, 0x850935144c676df0u, 0x687d6b8f76aa4b92u, 0xf71721f2a369c1b8u, 0xb07249ab24922ae2u, 0xbf27b73238d59a06u, 0xe3e50dee8932be99u, 0x6961b5b73bb746e1u, 0x512b655e56a1a83au, 0xc6eed57fcd1ae37bu, 0x0fd94ddc54943eabu},
+    {0x0ea60000c71ae38fu, 0x6a7dedce3b8946aeu, 0x9b356897ae78aaeeu, 0xcf3cfd7cb51c02d5u, 0x2045a79b13fb6201u, 0xcddaab47aaaa875eu, 0xb4590065424e8907u, 0x348b3aeba0108908u, 0xd04754007055d2b2u, 0x3407f6436511eeeeu, 0x12c14e6a6f4a0965u, 0x127d85810d579e73u},
+    {0x35500000e38c71c8u, 0xe76b58ebb1c17559u, 0xb1619c1b1089e7ebu, 0x35fc8f69f38dba18u, 0x49742d43848d024bu, 0xeb430ce430c2e3d9u, 0xa98a49984bc77808u, 0x853167e8b6ee5377u, 0x372cf249a4f45e82u, 0x16e48728738235a3u, 0x5e93c75511792f4fu, 0x1521bd25c61afe3au},
+    {0x5bfa0000fffe0001u, 0x6458c40927f9a404u, 0xc78dcf9e729b24e9u, 0x9cbc215731ff715bu, 0x72a2b2ebf51ea294u, 0x08ab6e80b6db4054u, 0x9ebb92cb5540670au, 0xd5d794e5cdcc1de6u, 0x9e129092d992ea52u, 0xf9c1180d81f27c57u, 0xaa66403fb3a85538u, 0x17c5f4ca7ede5e01u},
+    {0x82a400011c6f8e3au, 0xe1462f269e31d2afu, 0xddba0321d4ac61e6u, 0x037bb3447071289eu, 0x9bd1389465b042deu, 0x2613d01d3cf39ccfu, 0x93ecdbfe5eb9560bu, 0x267dc1e2e4a9e855u, 0x04f82edc0e317623u, 0xdc9da8f29062c30cu, 0xf638b92a55d77b22u, 0x1a6a2c6f37a1bdc8u},
+    {0xa94e000138e11c73u, 0x5e339a44146a015au, 0xf3e636a536bd9ee4u, 0x6a3b4531aee2dfe1u, 0xc4ffbe3cd641e327u, 0x437c31b9c30bf94au, 0x891e25316832450cu, 0x7723eedffb87b2c4u, 0x6bddcd2542d001f3u, 0xbf7a39d79ed309c0u, 0x420b3214f806a10cu, 0x1d0e6413f0651d90u},
+    {0xcff800015552aaacu, 0xdb2105618aa23005u, 0x0a126a2898cedbe1u, 0xd0fad71eed549725u, 0xee2e43e546d38370u, 0x60e49356492455c5u, 0x7e4f6e6471ab340du, 0xc7ca1bdd12657d33u, 0xd2c36b6e776e8dc3u, 0xa256cabcad435074u, 0x8dddaaff9a35c6f6u, 0x1fb29bb8a9287d57u},
 };
 
 /* a*b*2^(-384) mod p for a, b < p (Montgomery form), constant time. */
@@ -2198,42 +2495,6 @@ static inline __attribute__((always_inline)) void zk_bls12_381_wide_modular_diff
         : "cc", "memory");
 }
 
-/* w in (-pR, pR) as two's complement (the c0 part of an Fp2 wide product) into [0, pR) in place:
- * the high half plus p, and the old high half read back by cmov when w was not negative. */
-static inline __attribute__((always_inline)) void zk_bls12_381_wide_lift(uint64_t *w) {
-    uint64_t d0, d1, d2, d3, d4, d5, top;
-    __asm__(
-        "movq 88(%[w]), %[top]\n\t"
-        "movq 48(%[w]), %[d0]\n\t"
-        "movq 56(%[w]), %[d1]\n\t"
-        "movq 64(%[w]), %[d2]\n\t"
-        "movq 72(%[w]), %[d3]\n\t"
-        "movq 80(%[w]), %[d4]\n\t"
-        "movq 88(%[w]), %[d5]\n\t"
-        "addq %[p0], %[d0]\n\t"
-        "adcq %[p1], %[d1]\n\t"
-        "adcq %[p2], %[d2]\n\t"
-        "adcq %[p3], %[d3]\n\t"
-        "adcq %[p4], %[d4]\n\t"
-        "adcq %[p5], %[d5]\n\t"
-        "testq %[top], %[top]\n\t"
-        "cmovnsq 48(%[w]), %[d0]\n\t"
-        "cmovnsq 56(%[w]), %[d1]\n\t"
-        "cmovnsq 64(%[w]), %[d2]\n\t"
-        "cmovnsq 72(%[w]), %[d3]\n\t"
-        "cmovnsq 80(%[w]), %[d4]\n\t"
-        "cmovnsq 88(%[w]), %[d5]\n\t"
-        "movq %[d0], 48(%[w])\n\t"
-        "movq %[d1], 56(%[w])\n\t"
-        "movq %[d2], 64(%[w])\n\t"
-        "movq %[d3], 72(%[w])\n\t"
-        "movq %[d4], 80(%[w])\n\t"
-        "movq %[d5], 88(%[w])\n\t"
-        : [d0] "=&r"(d0), [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3), [d4] "=&r"(d4), [d5] "=&r"(d5), [top] "=&r"(top), [w] "+r"(w)
-        : [p0] "m"(zk_bls12_381_modulus[0]), [p1] "m"(zk_bls12_381_modulus[1]), [p2] "m"(zk_bls12_381_modulus[2]), [p3] "m"(zk_bls12_381_modulus[3]), [p4] "m"(zk_bls12_381_modulus[4]), [p5] "m"(zk_bls12_381_modulus[5])
-        : "cc", "memory");
-}
-
 /* r (2*6 limbs) = a * b, not reduced. */
 static inline __attribute__((always_inline)) void zk_wide_product6(uint64_t *r, const uint64_t *a, const uint64_t *b) {
     uint64_t r0, r1, r2, r3, r4, r5, r6, lo, hi, rdx;
@@ -2682,6 +2943,76 @@ static inline __attribute__((always_inline)) void zk_fp2_combine6(uint64_t *t0, 
         : "cc", "memory");
 }
 
+/* acc += x on 12-limb two's-complement values (the carry out is dropped), acc in
+ * registers: the flat sums' step (x read where it lies, no memory clobber). */
+static inline __attribute__((always_inline)) void zk_flat_add6(uint64_t *acc, const uint64_t *x) {
+    __asm__(
+        "addq 0(%[x]), %[a0]\n\t"
+        "adcq 8(%[x]), %[a1]\n\t"
+        "adcq 16(%[x]), %[a2]\n\t"
+        "adcq 24(%[x]), %[a3]\n\t"
+        "adcq 32(%[x]), %[a4]\n\t"
+        "adcq 40(%[x]), %[a5]\n\t"
+        "adcq 48(%[x]), %[a6]\n\t"
+        "adcq 56(%[x]), %[a7]\n\t"
+        "adcq 64(%[x]), %[a8]\n\t"
+        "adcq 72(%[x]), %[a9]\n\t"
+        "adcq 80(%[x]), %[a10]\n\t"
+        "adcq 88(%[x]), %[a11]\n\t"
+        : [a0] "+r"(acc[0]), [a1] "+r"(acc[1]), [a2] "+r"(acc[2]), [a3] "+r"(acc[3]), [a4] "+r"(acc[4]), [a5] "+r"(acc[5]), [a6] "+r"(acc[6]), [a7] "+r"(acc[7]), [a8] "+r"(acc[8]), [a9] "+r"(acc[9]), [a10] "+r"(acc[10]), [a11] "+r"(acc[11])
+        : [x] "r"(x), [xm] "m"(*(const uint64_t (*)[12])x)
+        : "cc");
+}
+
+/* acc -= x on 12-limb two's-complement values (the carry out is dropped), acc in
+ * registers: the flat sums' step (x read where it lies, no memory clobber). */
+static inline __attribute__((always_inline)) void zk_flat_subtract6(uint64_t *acc, const uint64_t *x) {
+    __asm__(
+        "subq 0(%[x]), %[a0]\n\t"
+        "sbbq 8(%[x]), %[a1]\n\t"
+        "sbbq 16(%[x]), %[a2]\n\t"
+        "sbbq 24(%[x]), %[a3]\n\t"
+        "sbbq 32(%[x]), %[a4]\n\t"
+        "sbbq 40(%[x]), %[a5]\n\t"
+        "sbbq 48(%[x]), %[a6]\n\t"
+        "sbbq 56(%[x]), %[a7]\n\t"
+        "sbbq 64(%[x]), %[a8]\n\t"
+        "sbbq 72(%[x]), %[a9]\n\t"
+        "sbbq 80(%[x]), %[a10]\n\t"
+        "sbbq 88(%[x]), %[a11]\n\t"
+        : [a0] "+r"(acc[0]), [a1] "+r"(acc[1]), [a2] "+r"(acc[2]), [a3] "+r"(acc[3]), [a4] "+r"(acc[4]), [a5] "+r"(acc[5]), [a6] "+r"(acc[6]), [a7] "+r"(acc[7]), [a8] "+r"(acc[8]), [a9] "+r"(acc[9]), [a10] "+r"(acc[10]), [a11] "+r"(acc[11])
+        : [x] "r"(x), [xm] "m"(*(const uint64_t (*)[12])x)
+        : "cc");
+}
+
+/* acc in [0, 2pR) into [0, pR): pR (p in the high half, zeros below) subtracted unless that
+ * borrows, the old high half kept by cmov then (no branch on the value). */
+static inline __attribute__((always_inline)) void zk_flat_below_pR6(uint64_t *acc, const uint64_t *p) {
+    uint64_t d0, d1, d2, d3, d4, d5;
+    __asm__(
+        "movq %[a6], %[d0]\n\t"
+        "movq %[a7], %[d1]\n\t"
+        "movq %[a8], %[d2]\n\t"
+        "movq %[a9], %[d3]\n\t"
+        "movq %[a10], %[d4]\n\t"
+        "movq %[a11], %[d5]\n\t"
+        "subq 0(%[p]), %[d0]\n\t"
+        "sbbq 8(%[p]), %[d1]\n\t"
+        "sbbq 16(%[p]), %[d2]\n\t"
+        "sbbq 24(%[p]), %[d3]\n\t"
+        "sbbq 32(%[p]), %[d4]\n\t"
+        "sbbq 40(%[p]), %[d5]\n\t"
+        "cmovncq %[d0], %[a6]\n\t"
+        "cmovncq %[d1], %[a7]\n\t"
+        "cmovncq %[d2], %[a8]\n\t"
+        "cmovncq %[d3], %[a9]\n\t"
+        "cmovncq %[d4], %[a10]\n\t"
+        "cmovncq %[d5], %[a11]\n\t"
+        : [a6] "+r"(acc[6]), [a7] "+r"(acc[7]), [a8] "+r"(acc[8]), [a9] "+r"(acc[9]), [a10] "+r"(acc[10]), [a11] "+r"(acc[11]), [d0] "=&r"(d0), [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3), [d4] "=&r"(d4), [d5] "=&r"(d5)
+        : [p] "r"(p), [pm] "m"(*(const uint64_t (*)[6])p)
+        : "cc");
+}
+
 /* r += x on 12-limb two's-complement values (the carry out is dropped). */
 static inline __attribute__((always_inline)) void zk_wide_add6(uint64_t *r, const uint64_t *x) {
     uint64_t tmp;
@@ -2750,7 +3081,7 @@ static inline __attribute__((always_inline)) void zk_wide_subtract6(uint64_t *r,
 
 ZK_FP2_PRODUCT_KARATSUBA(zk_bls12_381, 6)
 ZK_TOWER(zk_bls12_381, 6)
-ZK_LINE_PRODUCT(zk_bls12_381, 6, ZK_LINE_TERMS_M, 1)
+ZK_LINE_PRODUCT_M(zk_bls12_381, 6)
 ZK_TWIST(zk_bls12_381, 6, 12, 0)
 ZK_KERNEL_TABLE(zk_bls12_381, 6, 1, 1)
 

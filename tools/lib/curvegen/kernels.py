@@ -9,7 +9,7 @@ inlines them like its own code. The algorithm is the CIOS product with the "no-c
 shortcut (top limb of p below 2^63 - 1, true for both fields), exactly as the Swift version,
 and is checked against GMP by the same property tests. The tower above these primitives and
 the bindings' table are C macros written once (tower.py), instantiated per curve."""
-from curvegen import tower
+from curvegen import flat, tower
 
 def multiply_row(n, i, limb, a="a", b="b", offset=0):
     """Limbs i..i+n of the running value += a * b[i]; limb(k) names the register of limb i + k
@@ -189,6 +189,35 @@ def lazy_reduction(name, n, shared=True):
     ws("}")
     ws("")
     for op, first, rest in [("add", "addq", "adcq"), ("subtract", "subq", "sbbq")]:
+        ws(f"/* acc {'+' if op == 'add' else '-'}= x on {2 * n}-limb two's-complement values (the carry out is dropped), acc in")
+        ws(" * registers: the flat sums' step (x read where it lies, no memory clobber). */")
+        ws(f"static inline __attribute__((always_inline)) void zk_flat_{op}{n}(uint64_t *acc, const uint64_t *x) {{")
+        ws("    __asm__(")
+        for j in range(2 * n):
+            ws(f'        "{first if j == 0 else rest} {8 * j}(%[x]), %[a{j}]\\n\\t"')
+        ws("        : " + ", ".join(f'[a{j}] "+r"(acc[{j}])' for j in range(2 * n)))
+        ws(f'        : [x] "r"(x), [xm] "m"(*(const uint64_t (*)[{2 * n}])x)')
+        ws('        : "cc");')
+        ws("}")
+        ws("")
+    ws(f"/* acc in [0, 2pR) into [0, pR): pR (p in the high half, zeros below) subtracted unless that")
+    ws(" * borrows, the old high half kept by cmov then (no branch on the value). */")
+    ws(f"static inline __attribute__((always_inline)) void zk_flat_below_pR{n}(uint64_t *acc, const uint64_t *p) {{")
+    ws(f"    uint64_t {', '.join(f'd{j}' for j in range(n))};")
+    ws("    __asm__(")
+    for j in range(n):
+        ws(f'        "movq %[a{n + j}], %[d{j}]\\n\\t"')
+    for j in range(n):
+        ws(f'        "{"subq" if j == 0 else "sbbq"} {8 * j}(%[p]), %[d{j}]\\n\\t"')
+    for j in range(n):
+        ws(f'        "cmovncq %[d{j}], %[a{n + j}]\\n\\t"')
+    ws("        : " + ", ".join(f'[a{n + j}] "+r"(acc[{n + j}])' for j in range(n)) + ", "
+       + ", ".join(f'[d{j}] "=&r"(d{j})' for j in range(n)))
+    ws(f'        : [p] "r"(p), [pm] "m"(*(const uint64_t (*)[{n}])p)')
+    ws('        : "cc");')
+    ws("}")
+    ws("")
+    for op, first, rest in [("add", "addq", "adcq"), ("subtract", "subq", "sbbq")]:
         ws(f"/* r {'+' if op == 'add' else '-'}= x on {2 * n}-limb two's-complement values (the carry out is dropped). */")
         ws(f"static inline __attribute__((always_inline)) void zk_wide_{op}{n}(uint64_t *r, const uint64_t *x) {{")
         ws("    uint64_t tmp;")
@@ -214,9 +243,9 @@ def function(name, modulus, inv):
     w("};")
     w(f"static const uint64_t zk_{name}_negative_inverse = 0x{inv:016x}u;")
     value = sum(limb << (64 * j) for j, limb in enumerate(modulus))
-    w(f"/* k*p^2 for k = 1..4 ({2 * n} limbs): offsets that lift the lazily reduced Fp4 coefficients. */")
-    w(f"static const uint64_t zk_{name}_p_squared_times[4][{2 * n}] = {{")
-    for k in range(1, 5):
+    w(f"/* k*p^2 for k = 1..{flat.LARGEST_OFFSET} ({2 * n} limbs): offsets that lift the lazily reduced coefficients. */")
+    w(f"static const uint64_t zk_{name}_p_squared_times[{flat.LARGEST_OFFSET}][{2 * n}] = {{")
+    for k in range(1, flat.LARGEST_OFFSET + 1):
         multiple = k * value * value
         w("    {" + ", ".join(f"0x{(multiple >> (64 * j)) & (2**64 - 1):016x}u" for j in range(2 * n)) + "},")
     w("};")
@@ -435,12 +464,6 @@ def wide_modular_sum_and_difference(name, n):
     limbs = range(n)
     moduli = ", ".join(f'[p{j}] "m"(zk_{name}_modulus[{j}])' for j in limbs)
 
-    def lift_body():
-        w(f'        "movq {8 * (2 * n - 1)}(%[w]), %[top]\\n\\t"')
-        for j in limbs:
-            w(f'        "movq {8 * (n + j)}(%[w]), %[d{j}]\\n\\t"')
-        plus_modulus_unless(w, limbs, n, "w", "testq %[top], %[top]", "cmovnsq")
-
     memory_asm(w, [f"/* r = (a + b) mod pR for a, b in [0, pR) ({2 * n} limbs): the high half takes the low half's carry",
                    " * (no carry out: below 2p), then loses p unless that borrows (the stored sum read back by cmov). */"],
                f"zk_{name}_wide_modular_sum(uint64_t *r, const uint64_t *a, const uint64_t *b)", limbs,
@@ -451,10 +474,6 @@ def wide_modular_sum_and_difference(name, n):
                f"zk_{name}_wide_modular_difference(uint64_t *r, const uint64_t *a, const uint64_t *b)", limbs,
                lambda: modular_difference_body(w, limbs, 2),
                extra="mask", moduli=moduli)
-    w("")
-    memory_asm(w, ["/* w in (-pR, pR) as two's complement (the c0 part of an Fp2 wide product) into [0, pR) in place:",
-                   " * the high half plus p, and the old high half read back by cmov when w was not negative. */"],
-               f"zk_{name}_wide_lift(uint64_t *w)", limbs, lift_body, pointers=("w",), extra="top", moduli=moduli)
     return out
 
 
@@ -477,6 +496,9 @@ def header_text(fields):
     lines += tower.macros() + ["", ""]
     written = set()
     for name, modulus, inv, divisive, b3 in fields:
+        value = sum(limb << (64 * j) for j, limb in enumerate(modulus))
+        # The flat sums' corrections assume R/p of at least flat.SMALLEST_R_OVER_P.
+        assert 2 ** (64 * len(modulus)) >= flat.SMALLEST_R_OVER_P * value, name
         lines += function(name, modulus, inv)
         lines.append("")
         lines += sum_and_difference(name, len(modulus))

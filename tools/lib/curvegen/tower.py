@@ -7,6 +7,8 @@ assembly is unrolled for p), and the constant table of the Swift bindings
 12- or 24-word value through the stack several times. The formulas are those of Fp2.swift,
 Fp4.swift, Fp12.swift and Line.swift (their Swift versions are the tests' reference)."""
 
+from curvegen import flat
+
 TOWER = r"""
 /* An Fp2 product left double-width for the lazily reduced Fp4 product (a, b: 2 elements at
  * x, x + N): w0 = a0 b0 - a1 b1 as a two's-complement value in (-p^2, p^2), w1 = a0 b1 + a1 b0
@@ -57,10 +59,11 @@ static inline __attribute__((always_inline)) void F##_fp2_times_xi(uint64_t *r, 
 static __attribute__((noinline)) void F##_fp2_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) { F##_fp2_product_at(r, a, b); }
 
 /* Double-width values modulo pR (R = 2^(64N)) for the lazily reduced tower: sums and differences
- * of unreduced products kept as residues in [0, pR) (F##_wide_modular_sum, _difference and
- * _lift, per curve), which the Montgomery reduction accepts, so an Fp12 product or square
- * reduces once per coefficient (12) instead of once per Fp2 product. Wide Fp2 elements: w0 at
- * x, w1 at x + 2N; wide Fp4 elements: c0 at x, c1 at x + 4N. r may be a or b. */
+ * of unreduced products kept as residues in [0, pR) (F##_wide_modular_sum and _difference, per
+ * curve), which the Montgomery reduction accepts, so the Fp12 product reduces once per
+ * coefficient (12) instead of once per Fp2 product (the square and the line products sum
+ * flat instead: flat.py). Wide Fp2 elements: w0 at x, w1 at x + 2N; wide Fp4 elements: c0 at x,
+ * c1 at x + 4N. r may be a or b. */
 static inline __attribute__((always_inline)) void F##_wide2_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {
     F##_wide_modular_sum(r, a, b); F##_wide_modular_sum(r + 2 * N, a + 2 * N, b + 2 * N);
 }
@@ -129,14 +132,6 @@ static __attribute__((noinline)) void F##_fp4_mul(uint64_t *r, const uint64_t *a
     uint64_t w[8 * N];
     F##_fp4_wide_mul(w, a, b);
     F##_reduce_wide(r, w, 4);
-}
-
-/* (a0 + a1 j) b for b in Fp2, left double-width (w: 8N limbs, not overlapping a or b). */
-static inline __attribute__((always_inline)) void F##_fp4_wide_times_fp2(uint64_t *w, const uint64_t *a, const uint64_t *b) {
-    F##_fp2_wide_product(w, w + 2 * N, a, b);
-    F##_fp2_wide_product(w + 4 * N, w + 6 * N, a + 2 * N, b);
-    F##_wide_lift(w);
-    F##_wide_lift(w + 4 * N);
 }
 
 /* a^2 for a reduced Fp2 element, double-width: s0 = (a0 + a1)(a0 - a1), s1 = (2 a0) a1, each in
@@ -257,47 +252,31 @@ static void F##_fp12_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
     F##_reduce_wide(r, out, 12);
 }
 
-/* The Fp6 product left double-width, on Fp12 seen as Fp6[w]/(w^2 - v), Fp6 = Fp2[v]/(v^3 - xi),
- * w = k, v = k^2 (the square below): Karatsuba over Fp2 on coefficients given one by one (they
- * lie scattered in the Fp4 tower's layout), c0 = v0 + xi((a1 + a2)(b1 + b2) - v1 - v2),
- * c1 = (a0 + a1)(b0 + b1) - v0 - v1 + xi v2, c2 = (a0 + a2)(b0 + b2) - v0 - v2 + v1, each in
- * [0, pR) (w: 12N limbs, wide Fp2 c0, c1, c2; not overlapping the inputs). */
-static __attribute__((noinline)) void F##_fp6_wide_mul(uint64_t *w, const uint64_t *a0, const uint64_t *a1, const uint64_t *a2,
-                                                      const uint64_t *b0, const uint64_t *b1, const uint64_t *b2) {
-    uint64_t *c0 = w, *c1 = w + 4 * N, *c2 = w + 8 * N;
-    uint64_t v0[4 * N], v1[4 * N], v2[4 * N], t[4 * N], sa[2 * N], sb[2 * N];
-    F##_fp2_wide_product(v0, v0 + 2 * N, a0, b0); F##_wide_lift(v0);
-    F##_fp2_wide_product(v1, v1 + 2 * N, a1, b1); F##_wide_lift(v1);
-    F##_fp2_wide_product(v2, v2 + 2 * N, a2, b2); F##_wide_lift(v2);
-    F##_fp2_sum(sa, a1, a2); F##_fp2_sum(sb, b1, b2);
-    F##_fp2_wide_product(t, t + 2 * N, sa, sb); F##_wide_lift(t);
-    F##_wide2_difference(t, t, v1); F##_wide2_difference(t, t, v2);
-    F##_wide2_times_xi(t, t); F##_wide2_sum(c0, v0, t);
-    F##_fp2_sum(sa, a0, a1); F##_fp2_sum(sb, b0, b1);
-    F##_fp2_wide_product(c1, c1 + 2 * N, sa, sb); F##_wide_lift(c1);
-    F##_wide2_difference(c1, c1, v0); F##_wide2_difference(c1, c1, v1);
-    F##_wide2_times_xi(t, v2); F##_wide2_sum(c1, c1, t);
-    F##_fp2_sum(sa, a0, a2); F##_fp2_sum(sb, b0, b2);
-    F##_fp2_wide_product(c2, c2 + 2 * N, sa, sb); F##_wide_lift(c2);
-    F##_wide2_difference(c2, c2, v0); F##_wide2_difference(c2, c2, v2); F##_wide2_sum(c2, c2, v1);
+/* r = the flat sum acc (zk_flat_add##N, zk_flat_subtract##N), in [0, 2pR), reduced: below pR
+ * by one conditional subtraction, then one Montgomery reduction (which takes [0, pR)). */
+static inline __attribute__((always_inline)) void F##_flat_reduce(uint64_t *r, uint64_t *acc) {
+    zk_flat_below_pR##N(acc, F##_modulus);
+    F##_store(r, F##_montgomery_reduction(acc));
 }
 
+"""
+
+TOWER_AFTER_FP6 = r"""
 /* The square by complex squaring over Fp6, as mcl squares: x = a + b w with a = (c00, c20, c11)
  * and b = (c10, c01, c21) in the Fp4 tower's coefficients (k^0, k^2, k^4 and k^1, k^3, k^5),
- * x^2 = ((a + b)(a + v b) - ab - v ab) + 2ab w. Two Fp6 products, each reduced once per
- * coefficient (12 reductions in all), then the combination in Fp: 44 double-width sums where
- * Chung-Hasan's SQR2 over Fp4 (Fp12.swift's formula, the tests' reference) took about 64: 5-6%
- * less time on BN254CX, 3-4% on BLS12-381. r may be x (written only at the end). */
+ * x^2 = ((a + b)(a + v b) - ab - v ab) + 2ab w. Two Fp6 products, each coefficient a flat sum
+ * reduced once (12 reductions in all, F##_fp6_mul), then the combination in Fp. Chung-Hasan's
+ * SQR2 over Fp4 (Fp12.swift's formula, the tests' reference) took about 64 double-width sums;
+ * this square took 44 before its Fp6 products' sums were flat. r may be x (written only at the
+ * end). */
 static void F##_fp12_square(uint64_t *r, const uint64_t *x) {
     const uint64_t *a0 = x, *a1 = x + 8 * N, *a2 = x + 6 * N, *b0 = x + 4 * N, *b1 = x + 2 * N, *b2 = x + 10 * N;
-    uint64_t s[6 * N], t[6 * N], w[12 * N], sum_product[6 * N], ab[6 * N], u[2 * N];
+    uint64_t s[6 * N], t[6 * N], sum_product[6 * N], ab[6 * N], u[2 * N];
     F##_fp2_sum(s, a0, b0); F##_fp2_sum(s + 2 * N, a1, b1); F##_fp2_sum(s + 4 * N, a2, b2);
     F##_fp2_times_xi(u, b2);  /* a + v b = (a0 + xi b2, a1 + b0, a2 + b1) */
     F##_fp2_sum(t, a0, u); F##_fp2_sum(t + 2 * N, a1, b0); F##_fp2_sum(t + 4 * N, a2, b1);
-    F##_fp6_wide_mul(w, s, s + 2 * N, s + 4 * N, t, t + 2 * N, t + 4 * N);
-    F##_reduce_wide(sum_product, w, 6);
-    F##_fp6_wide_mul(w, a0, a1, a2, b0, b1, b2);
-    F##_reduce_wide(ab, w, 6);
+    F##_fp6_mul(sum_product, s, s + 2 * N, s + 4 * N, t, t + 2 * N, t + 4 * N);
+    F##_fp6_mul(ab, a0, a1, a2, b0, b1, b2);
     /* a^2 + v b^2 = sum_product - ab - v ab, v ab = (xi ab2, ab0, ab1) */
     F##_fp2_times_xi(u, ab + 4 * N);
     F##_fp2_difference(s, sum_product, ab); F##_fp2_difference(r, s, u);
@@ -375,84 +354,10 @@ SUMS_OF_PRODUCTS_LIMBS = 4
 # Swift steps measured 2% faster (six alternating rounds each, stop 37).
 LIVE_LINE_STEPS_LIMBS = 6
 
-# f times an evaluated line, written for the curve's twist: TERMS is the macro of its line's shape,
-# `a + b k` (D-type) or `a + b k^2` (M-type), a in Fp4, b in Fp2 at line + 4N. r may be f.
-LINE_PRODUCT = r"""
-/* f times an evaluated line, a + b k (D-type twist; TERMS = ZK_LINE_TERMS_D) or a + b k^2
- * (M-type; ZK_LINE_TERMS_M), a in Fp4, b in Fp2 at line + 4 * N: 13 Fp2 products instead of 18,
- * left double-width and combined modulo pR, then 12 reductions (20 before). r may be f. */
-static void F##_fp12_mul_by_line(uint64_t *r, const uint64_t *f, const uint64_t *line) {
-    uint64_t t0[8 * N], t1[8 * N], s[8 * N], fs[4 * N], a_plus_b[4 * N], out[24 * N];
-    const uint64_t *a = line, *b = line + 4 * N;
-    F##_fp2_sum(a_plus_b, a, b);
-    for (int k = 0; k < 2 * N; k++) a_plus_b[2 * N + k] = a[2 * N + k];
-    F##_fp4_wide_mul(t0, f, a);
-    TERMS(F, N, F##_fp4_wide_mul)
-    F##_reduce_wide(r, out, 12);
-}
-
-/* u (Fp4) times a line's a whose coefficient BASE (0: c0, the D-type twist's; 1: c1, the M-type's)
- * is y_P alone, an element of Fp (its Fp2 c1 zero): a line of prepared lines divided by ly.
- * That coefficient's Fp2 product is two base-field products instead of three; the others as in
- * F##_fp4_wide_mul, whose bounds hold (both products in [0, p^2)). w: 8N limbs, not overlapping. */
-static __attribute__((noinline)) void F##_fp4_wide_mul_by_normalized_a(uint64_t *w, const uint64_t *u, const uint64_t *a) {
-    uint64_t *x0 = w, *x1 = w + 2 * N, *z0 = w + 4 * N, *z1 = w + 6 * N;
-    uint64_t y0[2 * N], y1[2 * N], su[2 * N], sa[2 * N];
-    if (BASE == 0) {
-        zk_wide_product##N(x0, u, a);
-        zk_wide_product##N(x1, u + N, a);
-    } else {
-        F##_fp2_wide_product(x0, x1, u, a);
-    }
-    if (BASE == 1) {
-        zk_wide_product##N(y0, u + 2 * N, a + 2 * N);
-        zk_wide_product##N(y1, u + 3 * N, a + 2 * N);
-    } else {
-        F##_fp2_wide_product(y0, y1, u + 2 * N, a + 2 * N);
-    }
-    F##_fp2_sum(su, u, u + 2 * N);
-    F##_fp2_sum(sa, a, a + 2 * N);
-    F##_fp2_wide_product(z0, z1, su, sa);
-    F##_fp4_wide_combine(w, y0, y1);
-}
-
-/* f times a line evaluated from prepared lines divided by ly (its y_P coefficient in Fp, see
- * above): the same value as F##_fp12_mul_by_line, two base-field products fewer. r may be f. */
-static void F##_fp12_mul_by_normalized_line(uint64_t *r, const uint64_t *f, const uint64_t *line) {
-    uint64_t t0[8 * N], t1[8 * N], s[8 * N], fs[4 * N], a_plus_b[4 * N], out[24 * N];
-    const uint64_t *a = line, *b = line + 4 * N;
-    F##_fp2_sum(a_plus_b, a, b);
-    for (int k = 0; k < 2 * N; k++) a_plus_b[2 * N + k] = a[2 * N + k];
-    F##_fp4_wide_mul_by_normalized_a(t0, f, a);
-    TERMS(F, N, F##_fp4_wide_mul_by_normalized_a)
-    F##_reduce_wide(r, out, 12);
-}"""
-
-LINE_TERMS = {
-    "D": r"""    /* (f0 + f1 k + f2 k^2)(a + b k), k^3 = j; out: c0 at out, c1 at out + 8N, c2 at out + 16N */
-    F##_fp4_wide_times_fp2(t1, f + 4 * N, b);
-    F##_fp4_wide_times_fp2(s, f + 8 * N, b);
-    F##_wide4_times_j(s, s);
-    F##_wide4_sum(out, t0, s);
-    F##_fp4_sum(fs, f, f + 4 * N);
-    F##_fp4_wide_mul(s, fs, a_plus_b);
-    F##_wide4_difference(s, s, t0);
-    F##_wide4_difference(out + 8 * N, s, t1);
-    MUL_A(s, f + 8 * N, a);
-    F##_wide4_sum(out + 16 * N, t1, s);""",
-    "M": r"""    /* (f0 + f1 k + f2 k^2)(a + b k^2), k^3 = j; out: c0 at out, c1 at out + 8N, c2 at out + 16N */
-    F##_fp4_wide_times_fp2(t1, f + 8 * N, b);
-    F##_fp4_wide_times_fp2(s, f + 4 * N, b);
-    F##_wide4_times_j(s, s);
-    F##_wide4_sum(out, t0, s);
-    MUL_A(s, f + 4 * N, a);
-    F##_wide4_times_j(out + 16 * N, t1);
-    F##_wide4_sum(out + 8 * N, s, out + 16 * N);
-    F##_fp4_sum(fs, f, f + 8 * N);
-    F##_fp4_wide_mul(s, fs, a_plus_b);
-    F##_wide4_difference(s, s, t0);
-    F##_wide4_difference(out + 16 * N, s, t1);""",
-}
+# f times an evaluated line, per twist (D: a + b k; M: a + b k^2), plain and with a's y_P
+# coefficient in Fp: generated as flat sums (flat.py). r may be f.
+def line_products(twist):
+    return flat.line_product(twist, False) + "\n\n" + flat.line_product(twist, True)
 
 
 # The complete projective sum and doubling on the twist E'(Fp2), y^2 = x^3 + b' (Renes, Costello
@@ -633,10 +538,9 @@ def macros():
     out = TABLE_TYPE.split("\n") + [""]
     out += define("ZK_FP2_PRODUCT_SUMS_OF_PRODUCTS", "F, N", FP2_PRODUCT_SUMS_OF_PRODUCTS) + [""]
     out += define("ZK_FP2_PRODUCT_KARATSUBA", "F, N", FP2_PRODUCT_KARATSUBA) + [""]
-    out += define("ZK_TOWER", "F, N", TOWER) + [""]
-    for twist, terms in LINE_TERMS.items():
-        out += define(f"ZK_LINE_TERMS_{twist}", "F, N, MUL_A", terms) + [""]
-    out += define("ZK_LINE_PRODUCT", "F, N, TERMS, BASE", LINE_PRODUCT) + [""]
+    out += define("ZK_TOWER", "F, N", TOWER + "\n\n" + flat.fp6_mul() + "\n\n" + TOWER_AFTER_FP6) + [""]
+    for twist in ("D", "M"):
+        out += define(f"ZK_LINE_PRODUCT_{twist}", "F, N", line_products(twist)) + [""]
     out += define("ZK_TWIST", "F, N, B3_MULTIPLE, B3_MINUS_I", TWIST) + [""]
     out += define("ZK_KERNEL_TABLE", "F, N, LINE_AT_K_SQUARED, LIVE_LINE_STEPS", KERNEL_TABLE)
     return out
@@ -649,6 +553,6 @@ def instance(name, n, divisive, b3):
     product = "SUMS_OF_PRODUCTS" if n <= SUMS_OF_PRODUCTS_LIMBS else "KARATSUBA"
     return [f"ZK_FP2_PRODUCT_{product}({F}, {n})",
             f"ZK_TOWER({F}, {n})",
-            f"ZK_LINE_PRODUCT({F}, {n}, ZK_LINE_TERMS_{'D' if divisive else 'M'}, {0 if divisive else 1})",
+            f"ZK_LINE_PRODUCT_{'D' if divisive else 'M'}({F}, {n})",
             f"ZK_TWIST({F}, {n}, {b3[0]}, {1 if b3[1] else 0})",
             f"ZK_KERNEL_TABLE({F}, {n}, {0 if divisive else 1}, {1 if n >= LIVE_LINE_STEPS_LIMBS else 0})"]
