@@ -4,10 +4,10 @@ products, lifted by one multiple of p^2, corrected below pR and reduced once.
 A kernel is written here as Fp2, Fp4 and Fp12 formulas over symbolic double-width products;
 each output coefficient comes out as a list of (sign, product component) terms. The generator
 bounds each sum from its terms' intervals (in units of p^2), picks the offset k p^2 that makes
-it positive and the number of conditional subtractions of pR that bring it below pR, and writes
-the C: the products first (so r may overlap the inputs), then per coefficient an accumulator of
-2N limbs in registers (zk_flat_add##N, zk_flat_subtract##N), the corrections and one Montgomery
-reduction. The sums the tower wrote before went through memory as double-width modular sums,
+it positive and checks that it stays below 2pR, so that one conditional subtraction of pR
+brings it below pR. It writes the C: the products first (so r may overlap the inputs), then per
+coefficient an accumulator of 2N limbs in registers (zk_flat_add##N, zk_flat_subtract##N), that
+subtraction and one Montgomery reduction. The sums the tower wrote before went through memory as double-width modular sums,
 each with its own correction."""
 import math
 
@@ -81,6 +81,7 @@ class Kernel:
         self.buffers = []     # (name, limbs) declared at the top
         self.bounds = {}      # component -> (low, high) in units of p^2, open or half-open
         self.count = 0
+        self.sums = {}        # (x, y) -> the temporary holding x + y
 
     def buffer(self, prefix, limbs):
         name = f"{prefix}{self.count}"
@@ -89,8 +90,11 @@ class Kernel:
         return name
 
     def fp2_sum(self, x, y):
-        """A reduced Fp2 sum of two inputs, as a new C expression."""
+        """A reduced Fp2 sum of two inputs, as a C expression (taken once per pair of inputs)."""
+        if (x, y) in self.sums:
+            return self.sums[(x, y)]
         s = self.buffer("s", "2 * N")
+        self.sums[(x, y)] = s
         self.lines.append(f"F##_fp2_sum({s}, {x}, {y});")
         return s
 
@@ -130,12 +134,8 @@ class Kernel:
             low = sum(c * self.bounds[n][0 if c > 0 else 1] for n, c in total.terms.items())
             high = sum(c * self.bounds[n][1 if c > 0 else 0] for n, c in total.terms.items())
             offset = math.ceil(-low) if low < 0 else 0
-            top = high + offset
-            # The 2N-limb accumulator holds (R/p)^2 p^2 and more: no sum wraps around.
-            assert top < SMALLEST_R_OVER_P ** 2, (name, i, top)
-            corrections = 1
-            while top >= (corrections + 1) * SMALLEST_R_OVER_P:
-                corrections += 1
+            # F##_flat_reduce subtracts pR once: every lifted sum must stay below 2pR.
+            assert high + offset < 2 * SMALLEST_R_OVER_P, (name, i, low, high)
             assert offset <= LARGEST_OFFSET, (name, i, low, high)
             signed = " ".join(("+ " if c > 0 else "- ") + n.replace(" + 2 * N", ".im") for n, c in total.terms.items())
             body.append(f"/* {signed}: in ({low:g}p^2, {high:g}p^2), plus {offset}p^2 */")
@@ -147,7 +147,6 @@ class Kernel:
             steps = [f"zk_flat_{'add' if c > 0 else 'subtract'}##N(acc, {n});" for n, c in sorted(
                 total.terms.items(), key=lambda item: -item[1])]
             body.append(" ".join(steps))
-            body += [f"zk_flat_below_pR##N(acc, F##_modulus);"] * (corrections - 1)
             body.append(f"F##_flat_reduce(r + {i} * N, acc);")
         declared = ", ".join(f"{n}[{limbs}]" for n, limbs in self.buffers) + ", acc[2 * N]"
         out = comment + [f"static __attribute__((noinline)) void F##_{name}({parameters}) {{",
@@ -172,7 +171,7 @@ def fp6_mul():
     outputs = [c0.re, c0.im, c1.re, c1.im, c2.re, c2.im]
     return k.text("fp6_mul", "uint64_t *r, const uint64_t *a0, const uint64_t *a1, const uint64_t *a2, "
                   "const uint64_t *b0, const uint64_t *b1, const uint64_t *b2", outputs, [
-                      "/* The Fp6 product, reduced (r: c0, c1, c2, 6N limbs, not overlapping the inputs), on Fp12 seen",
+                      "/* The Fp6 product, reduced (r: c0, c1, c2, 6N limbs; it may overlap the inputs), on Fp12 seen",
                       " * as Fp6[w]/(w^2 - v), Fp6 = Fp2[v]/(v^3 - xi), w = k, v = k^2 (the square below), coefficients",
                       " * given one by one (they lie scattered in the Fp4 tower's layout). Karatsuba over Fp2: six Fp2",
                       " * products left double-width, each Fp coefficient one flat sum of them (flat.py). */"])

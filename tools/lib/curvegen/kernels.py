@@ -496,9 +496,6 @@ def header_text(fields):
     lines += tower.macros() + ["", ""]
     written = set()
     for name, modulus, inv, divisive, b3 in fields:
-        value = sum(limb << (64 * j) for j, limb in enumerate(modulus))
-        # The flat sums' corrections assume R/p of at least flat.SMALLEST_R_OVER_P.
-        assert 2 ** (64 * len(modulus)) >= flat.SMALLEST_R_OVER_P * value, name
         lines += function(name, modulus, inv)
         lines.append("")
         lines += sum_and_difference(name, len(modulus))
