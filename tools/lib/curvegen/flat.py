@@ -16,7 +16,7 @@ import math
 SMALLEST_R_OVER_P = 7.11
 
 # The largest offset k p^2 in the curves' tables (kernels.py: p_squared_times[k - 1]).
-LARGEST_OFFSET = 12
+LARGEST_OFFSET = 24
 
 
 class Sum:
@@ -127,19 +127,35 @@ class Kernel:
     def fp4_times_fp2(self, x, b):
         return Fp4(self.product(x[0], b), self.product(x[1], b))
 
-    def text(self, name, parameters, outputs, comment):
-        """The C function: outputs are the coefficient sums in r's order (N limbs each)."""
+    def square(self, x):
+        """x^2 for Fp2 x below p, double-width (F##_fp2_wide_square): (x0 + x1)(x0 - x1) and
+        (2 x0) x1, each in [0, 2p^2)."""
+        w = self.buffer("w", "4 * N")
+        self.lines.append(f"F##_fp2_wide_square({w}, {x});")
+        self.bounds[w] = (0, 2)
+        self.bounds[f"{w} + 2 * N"] = (0, 2)
+        return Fp2(Sum({w: 1}), Sum({f"{w} + 2 * N": 1}))
+
+    def fp4_square(self, x):
+        """(x0 + x1 j)^2 = (U + xi V) + (W - U - V) j with U = x0^2, V = x1^2, W = (x0 + x1)^2."""
+        u, v, w = self.square(x[0]), self.square(x[1]), self.square(self.fp2_sum(x[0], x[1]))
+        return Fp4(u + v.times_xi(), w - u - v)
+
+    def coefficient_sums(self, outputs, finish):
+        """Per output coefficient: its flat sum into acc, then finish(i) (C statements)."""
         body = []
         for i, total in enumerate(outputs):
             low = sum(c * self.bounds[n][0 if c > 0 else 1] for n, c in total.terms.items())
             high = sum(c * self.bounds[n][1 if c > 0 else 0] for n, c in total.terms.items())
             offset = math.ceil(-low) if low < 0 else 0
-            # F##_flat_reduce subtracts pR once: every lifted sum must stay below 2pR.
-            assert high + offset < 2 * SMALLEST_R_OVER_P, (name, i, low, high)
-            assert offset <= LARGEST_OFFSET, (name, i, low, high)
+            # The lifted sum must fit in 2N limbs (below R^2), and F##_flat_reduce brings a sum
+            # below 2pR under pR; wider sums first lose 4pR, 2pR (F##_flat_reduce_wide).
+            assert high + offset < SMALLEST_R_OVER_P ** 2, (i, low, high)
+            assert high + offset < 8 * SMALLEST_R_OVER_P, (i, low, high)
+            assert offset <= LARGEST_OFFSET, (i, low, high)
             signed = " ".join(("+ " if c > 0 else "- ") + n.replace(" + 2 * N", ".im") for n, c in total.terms.items())
             body.append(f"/* {signed}: in ({low:g}p^2, {high:g}p^2), plus {offset}p^2 */")
-            assert all(abs(c) == 1 for c in total.terms.values()), (name, i, total.terms)
+            assert all(abs(c) == 1 for c in total.terms.values()), (i, total.terms)
             if offset:
                 body.append(f"for (int k = 0; k < 2 * N; k++) acc[k] = F##_p_squared_times[{offset - 1}][k];")
             else:
@@ -147,13 +163,52 @@ class Kernel:
             steps = [f"zk_flat_{'add' if c > 0 else 'subtract'}##N(acc, {n});" for n, c in sorted(
                 total.terms.items(), key=lambda item: -item[1])]
             body.append(" ".join(steps))
-            body.append(f"F##_flat_reduce(r + {i} * N, acc);")
-        declared = ", ".join(f"{n}[{limbs}]" for n, limbs in self.buffers) + ", acc[2 * N]"
+            if high + offset >= 2 * SMALLEST_R_OVER_P:
+                body.append("F##_below_2pR(acc);")
+            body += finish(i)
+        return body
+
+    def declarations(self, extra=""):
+        return "uint64_t " + ", ".join(f"{n}[{limbs}]" for n, limbs in self.buffers) + ", acc[2 * N]" + extra + ";"
+
+    def text(self, name, parameters, outputs, comment):
+        """The C function: outputs are the coefficient sums in r's order (N limbs each)."""
+        body = self.coefficient_sums(outputs, lambda i: [f"F##_flat_reduce(r + {i} * N, acc);"])
         out = comment + [f"static __attribute__((noinline)) void F##_{name}({parameters}) {{",
-                         f"    uint64_t {declared};"]
+                         f"    {self.declarations()}"]
         out += ["    " + line for line in self.lines + body]
         out.append("}")
         return "\n".join(out)
+
+
+def compressed_square():
+    """Karabina's compressed square, `times` times in place (CompressedCyclotomic.swift): with
+    (c0 + c1 j) = (gi + gj j)^2, h2 = 3 xi c1(4,5) + 2 g2, h3 = 3 c0(4,5) - 2 g3,
+    h4 = 3 c0(2,3) - 2 g4, h5 = 3 c1(2,3) + 2 g5. Each c coefficient is a flat sum of Fp2 squares'
+    parts, reduced once, then combined with g in registers (F##_granger_scott_coefficient)."""
+    # 3t + 2p - 2g < 5p must fit in the limbs (F##_granger_scott_coefficient)
+    assert 5 < SMALLEST_R_OVER_P
+    k = Kernel()
+    g2, g3, g4, g5 = "x", "x + 2 * N", "x + 4 * N", "x + 6 * N"
+    c45 = k.fp4_square((g4, g5))
+    c23 = k.fp4_square((g2, g3))
+    h = [c45.c1.times_xi(), c45.c0, c23.c0, c23.c1]
+    outputs = [part for value in h for part in (value.re, value.im)]
+    minus = [0, 0, 1, 1, 1, 1, 0, 0]
+    body = k.coefficient_sums(outputs, lambda i: ["F##_flat_reduce(t, acc);",
+                                      f"F##_granger_scott_coefficient(x + {i} * N, t, x + {i} * N, {minus[i]});"])
+    out = ["/* Karabina's compressed squaring (CompressedCyclotomic.swift), `times` times in place on",
+           " * (g2, g3, g4, g5) at x, x + 2 * N, x + 4 * N, x + 6 * N. With (c0 + c1 j) = (gi + gj j)^2, the",
+           " * Fp4 square (c0 = gi^2 + xi gj^2, c1 = 2 gi gj): h2 = 3 xi c1(4,5) + 2 g2, h3 = 3 c0(4,5) - 2 g3,",
+           " * h4 = 3 c0(2,3) - 2 g4, h5 = 3 c1(2,3) + 2 g5 (the Swift formulas' A(i,j) - (xi + 1) B(i,j) is",
+           " * c0, and 2 B(i,j) is c1). Six Fp2 squares left double-width (two wide Fp products each), each",
+           " * c coefficient a flat sum of their parts reduced once (flat.py), then 3c +- 2g in registers. */",
+           "static void F##_compressed_square(uint64_t *x, int times) {",
+           f"    {k.declarations(', t[N]')}",
+           "    for (int round = 0; round < times; round++) {"]
+    out += ["        " + line for line in k.lines + body]
+    out += ["    }", "}"]
+    return "\n".join(out)
 
 
 def fp6_mul():
@@ -175,6 +230,32 @@ def fp6_mul():
                       " * as Fp6[w]/(w^2 - v), Fp6 = Fp2[v]/(v^3 - xi), w = k, v = k^2 (the square below), coefficients",
                       " * given one by one (they lie scattered in the Fp4 tower's layout). Karatsuba over Fp2: six Fp2",
                       " * products left double-width, each Fp coefficient one flat sum of them (flat.py). */"])
+
+
+def fp12_mul():
+    """The Fp12 product over the Fp4 tower, Fp12 = Fp4[k]/(k^3 - j): Karatsuba over Fp4, with
+    v_i = a_i b_i, c0 = v0 + ((a1 + a2)(b1 + b2) - v1 - v2) j, c1 = (a0 + a1)(b0 + b1) - v0 - v1 + v2 j,
+    c2 = (a0 + a2)(b0 + b2) - v0 - v2 + v1; each Fp4 product Karatsuba over Fp2 (18 Fp2 products).
+    The widest sums span 42p^2: they lose 4pR and 2pR before the usual correction."""
+    k = Kernel()
+    a = [("a", "a + 2 * N"), ("a + 4 * N", "a + 6 * N"), ("a + 8 * N", "a + 10 * N")]
+    b = [("b", "b + 2 * N"), ("b + 4 * N", "b + 6 * N"), ("b + 8 * N", "b + 10 * N")]
+
+    def fp4_sum(x, y):
+        return (k.fp2_sum(x[0], y[0]), k.fp2_sum(x[1], y[1]))
+
+    v0, v1, v2 = (k.fp4_product(a[i], b[i]) for i in range(3))
+    t0 = k.fp4_product(fp4_sum(a[1], a[2]), fp4_sum(b[1], b[2]))
+    t1 = k.fp4_product(fp4_sum(a[0], a[1]), fp4_sum(b[0], b[1]))
+    t2 = k.fp4_product(fp4_sum(a[0], a[2]), fp4_sum(b[0], b[2]))
+    c0 = v0 + (t0 - v1 - v2).times_j()
+    c1 = t1 - v0 - v1 + v2.times_j()
+    c2 = t2 - v0 - v2 + v1
+    outputs = c0.coefficients() + c1.coefficients() + c2.coefficients()
+    return k.text("fp12_mul", "uint64_t *r, const uint64_t *a, const uint64_t *b", outputs, [
+        "/* Fp12 = Fp4[k]/(k^3 - j): c0 at x, c1 at x + 4 * N, c2 at x + 8 * N. Karatsuba over Fp4 and Fp2:",
+        " * 18 Fp2 products left double-width, each of the 12 coefficients one flat sum of them (flat.py),",
+        " * reduced once. r may overlap a or b (the products are all taken before r is written). */"])
 
 
 def line_product(twist, normalized):

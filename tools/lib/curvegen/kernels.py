@@ -200,23 +200,43 @@ def lazy_reduction(name, n, shared=True):
         ws('        : "cc");')
         ws("}")
         ws("")
-    ws(f"/* acc in [0, 2pR) into [0, pR): pR (p in the high half, zeros below) subtracted unless that")
-    ws(" * borrows, the old high half kept by cmov then (no branch on the value). */")
-    ws(f"static inline __attribute__((always_inline)) void zk_flat_below_pR{n}(uint64_t *acc, const uint64_t *p) {{")
+    ws(f"/* x - m unless that borrows, on {n} limbs (x < 2m into [0, m)): the old x kept by cmov then (no")
+    ws(" * branch on the value). The flat sums call it on their high half with m = p (acc in [0, 2pR) into")
+    ws(" * [0, pR)), the Granger-Scott combination with m = 4p, 2p, p. */")
+    ws(f"static inline __attribute__((always_inline)) void zk_below{n}(uint64_t *x, const uint64_t *m) {{")
     ws(f"    uint64_t {', '.join(f'd{j}' for j in range(n))};")
     ws("    __asm__(")
     for j in range(n):
-        ws(f'        "movq %[a{n + j}], %[d{j}]\\n\\t"')
+        ws(f'        "movq %[x{j}], %[d{j}]\\n\\t"')
     for j in range(n):
-        ws(f'        "{"subq" if j == 0 else "sbbq"} {8 * j}(%[p]), %[d{j}]\\n\\t"')
+        ws(f'        "{"subq" if j == 0 else "sbbq"} {8 * j}(%[m]), %[d{j}]\\n\\t"')
     for j in range(n):
-        ws(f'        "cmovncq %[d{j}], %[a{n + j}]\\n\\t"')
-    ws("        : " + ", ".join(f'[a{n + j}] "+r"(acc[{n + j}])' for j in range(n)) + ", "
+        ws(f'        "cmovncq %[d{j}], %[x{j}]\\n\\t"')
+    ws("        : " + ", ".join(f'[x{j}] "+r"(x[{j}])' for j in range(n)) + ", "
        + ", ".join(f'[d{j}] "=&r"(d{j})' for j in range(n)))
-    ws(f'        : [p] "r"(p), [pm] "m"(*(const uint64_t (*)[{n}])p)')
+    ws(f'        : [m] "r"(m), [mm] "m"(*(const uint64_t (*)[{n}])m)')
     ws('        : "cc");')
     ws("}")
     ws("")
+    for sign, extra in [("plus", ""), ("minus", ", const uint64_t *twice_p")]:
+        formula = "3t + 2g" if sign == "plus" else "3t + 2p - 2g"
+        ws(f"/* x = {formula} on {n} limbs for t, g < p (below 5p, no carry out: 5p < 2^{64 * n}). */")
+        ws(f"static inline __attribute__((always_inline)) void zk_triple_{sign}_twice{n}(uint64_t *x, const uint64_t *t, const uint64_t *g{extra}) {{")
+        ws("    __asm__(")
+        for j in range(n):
+            ws(f'        "movq {8 * j}(%[t]), %[x{j}]\\n\\t"')
+        steps = [("add", "t"), ("add", "t")] + ([("add", "g"), ("add", "g")] if sign == "plus"
+                                                 else [("add", "twice_p"), ("subtract", "g"), ("subtract", "g")])
+        for op, source in steps:
+            first, rest = ("addq", "adcq") if op == "add" else ("subq", "sbbq")
+            for j in range(n):
+                ws(f'        "{first if j == 0 else rest} {8 * j}(%[{source}]), %[x{j}]\\n\\t"')
+        ws("        : " + ", ".join(f'[x{j}] "=&r"(x[{j}])' for j in range(n)))
+        sources = ["t", "g"] + (["twice_p"] if sign == "minus" else [])
+        ws("        : " + ", ".join(f'[{v}] "r"({v}), [{v}m] "m"(*(const uint64_t (*)[{n}]){v})' for v in sources))
+        ws('        : "cc");')
+        ws("}")
+        ws("")
     for op, first, rest in [("add", "addq", "adcq"), ("subtract", "subq", "sbbq")]:
         ws(f"/* r {'+' if op == 'add' else '-'}= x on {2 * n}-limb two's-complement values (the carry out is dropped). */")
         ws(f"static inline __attribute__((always_inline)) void zk_wide_{op}{n}(uint64_t *r, const uint64_t *x) {{")
@@ -243,6 +263,11 @@ def function(name, modulus, inv):
     w("};")
     w(f"static const uint64_t zk_{name}_negative_inverse = 0x{inv:016x}u;")
     value = sum(limb << (64 * j) for j, limb in enumerate(modulus))
+    # 2p and 4p, the Granger-Scott combination's conditional subtractions (tower.py)
+    for multiple, label in [(2, "twice"), (4, "four_times")]:
+        w(f"static const uint64_t zk_{name}_{label}_modulus[{n}] = {{")
+        w("    " + ", ".join(f"0x{((multiple * value) >> (64 * j)) & (2**64 - 1):016x}u" for j in range(n)) + ",")
+        w("};")
     w(f"/* k*p^2 for k = 1..{flat.LARGEST_OFFSET} ({2 * n} limbs): offsets that lift the lazily reduced coefficients. */")
     w(f"static const uint64_t zk_{name}_p_squared_times[{flat.LARGEST_OFFSET}][{2 * n}] = {{")
     for k in range(1, flat.LARGEST_OFFSET + 1):
@@ -353,14 +378,13 @@ def sum_and_difference(name, n):
     return out
 
 
-def combine(w, limbs, offset, op, chained=False):
-    """d = a op b on limbs `offset`.. of a and b (op: "add" or "sub"), continuing the carry
-    chain of the limbs before when `chained`."""
+def combine(w, limbs, offset, op):
+    """d = a op b on limbs `offset`.. of a and b (op: "add" or "sub")."""
     first, rest = ("addq", "adcq") if op == "add" else ("subq", "sbbq")
     for j in limbs:
         w(f'        "movq {8 * (offset + j)}(%[a]), %[d{j}]\\n\\t"')
     for j in limbs:
-        w(f'        "{first if j == 0 and not chained else rest} {8 * (offset + j)}(%[b]), %[d{j}]\\n\\t"')
+        w(f'        "{first if j == 0 else rest} {8 * (offset + j)}(%[b]), %[d{j}]\\n\\t"')
 
 
 def store(w, limbs, offset, base="r"):
@@ -389,27 +413,19 @@ def plus_modulus_unless(w, limbs, offset, base, test, cmov):
     store(w, limbs, offset, base)
 
 
-def modular_sum_body(w, limbs, halves):
-    """r = a + b over `halves` halves of len(limbs) limbs (one carry chain), then the top half
-    loses p unless that borrows: an element mod p (1 half) or a double-width value mod pR (2)."""
-    n = len(limbs)
-    for h in range(halves):
-        combine(w, limbs, h * n, "add", chained=h > 0)
-        store(w, limbs, h * n)
-    minus_modulus_unless_borrow(w, limbs, (halves - 1) * n)
+def modular_sum_body(w, limbs):
+    """r = a + b, then r - p unless that borrows (an element mod p)."""
+    combine(w, limbs, 0, "add")
+    store(w, limbs, 0)
+    minus_modulus_unless_borrow(w, limbs, 0)
 
 
-def modular_difference_body(w, limbs, halves):
-    """r = a - b likewise (one borrow chain, kept as a mask), plus p on the top half when it
-    borrowed."""
-    n = len(limbs)
-    for h in range(halves):
-        combine(w, limbs, h * n, "sub", chained=h > 0)
-        if h < halves - 1:
-            store(w, limbs, h * n)
+def modular_difference_body(w, limbs):
+    """r = a - b (its borrow kept as a mask), plus p when it borrowed."""
+    combine(w, limbs, 0, "sub")
     w('        "sbbq %[mask], %[mask]\\n\\t"')
-    store(w, limbs, (halves - 1) * n)
-    plus_modulus_unless(w, limbs, (halves - 1) * n, "r", "testq %[mask], %[mask]", "cmovzq")
+    store(w, limbs, 0)
+    plus_modulus_unless(w, limbs, 0, "r", "testq %[mask], %[mask]", "cmovzq")
 
 
 def memory_asm(w, comment, signature, limbs, body, pointers=("r", "a", "b"), extra=None, moduli=""):
@@ -443,36 +459,12 @@ def in_memory_sum_and_difference(name, n):
     memory_asm(w, ["/* r = (a + b) mod p: the sum in registers, stored; sum - p kept unless it borrows (then the",
                    " * stored sum is read back by cmov). */"],
                f"zk_{name}_sum_in_memory(uint64_t *r, const uint64_t *a, const uint64_t *b)", limbs,
-               lambda: modular_sum_body(w, limbs, 1), moduli=moduli)
+               lambda: modular_sum_body(w, limbs), moduli=moduli)
     w("")
     memory_asm(w, ["/* r = (a - b) mod p: the difference in registers and its borrow as a mask, stored; plus p,",
                    " * and the stored difference read back by cmov when there was no borrow. */"],
                f"zk_{name}_difference_in_memory(uint64_t *r, const uint64_t *a, const uint64_t *b)", limbs,
-               lambda: modular_difference_body(w, limbs, 1),
-               extra="mask", moduli=moduli)
-    return out
-
-
-def wide_modular_sum_and_difference(name, n):
-    """Sums and differences of double-width values modulo pR (R = 2^(64n)), for the lazily
-    reduced Fp12 products: residues in [0, pR), which the Montgomery reduction accepts. pR's low
-    half is zero, so one carry chain runs through both halves and only the high half is
-    corrected, as the in-memory sums correct an element. r may be a or b (each half is read
-    before it is written)."""
-    out = []
-    w = out.append
-    limbs = range(n)
-    moduli = ", ".join(f'[p{j}] "m"(zk_{name}_modulus[{j}])' for j in limbs)
-
-    memory_asm(w, [f"/* r = (a + b) mod pR for a, b in [0, pR) ({2 * n} limbs): the high half takes the low half's carry",
-                   " * (no carry out: below 2p), then loses p unless that borrows (the stored sum read back by cmov). */"],
-               f"zk_{name}_wide_modular_sum(uint64_t *r, const uint64_t *a, const uint64_t *b)", limbs,
-               lambda: modular_sum_body(w, limbs, 2), moduli=moduli)
-    w("")
-    memory_asm(w, ["/* r = (a - b) mod pR: one borrow chain through both halves, its borrow as a mask; the high half",
-                   " * stored, plus p, and the stored value read back by cmov when there was no borrow. */"],
-               f"zk_{name}_wide_modular_difference(uint64_t *r, const uint64_t *a, const uint64_t *b)", limbs,
-               lambda: modular_difference_body(w, limbs, 2),
+               lambda: modular_difference_body(w, limbs),
                extra="mask", moduli=moduli)
     return out
 
@@ -501,8 +493,6 @@ def header_text(fields):
         lines += sum_and_difference(name, len(modulus))
         lines.append("")
         lines += in_memory_sum_and_difference(name, len(modulus))
-        lines.append("")
-        lines += wide_modular_sum_and_difference(name, len(modulus))
         lines.append("")
         lines += lazy_reduction(name, len(modulus), shared=len(modulus) not in written)
         written.add(len(modulus))

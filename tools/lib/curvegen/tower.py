@@ -10,8 +10,8 @@ Fp4.swift, Fp12.swift and Line.swift (their Swift versions are the tests' refere
 from curvegen import flat
 
 TOWER = r"""
-/* An Fp2 product left double-width for the lazily reduced Fp4 product (a, b: 2 elements at
- * x, x + N): w0 = a0 b0 - a1 b1 as a two's-complement value in (-p^2, p^2), w1 = a0 b1 + a1 b0
+/* An Fp2 product left double-width for the lazily reduced Fp4 product and the flat sums (a, b: 2
+ * elements at x, x + N): w0 = a0 b0 - a1 b1 as a two's-complement value in (-p^2, p^2), w1 = a0 b1 + a1 b0
  * in [0, 2p^2). r may not overlap a or b. */
 static __attribute__((noinline)) void F##_fp2_wide_product(uint64_t *w0, uint64_t *w1, const uint64_t *a, const uint64_t *b) {
     uint64_t t[2 * N], sa[N], sb[N];
@@ -57,44 +57,6 @@ static inline __attribute__((always_inline)) void F##_fp2_times_xi(uint64_t *r, 
  * straight-line code, several times the instruction cache; shared copies cost a call each
  * (about 2% more instructions) and keep the hot loops in cache (and their timings steadier). */
 static __attribute__((noinline)) void F##_fp2_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) { F##_fp2_product_at(r, a, b); }
-
-/* Double-width values modulo pR (R = 2^(64N)) for the lazily reduced tower: sums and differences
- * of unreduced products kept as residues in [0, pR) (F##_wide_modular_sum and _difference, per
- * curve), which the Montgomery reduction accepts, so the Fp12 product reduces once per
- * coefficient (12) instead of once per Fp2 product (the square and the line products sum
- * flat instead: flat.py). Wide Fp2 elements: w0 at x, w1 at x + 2N; wide Fp4 elements: c0 at x,
- * c1 at x + 4N. r may be a or b. */
-static inline __attribute__((always_inline)) void F##_wide2_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {
-    F##_wide_modular_sum(r, a, b); F##_wide_modular_sum(r + 2 * N, a + 2 * N, b + 2 * N);
-}
-
-static inline __attribute__((always_inline)) void F##_wide2_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {
-    F##_wide_modular_difference(r, a, b); F##_wide_modular_difference(r + 2 * N, a + 2 * N, b + 2 * N);
-}
-
-/* w xi = (w0 - w1) + (w0 + w1) i. */
-static inline __attribute__((always_inline)) void F##_wide2_times_xi(uint64_t *r, const uint64_t *a) {
-    uint64_t t[2 * N];
-    F##_wide_modular_difference(t, a, a + 2 * N);
-    F##_wide_modular_sum(r + 2 * N, a, a + 2 * N);
-    for (int k = 0; k < 2 * N; k++) r[k] = t[k];
-}
-
-static inline __attribute__((always_inline)) void F##_wide4_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {
-    F##_wide2_sum(r, a, b); F##_wide2_sum(r + 4 * N, a + 4 * N, b + 4 * N);
-}
-
-static inline __attribute__((always_inline)) void F##_wide4_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {
-    F##_wide2_difference(r, a, b); F##_wide2_difference(r + 4 * N, a + 4 * N, b + 4 * N);
-}
-
-/* (c0 + c1 j) j = xi c1 + c0 j. */
-static inline __attribute__((always_inline)) void F##_wide4_times_j(uint64_t *r, const uint64_t *a) {
-    uint64_t t[4 * N];
-    F##_wide2_times_xi(t, a + 4 * N);
-    for (int k = 0; k < 4 * N; k++) r[4 * N + k] = a[k];
-    for (int k = 0; k < 4 * N; k++) r[k] = t[k];
-}
 
 /* r = the `count` values of w reduced, one Montgomery reduction each. */
 static inline __attribute__((always_inline)) void F##_reduce_wide(uint64_t *r, const uint64_t *w, int count) {
@@ -184,7 +146,7 @@ static inline __attribute__((always_inline)) void F##_fp2_granger_scott(uint64_t
  * x^2 = (3a^2 - 2 conj(a)) + (3 j c^2 + 2 conj(b)) k + (3 b^2 - 2 conj(c)) k^2, conj(u + v j) = u - v j.
  * r may be x (in place, as the Swift bindings call it): the squares are taken first, and each Fp2
  * coefficient of r reads only x's coefficient at its own place before writing it. The Fp4 squares
- * are left double-width as in the compressed square below (F##_fp4_square_parts). */
+ * are left double-width (F##_fp4_square_parts). */
 static inline __attribute__((always_inline)) void F##_fp12_cyclotomic_square(uint64_t *r, const uint64_t *x) {
     uint64_t a2[4 * N], b2[4 * N], c2[4 * N], c2j[4 * N];
     const uint64_t *a = x, *b = x + 4 * N, *c = x + 8 * N;
@@ -201,62 +163,30 @@ static inline __attribute__((always_inline)) void F##_fp12_cyclotomic_square(uin
     F##_fp2_granger_scott(r + 10 * N, b2 + 2 * N, c + 2 * N, 0);
 }
 
-/* Fp4 sums and differences, coefficient-wise; r may be a or b. */
-static inline __attribute__((always_inline)) void F##_fp4_sum(uint64_t *r, const uint64_t *a, const uint64_t *b) {
-    F##_fp2_sum(r, a, b); F##_fp2_sum(r + 2 * N, a + 2 * N, b + 2 * N);
-}
-
-static inline __attribute__((always_inline)) void F##_fp4_difference(uint64_t *r, const uint64_t *a, const uint64_t *b) {
-    F##_fp2_difference(r, a, b); F##_fp2_difference(r + 2 * N, a + 2 * N, b + 2 * N);
-}
-
-/* (a0 + a1 j) j = xi a1 + a0 j; r may be a. */
-static inline __attribute__((always_inline)) void F##_fp4_times_j(uint64_t *r, const uint64_t *a) {
-    uint64_t t[2 * N];
-    F##_fp2_times_xi(t, a + 2 * N);
-    for (int k = 0; k < 2 * N; k++) r[2 * N + k] = a[k];
-    for (int k = 0; k < 2 * N; k++) r[k] = t[k];
-}
-
-/* Fp12 = Fp4[k]/(k^3 - j): c0 at x, c1 at x + 4 * N, c2 at x + 8 * N. Karatsuba: six Fp4 products,
- * all left double-width and combined modulo pR, then one reduction per coefficient (12 instead
- * of 24). r may overlap a or b (written only at the end). */
-static void F##_fp12_mul(uint64_t *r, const uint64_t *a, const uint64_t *b) {
-    uint64_t v0[8 * N], v1[8 * N], v2[8 * N], w[8 * N], t[8 * N], s[4 * N], u[4 * N], out[24 * N];
-    F##_fp4_wide_mul(v0, a, b);
-    F##_fp4_wide_mul(v1, a + 4 * N, b + 4 * N);
-    F##_fp4_wide_mul(v2, a + 8 * N, b + 8 * N);
-    /* c0 = v0 + ((a1 + a2)(b1 + b2) - v1 - v2) j */
-    F##_fp4_sum(s, a + 4 * N, a + 8 * N);
-    F##_fp4_sum(u, b + 4 * N, b + 8 * N);
-    F##_fp4_wide_mul(w, s, u);
-    F##_wide4_difference(w, w, v1);
-    F##_wide4_difference(w, w, v2);
-    F##_wide4_times_j(w, w);
-    F##_wide4_sum(out, v0, w);
-    /* c1 = (a0 + a1)(b0 + b1) - v0 - v1 + v2 j */
-    F##_fp4_sum(s, a, a + 4 * N);
-    F##_fp4_sum(u, b, b + 4 * N);
-    F##_fp4_wide_mul(w, s, u);
-    F##_wide4_difference(w, w, v0);
-    F##_wide4_difference(w, w, v1);
-    F##_wide4_times_j(t, v2);
-    F##_wide4_sum(out + 8 * N, w, t);
-    /* c2 = (a0 + a2)(b0 + b2) - v0 - v2 + v1 */
-    F##_fp4_sum(s, a, a + 8 * N);
-    F##_fp4_sum(u, b, b + 8 * N);
-    F##_fp4_wide_mul(w, s, u);
-    F##_wide4_difference(w, w, v0);
-    F##_wide4_difference(w, w, v2);
-    F##_wide4_sum(out + 16 * N, w, v1);
-    F##_reduce_wide(r, out, 12);
-}
-
 /* r = the flat sum acc (zk_flat_add##N, zk_flat_subtract##N), in [0, 2pR), reduced: below pR
  * by one conditional subtraction, then one Montgomery reduction (which takes [0, pR)). */
 static inline __attribute__((always_inline)) void F##_flat_reduce(uint64_t *r, uint64_t *acc) {
-    zk_flat_below_pR##N(acc, F##_modulus);
+    zk_below##N(acc + N, F##_modulus);
     F##_store(r, F##_montgomery_reduction(acc));
+}
+
+/* acc in [0, 8pR) into [0, 2pR): 4pR, then 2pR, subtracted unless that borrows (the flat sums
+ * wider than 2pR, F##_fp12_mul's). */
+static inline __attribute__((always_inline)) void F##_below_2pR(uint64_t *acc) {
+    zk_below##N(acc + N, F##_four_times_modulus);
+    zk_below##N(acc + N, F##_twice_modulus);
+}
+
+/* r = 3t + 2g (minus = 0) or 3t - 2g (minus = 1) mod p for t, g < p, one coefficient of the
+ * Granger-Scott combination: below 5p in registers (3t + 2p - 2g when minus), then below p by
+ * three conditional subtractions, of 4p, 2p and p. r may be g. */
+static inline __attribute__((always_inline)) void F##_granger_scott_coefficient(uint64_t *r, const uint64_t *t, const uint64_t *g, int minus) {
+    uint64_t x[N];
+    if (minus) zk_triple_minus_twice##N(x, t, g, F##_twice_modulus); else zk_triple_plus_twice##N(x, t, g);
+    zk_below##N(x, F##_four_times_modulus);
+    zk_below##N(x, F##_twice_modulus);
+    zk_below##N(x, F##_modulus);
+    for (int k = 0; k < N; k++) r[k] = x[k];
 }
 
 """
@@ -283,27 +213,6 @@ static void F##_fp12_square(uint64_t *r, const uint64_t *x) {
     F##_fp2_difference(s, sum_product + 2 * N, ab + 2 * N); F##_fp2_difference(r + 8 * N, s, ab);
     F##_fp2_difference(s, sum_product + 4 * N, ab + 4 * N); F##_fp2_difference(r + 6 * N, s, ab + 2 * N);
     F##_fp2_sum(r + 4 * N, ab, ab); F##_fp2_sum(r + 2 * N, ab + 2 * N, ab + 2 * N); F##_fp2_sum(r + 10 * N, ab + 4 * N, ab + 4 * N);
-}
-
-/* Karabina's compressed squaring (CompressedCyclotomic.swift), `times` times in place on
- * (g2, g3, g4, g5) at x, x + 2 * N, x + 4 * N, x + 6 * N. With (c0 + c1 j) = (gi + gj j)^2, the
- * Fp4 square (c0 = gi^2 + xi gj^2, c1 = 2 gi gj): h2 = 3 xi c1(4,5) + 2 g2, h3 = 3 c0(4,5) - 2 g3,
- * h4 = 3 c0(2,3) - 2 g4, h5 = 3 c1(2,3) + 2 g5 (the Swift formulas' A(i,j) - (xi + 1) B(i,j) is
- * c0, and 2 B(i,j) is c1). Each Fp4 square (F##_fp4_square_parts, above) is three Fp2 squares
- * left double-width (six wide Fp products against the eight of two Fp2 products) and four
- * reductions. */
-static void F##_compressed_square(uint64_t *x, int times) {
-    uint64_t c0_45[2 * N], c1_45[2 * N], c0_23[2 * N], c1_23[2 * N], t[2 * N];
-    uint64_t *g2 = x, *g3 = x + 2 * N, *g4 = x + 4 * N, *g5 = x + 6 * N;
-    for (int round = 0; round < times; round++) {
-        F##_fp4_square_parts(c0_45, c1_45, g4, g5);
-        F##_fp4_square_parts(c0_23, c1_23, g2, g3);
-        F##_fp2_times_xi(t, c1_45);
-        F##_fp2_granger_scott(g2, t, g2, 0);
-        F##_fp2_granger_scott(g3, c0_45, g3, 1);
-        F##_fp2_granger_scott(g4, c0_23, g4, 1);
-        F##_fp2_granger_scott(g5, c1_23, g5, 0);
-    }
 }"""
 
 # The Fp2 product in place, (a0 + a1*i)(b0 + b1*i) in Fp[i]/(i^2 + 1), r may be a or b: one of
@@ -538,7 +447,8 @@ def macros():
     out = TABLE_TYPE.split("\n") + [""]
     out += define("ZK_FP2_PRODUCT_SUMS_OF_PRODUCTS", "F, N", FP2_PRODUCT_SUMS_OF_PRODUCTS) + [""]
     out += define("ZK_FP2_PRODUCT_KARATSUBA", "F, N", FP2_PRODUCT_KARATSUBA) + [""]
-    out += define("ZK_TOWER", "F, N", TOWER + "\n\n" + flat.fp6_mul() + "\n\n" + TOWER_AFTER_FP6) + [""]
+    out += define("ZK_TOWER", "F, N", TOWER + "\n\n" + flat.fp6_mul() + "\n\n" + flat.fp12_mul() + "\n\n" + TOWER_AFTER_FP6
+                  + "\n\n" + flat.compressed_square()) + [""]
     for twist in ("D", "M"):
         out += define(f"ZK_LINE_PRODUCT_{twist}", "F, N", line_products(twist)) + [""]
     out += define("ZK_TWIST", "F, N, B3_MULTIPLE, B3_MINUS_I", TWIST) + [""]
