@@ -134,12 +134,23 @@ static __attribute__((noinline)) void F##_fp4_square(uint64_t *r, const uint64_t
     F##_fp4_square_parts(r, r + 2 * N, a, a + 2 * N);
 }
 
-/* 3x - 2y as x + 2(x - y) (minus = 1) or x + 2(x + y) (minus = 0), on one Fp2 coefficient. */
+/* r = 3t + 2g (minus = 0) or 3t - 2g (minus = 1) mod p for t, g < p, one coefficient of the
+ * Granger-Scott combination: below 5p in registers (3t + 2p - 2g when minus), then below p by
+ * three conditional subtractions, of 4p, 2p and p. r may be g. */
+static inline __attribute__((always_inline)) void F##_granger_scott_coefficient(uint64_t *r, const uint64_t *t, const uint64_t *g, int minus) {
+    uint64_t x[N];
+    if (minus) zk_triple_minus_twice##N(x, t, g, F##_twice_modulus); else zk_triple_plus_twice##N(x, t, g);
+    zk_below##N(x, F##_four_times_modulus);
+    zk_below##N(x, F##_twice_modulus);
+    zk_below##N(x, F##_modulus);
+    for (int k = 0; k < N; k++) r[k] = x[k];
+}
+
+/* 3x - 2y (minus = 1) or 3x + 2y (minus = 0) on one Fp2 coefficient, coefficient by coefficient
+ * (above); r may be y. */
 static inline __attribute__((always_inline)) void F##_fp2_granger_scott(uint64_t *r, const uint64_t *x, const uint64_t *y, int minus) {
-    uint64_t t[2 * N];
-    if (minus) F##_fp2_difference(t, x, y); else F##_fp2_sum(t, x, y);
-    F##_fp2_sum(t, t, t);
-    F##_fp2_sum(r, t, x);
+    F##_granger_scott_coefficient(r, x, y, minus);
+    F##_granger_scott_coefficient(r + N, x + N, y + N, minus);
 }
 
 /* Granger-Scott squaring in the cyclotomic subgroup of Fp12 = Fp4[k]/(k^3 - j), x = a + b k + c k^2:
@@ -177,17 +188,6 @@ static inline __attribute__((always_inline)) void F##_below_2pR(uint64_t *acc) {
     zk_below##N(acc + N, F##_twice_modulus);
 }
 
-/* r = 3t + 2g (minus = 0) or 3t - 2g (minus = 1) mod p for t, g < p, one coefficient of the
- * Granger-Scott combination: below 5p in registers (3t + 2p - 2g when minus), then below p by
- * three conditional subtractions, of 4p, 2p and p. r may be g. */
-static inline __attribute__((always_inline)) void F##_granger_scott_coefficient(uint64_t *r, const uint64_t *t, const uint64_t *g, int minus) {
-    uint64_t x[N];
-    if (minus) zk_triple_minus_twice##N(x, t, g, F##_twice_modulus); else zk_triple_plus_twice##N(x, t, g);
-    zk_below##N(x, F##_four_times_modulus);
-    zk_below##N(x, F##_twice_modulus);
-    zk_below##N(x, F##_modulus);
-    for (int k = 0; k < N; k++) r[k] = x[k];
-}
 
 """
 
