@@ -4,10 +4,11 @@ products, lifted by one multiple of p^2, corrected below pR and reduced once.
 A kernel is written here as Fp2, Fp4 and Fp12 formulas over symbolic double-width products;
 each output coefficient comes out as a list of (sign, product component) terms. The generator
 bounds each sum from its terms' intervals (in units of p^2), picks the offset k p^2 that makes
-it positive and checks that it stays below 2pR, so that one conditional subtraction of pR
-brings it below pR. It writes the C: the products first (so r may overlap the inputs), then per
-coefficient an accumulator of 2N limbs in registers (zk_flat_add##N, zk_flat_subtract##N), that
-subtraction and one Montgomery reduction. The sums the tower wrote before went through memory as double-width modular sums,
+it positive and checks that it stays below R^2 (2N limbs) and 8pR. It writes the C: the products
+first (so r may overlap the inputs), then per coefficient an accumulator of 2N limbs in
+registers (zk_flat_add##N, zk_flat_subtract##N); a sum that may reach 2pR (the Fp12 product's)
+loses 4pR and 2pR unless that borrows; then one conditional subtraction of pR and one Montgomery
+reduction. The sums the tower wrote before went through memory as double-width modular sums,
 each with its own correction."""
 import math
 
@@ -98,6 +99,10 @@ class Kernel:
         self.lines.append(f"F##_fp2_sum({s}, {x}, {y});")
         return s
 
+    def fp4_sum(self, x, y):
+        """x + y for Fp4 x, y (pairs of Fp2 expressions), reduced coefficient-wise."""
+        return (self.fp2_sum(x[0], y[0]), self.fp2_sum(x[1], y[1]))
+
     def product(self, x, y):
         """x·y for Fp2 x, y below p, double-width (F##_fp2_wide_product, Karatsuba): re in
         (-p^2, p^2) as two's complement, im in [0, 2p^2)."""
@@ -149,7 +154,7 @@ class Kernel:
             high = sum(c * self.bounds[n][1 if c > 0 else 0] for n, c in total.terms.items())
             offset = math.ceil(-low) if low < 0 else 0
             # The lifted sum must fit in 2N limbs (below R^2), and F##_flat_reduce brings a sum
-            # below 2pR under pR; wider sums first lose 4pR, 2pR (F##_flat_reduce_wide).
+            # below 2pR under pR; sums up to 8pR first lose 4pR and 2pR (F##_below_2pR).
             assert high + offset < SMALLEST_R_OVER_P ** 2, (i, low, high)
             assert high + offset < 8 * SMALLEST_R_OVER_P, (i, low, high)
             assert offset <= LARGEST_OFFSET, (i, low, high)
@@ -195,8 +200,9 @@ def compressed_square():
     h = [c45.c1.times_xi(), c45.c0, c23.c0, c23.c1]
     outputs = [part for value in h for part in (value.re, value.im)]
     minus = [0, 0, 1, 1, 1, 1, 0, 0]
-    body = k.coefficient_sums(outputs, lambda i: ["F##_flat_reduce(t, acc);",
-                                      f"F##_granger_scott_coefficient(x + {i} * N, t, x + {i} * N, {minus[i]});"])
+    body = k.coefficient_sums(outputs, lambda i: [
+        "F##_flat_reduce(t, acc);",
+        f"F##_granger_scott_coefficient(x + {i} * N, t, x + {i} * N, {minus[i]});"])
     out = ["/* Karabina's compressed squaring (CompressedCyclotomic.swift), `times` times in place on",
            " * (g2, g3, g4, g5) at x, x + 2 * N, x + 4 * N, x + 6 * N. With (c0 + c1 j) = (gi + gj j)^2, the",
            " * Fp4 square (c0 = gi^2 + xi gj^2, c1 = 2 gi gj): h2 = 3 xi c1(4,5) + 2 g2, h3 = 3 c0(4,5) - 2 g3,",
@@ -241,13 +247,10 @@ def fp12_mul():
     a = [("a", "a + 2 * N"), ("a + 4 * N", "a + 6 * N"), ("a + 8 * N", "a + 10 * N")]
     b = [("b", "b + 2 * N"), ("b + 4 * N", "b + 6 * N"), ("b + 8 * N", "b + 10 * N")]
 
-    def fp4_sum(x, y):
-        return (k.fp2_sum(x[0], y[0]), k.fp2_sum(x[1], y[1]))
-
     v0, v1, v2 = (k.fp4_product(a[i], b[i]) for i in range(3))
-    t0 = k.fp4_product(fp4_sum(a[1], a[2]), fp4_sum(b[1], b[2]))
-    t1 = k.fp4_product(fp4_sum(a[0], a[1]), fp4_sum(b[0], b[1]))
-    t2 = k.fp4_product(fp4_sum(a[0], a[2]), fp4_sum(b[0], b[2]))
+    t0 = k.fp4_product(k.fp4_sum(a[1], a[2]), k.fp4_sum(b[1], b[2]))
+    t1 = k.fp4_product(k.fp4_sum(a[0], a[1]), k.fp4_sum(b[0], b[1]))
+    t2 = k.fp4_product(k.fp4_sum(a[0], a[2]), k.fp4_sum(b[0], b[2]))
     c0 = v0 + (t0 - v1 - v2).times_j()
     c1 = t1 - v0 - v1 + v2.times_j()
     c2 = t2 - v0 - v2 + v1
@@ -268,15 +271,12 @@ def line_product(twist, normalized):
     b = "line + 4 * N"
     y0, y1 = (normalized and twist == "D"), (normalized and twist == "M")
 
-    def fp4_sum(x, y):
-        return (k.fp2_sum(x[0], y[0]), k.fp2_sum(x[1], y[1]))
-
     if twist == "D":
         # c0 = f0 a + j f2 b, c1 = (f0 + f1)(a + b) - f0 a - f1 b, c2 = f1 b + f2 a
         f0a = k.fp4_product(f[0], a, y0, y1)
         f1b = k.fp4_times_fp2(f[1], b)
         f2b = k.fp4_times_fp2(f[2], b)
-        g = k.fp4_product(fp4_sum(f[0], f[1]), (k.fp2_sum(a[0], b), a[1]))
+        g = k.fp4_product(k.fp4_sum(f[0], f[1]), (k.fp2_sum(a[0], b), a[1]))
         f2a = k.fp4_product(f[2], a, y0, y1)
         c0, c1, c2 = f0a + f2b.times_j(), g - f0a - f1b, f1b + f2a
     else:
@@ -285,7 +285,7 @@ def line_product(twist, normalized):
         f1b = k.fp4_times_fp2(f[1], b)
         f2b = k.fp4_times_fp2(f[2], b)
         f1a = k.fp4_product(f[1], a, y0, y1)
-        g = k.fp4_product(fp4_sum(f[0], f[2]), (k.fp2_sum(a[0], b), a[1]))
+        g = k.fp4_product(k.fp4_sum(f[0], f[2]), (k.fp2_sum(a[0], b), a[1]))
         c0, c1, c2 = f0a + f1b.times_j(), f1a + f2b.times_j(), g - f0a - f2b
     outputs = c0.coefficients() + c1.coefficients() + c2.coefficients()
     name = f"fp12_mul_by_{'normalized_' if normalized else ''}line"
