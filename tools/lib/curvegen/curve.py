@@ -138,7 +138,7 @@ class Curve:
         require(self.modulus_limbs[-1] < 2**63 - 1, "the no-carry Montgomery product needs a top limb below 2^63 - 1")
         require(6 * p < 2**(64 * n), "the lazily reduced Fp4 product needs 6p < 2^(64n)")
         require(2**(64 * n) >= flat.SMALLEST_R_OVER_P * p,
-                f"the flat sums of the Fp12 square and line products need 2^(64n)/p >= {flat.SMALLEST_R_OVER_P}")
+                f"the flat sums of the Fp12 kernels (tools/lib/curvegen/flat.py) need 2^(64n)/p >= {flat.SMALLEST_R_OVER_P}")
         require(r.bit_length() % 64 != 0, "SecretScalar's sums need r below 2^(64k - 1) for its k limbs")
         # On the curves: y^2 = x^3 + b on G1, y^2 = x^3 + b' on the twist, each of order r.
         x, y = (Fp(p, v) for v in self.g1)

@@ -186,23 +186,64 @@ class Kernel:
         return "\n".join(out)
 
 
+def granger_scott_sums(k, outputs, minus, r, g):
+    """The C for outputs combined with g as the Granger-Scott and Karabina squares combine
+    them: each output's sum reduced into t, then r_i = 3t - 2g_i (minus[i]) or 3t + 2g_i in
+    registers (F##_granger_scott_coefficient). r may be g: each r_i reads only g_i."""
+    # 3t + 2p - 2g < 5p must fit in the limbs (F##_granger_scott_coefficient)
+    assert 5 < SMALLEST_R_OVER_P
+    return k.coefficient_sums(outputs, lambda i: [
+        "F##_flat_reduce(t, acc);",
+        f"F##_granger_scott_coefficient({r} + {i} * N, t, {g} + {i} * N, {minus[i]});"])
+
+
+def parts(values):
+    """The Fp coefficients of Fp2 values, in memory order."""
+    return [part for value in values for part in (value.re, value.im)]
+
+
+def fp4_square():
+    """The Fp4 square of the kernel table: (a0 + a1 j)^2 from three Fp2 squares."""
+    k = Kernel()
+    square = k.fp4_square(("a", "a + 2 * N"))
+    return k.text("fp4_square", "uint64_t *r, const uint64_t *a", square.coefficients(), [
+        "/* The Fp4 square of the kernel table (Fp4 elements, Fp2[j]/(j^2 - xi): c0 at x, c1 at x + 2 * N):",
+        " * three Fp2 squares left double-width, each coefficient one flat sum (flat.py). r may be a. */"])
+
+
+def cyclotomic_square():
+    """Granger-Scott squaring in the cyclotomic subgroup, x = a + b k + c k^2 over Fp4:
+    x^2 = (3a^2 - 2 conj(a)) + (3 j c^2 + 2 conj(b)) k + (3 b^2 - 2 conj(c)) k^2."""
+    k = Kernel()
+    a2 = k.fp4_square(("x", "x + 2 * N"))
+    b2 = k.fp4_square(("x + 4 * N", "x + 6 * N"))
+    c2 = k.fp4_square(("x + 8 * N", "x + 10 * N"))
+    outputs = parts([a2.c0, a2.c1, c2.c1.times_xi(), c2.c0, b2.c0, b2.c1])
+    minus = [1, 1, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0]  # conj(u + v j) = u - v j
+    out = ["/* Granger-Scott squaring in the cyclotomic subgroup of Fp12 = Fp4[k]/(k^3 - j), x = a + b k + c k^2:",
+           " * x^2 = (3a^2 - 2 conj(a)) + (3 j c^2 + 2 conj(b)) k + (3 b^2 - 2 conj(c)) k^2, conj(u + v j) = u - v j.",
+           " * Three Fp4 squares (nine Fp2 squares left double-width), each coefficient a flat sum reduced once,",
+           " * then 3c +- 2g in registers. r may be x (the squares are taken first, and each coefficient",
+           " * of r reads only x's coefficient at its own place). */",
+           "static __attribute__((noinline)) void F##_fp12_cyclotomic_square(uint64_t *r, const uint64_t *x) {",
+           f"    {k.declarations(', t[N]')}"]
+    out += ["    " + line for line in k.lines + granger_scott_sums(k, outputs, minus, "r", "x")]
+    out.append("}")
+    return "\n".join(out)
+
+
 def compressed_square():
     """Karabina's compressed square, `times` times in place (CompressedCyclotomic.swift): with
     (c0 + c1 j) = (gi + gj j)^2, h2 = 3 xi c1(4,5) + 2 g2, h3 = 3 c0(4,5) - 2 g3,
     h4 = 3 c0(2,3) - 2 g4, h5 = 3 c1(2,3) + 2 g5. Each c coefficient is a flat sum of Fp2 squares'
     parts, reduced once, then combined with g in registers (F##_granger_scott_coefficient)."""
-    # 3t + 2p - 2g < 5p must fit in the limbs (F##_granger_scott_coefficient)
-    assert 5 < SMALLEST_R_OVER_P
     k = Kernel()
     g2, g3, g4, g5 = "x", "x + 2 * N", "x + 4 * N", "x + 6 * N"
     c45 = k.fp4_square((g4, g5))
     c23 = k.fp4_square((g2, g3))
-    h = [c45.c1.times_xi(), c45.c0, c23.c0, c23.c1]
-    outputs = [part for value in h for part in (value.re, value.im)]
+    outputs = parts([c45.c1.times_xi(), c45.c0, c23.c0, c23.c1])
     minus = [0, 0, 1, 1, 1, 1, 0, 0]
-    body = k.coefficient_sums(outputs, lambda i: [
-        "F##_flat_reduce(t, acc);",
-        f"F##_granger_scott_coefficient(x + {i} * N, t, x + {i} * N, {minus[i]});"])
+    body = granger_scott_sums(k, outputs, minus, "x", "x")
     out = ["/* Karabina's compressed squaring (CompressedCyclotomic.swift), `times` times in place on",
            " * (g2, g3, g4, g5) at x, x + 2 * N, x + 4 * N, x + 6 * N. With (c0 + c1 j) = (gi + gj j)^2, the",
            " * Fp4 square (c0 = gi^2 + xi gj^2, c1 = 2 gi gj): h2 = 3 xi c1(4,5) + 2 g2, h3 = 3 c0(4,5) - 2 g3,",

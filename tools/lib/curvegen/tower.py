@@ -107,33 +107,6 @@ static inline __attribute__((always_inline)) void F##_fp2_wide_square(uint64_t *
     zk_wide_product##N(s + 2 * N, sum, a + N);
 }
 
-/* (x + y j)^2 = c0 + c1 j, reduced: with U = x^2, V = y^2, W = (x + y)^2 double-width,
- * c0 = (U0 + V0 - V1 + 2p^2, U1 + V0 + V1) and c1 = W - U - V + 4p^2, every coefficient in
- * (0, 6p^2), below pR (6p^2 < pR on both curves) as the Montgomery reduction needs. */
-static inline __attribute__((always_inline)) void F##_fp4_square_parts(uint64_t *c0, uint64_t *c1,
-                                                                       const uint64_t *x, const uint64_t *y) {
-    uint64_t u[4 * N], v[4 * N], w[4 * N], s[2 * N];
-    F##_fp2_wide_square(u, x);
-    F##_fp2_wide_square(v, y);
-    F##_fp2_sum(s, x, y);
-    F##_fp2_wide_square(w, s);
-    for (int k = 0; k < 2; k++) {
-        zk_wide_subtract##N(w + 2 * N * k, u + 2 * N * k);
-        zk_wide_subtract##N(w + 2 * N * k, v + 2 * N * k);
-        zk_wide_add##N(w + 2 * N * k, F##_p_squared_times[3]);
-    }
-    zk_wide_add##N(u, v); zk_wide_subtract##N(u, v + 2 * N); zk_wide_add##N(u, F##_p_squared_times[1]);
-    zk_wide_add##N(u + 2 * N, v); zk_wide_add##N(u + 2 * N, v + 2 * N);
-    F##_reduce_wide(c0, u, 2);
-    F##_reduce_wide(c1, w, 2);
-}
-
-/* The Fp4 square of the kernel table (Fp4 elements, Fp2[j]/(j^2 - xi): c0 at x, c1 at x + 2 * N),
- * the same Fp4 square as the cyclotomic squares'. r may be a. */
-static __attribute__((noinline)) void F##_fp4_square(uint64_t *r, const uint64_t *a) {
-    F##_fp4_square_parts(r, r + 2 * N, a, a + 2 * N);
-}
-
 /* r = 3t + 2g (minus = 0) or 3t - 2g (minus = 1) mod p for t, g < p, one coefficient of the
  * Granger-Scott combination: below 5p in registers (3t + 2p - 2g when minus), then below p by
  * three conditional subtractions, of 4p, 2p and p. r may be g. */
@@ -144,34 +117,6 @@ static inline __attribute__((always_inline)) void F##_granger_scott_coefficient(
     zk_below##N(x, F##_twice_modulus);
     zk_below##N(x, F##_modulus);
     for (int k = 0; k < N; k++) r[k] = x[k];
-}
-
-/* 3x - 2y (minus = 1) or 3x + 2y (minus = 0) on one Fp2 coefficient, coefficient by coefficient
- * (above); r may be y. */
-static inline __attribute__((always_inline)) void F##_fp2_granger_scott(uint64_t *r, const uint64_t *x, const uint64_t *y, int minus) {
-    F##_granger_scott_coefficient(r, x, y, minus);
-    F##_granger_scott_coefficient(r + N, x + N, y + N, minus);
-}
-
-/* Granger-Scott squaring in the cyclotomic subgroup of Fp12 = Fp4[k]/(k^3 - j), x = a + b k + c k^2:
- * x^2 = (3a^2 - 2 conj(a)) + (3 j c^2 + 2 conj(b)) k + (3 b^2 - 2 conj(c)) k^2, conj(u + v j) = u - v j.
- * r may be x (in place, as the Swift bindings call it): the squares are taken first, and each Fp2
- * coefficient of r reads only x's coefficient at its own place before writing it. The Fp4 squares
- * are left double-width (F##_fp4_square_parts). */
-static inline __attribute__((always_inline)) void F##_fp12_cyclotomic_square(uint64_t *r, const uint64_t *x) {
-    uint64_t a2[4 * N], b2[4 * N], c2[4 * N], c2j[4 * N];
-    const uint64_t *a = x, *b = x + 4 * N, *c = x + 8 * N;
-    F##_fp4_square_parts(a2, a2 + 2 * N, a, a + 2 * N);
-    F##_fp4_square_parts(b2, b2 + 2 * N, b, b + 2 * N);
-    F##_fp4_square_parts(c2, c2 + 2 * N, c, c + 2 * N);
-    F##_fp2_times_xi(c2j, c2 + 2 * N);             /* j * (u + v j) = xi v + u j */
-    for (int k = 0; k < 2 * N; k++) c2j[2 * N + k] = c2[k];
-    F##_fp2_granger_scott(r, a2, a, 1);
-    F##_fp2_granger_scott(r + 2 * N, a2 + 2 * N, a + 2 * N, 0);
-    F##_fp2_granger_scott(r + 4 * N, c2j, b, 0);
-    F##_fp2_granger_scott(r + 6 * N, c2j + 2 * N, b + 2 * N, 1);
-    F##_fp2_granger_scott(r + 8 * N, b2, c, 1);
-    F##_fp2_granger_scott(r + 10 * N, b2 + 2 * N, c + 2 * N, 0);
 }
 
 /* r = the flat sum acc (zk_flat_add##N, zk_flat_subtract##N), in [0, 2pR), reduced: below pR
@@ -448,7 +393,8 @@ def macros():
     out += define("ZK_FP2_PRODUCT_SUMS_OF_PRODUCTS", "F, N", FP2_PRODUCT_SUMS_OF_PRODUCTS) + [""]
     out += define("ZK_FP2_PRODUCT_KARATSUBA", "F, N", FP2_PRODUCT_KARATSUBA) + [""]
     out += define("ZK_TOWER", "F, N", TOWER + "\n\n" + flat.fp6_mul() + "\n\n" + flat.fp12_mul() + "\n\n" + TOWER_AFTER_FP6
-                  + "\n\n" + flat.compressed_square()) + [""]
+                  + "\n\n" + flat.compressed_square() + "\n\n" + flat.fp4_square()
+                  + "\n\n" + flat.cyclotomic_square()) + [""]
     for twist in ("D", "M"):
         out += define(f"ZK_LINE_PRODUCT_{twist}", "F, N", line_products(twist)) + [""]
     out += define("ZK_TWIST", "F, N, B3_MULTIPLE, B3_MINUS_I", TWIST) + [""]
