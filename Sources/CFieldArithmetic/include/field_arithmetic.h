@@ -19,7 +19,8 @@ typedef struct { uint64_t limb[6]; } zk_limbs6;
  * g2_add and g2_double: the complete projective formulas on the twist (X, Y, Z, each an Fp2);
  * g2_double_line and g2_add_line: the Miller loop's doubling and addition steps on a live T,
  * the line (ly, lx, lc) out; live_line_steps: 1 when the bindings should take them (else the
- * Swift steps, which measured faster on this limb count). */
+ * Swift steps, which measured faster on this limb count). sum_of_products and
+ * difference_of_products: a b + c d and a b - c d in Fp, reduced once. */
 typedef struct {
     void (*_Nonnull montgomery_product)(uint64_t *r, const uint64_t *a, const uint64_t *b);
     void (*_Nonnull modular_sum)(uint64_t *r, const uint64_t *a, const uint64_t *b);
@@ -37,6 +38,8 @@ typedef struct {
     void (*_Nonnull g2_double)(uint64_t *r, const uint64_t *p);
     void (*_Nonnull g2_double_line)(uint64_t *t, uint64_t *line);
     void (*_Nonnull g2_add_line)(uint64_t *t, const uint64_t *r, uint64_t *line);
+    void (*_Nonnull sum_of_products)(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *c, const uint64_t *d);
+    void (*_Nonnull difference_of_products)(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *c, const uint64_t *d);
     int line_b_at_k_squared;
     int live_line_steps;
 } zk_field_kernels;
@@ -957,26 +960,47 @@ static void F##_g2_double(uint64_t *r, const uint64_t *p) {                     
 }
 
 #define ZK_KERNEL_TABLE(F, N, LINE_AT_K_SQUARED, LIVE_LINE_STEPS) \
-/* The table's entries: every element by pointer (N limbs, an Fp2 as c0 then c1), one signature                                  \
- * for any limb count. Inlined into the callers, the loads and stores fold away. */                                              \
-static inline __attribute__((always_inline)) void F##_montgomery_product_at(uint64_t *r, const uint64_t *a, const uint64_t *b) { \
-    F##_store(r, F##_montgomery_product(F##_load(a), F##_load(b)));                                                              \
-}                                                                                                                                \
-                                                                                                                                 \
-static inline __attribute__((always_inline)) void F##_modular_sum_at(uint64_t *r, const uint64_t *a, const uint64_t *b) {        \
-    F##_store(r, F##_modular_sum(F##_load(a), F##_load(b)));                                                                     \
-}                                                                                                                                \
-                                                                                                                                 \
-static inline __attribute__((always_inline)) void F##_modular_difference_at(uint64_t *r, const uint64_t *a, const uint64_t *b) { \
-    F##_store(r, F##_modular_difference(F##_load(a), F##_load(b)));                                                              \
-}                                                                                                                                \
-                                                                                                                                 \
-static const zk_field_kernels F##_kernels __attribute__((unused)) = { /* unused where Swift does not bind it */                  \
-    F##_montgomery_product_at, F##_modular_sum_at, F##_modular_difference_at, F##_fp2_product_at,                                \
-    F##_fp4_mul, F##_fp4_square, F##_fp12_mul, F##_fp12_square, F##_fp12_cyclotomic_square,                                      \
-    F##_compressed_square, F##_fp12_mul_by_line, F##_fp12_mul_by_normalized_line, F##_g2_add, F##_g2_double,                     \
-    F##_g2_double_line, F##_g2_add_line,                                                                                         \
-    LINE_AT_K_SQUARED, LIVE_LINE_STEPS,                                                                                          \
+/* The table's entries: every element by pointer (N limbs, an Fp2 as c0 then c1), one signature                                                                            \
+ * for any limb count. Inlined into the callers, the loads and stores fold away. */                                                                                        \
+static inline __attribute__((always_inline)) void F##_montgomery_product_at(uint64_t *r, const uint64_t *a, const uint64_t *b) {                                           \
+    F##_store(r, F##_montgomery_product(F##_load(a), F##_load(b)));                                                                                                        \
+}                                                                                                                                                                          \
+                                                                                                                                                                           \
+static inline __attribute__((always_inline)) void F##_modular_sum_at(uint64_t *r, const uint64_t *a, const uint64_t *b) {                                                  \
+    F##_store(r, F##_modular_sum(F##_load(a), F##_load(b)));                                                                                                               \
+}                                                                                                                                                                          \
+                                                                                                                                                                           \
+static inline __attribute__((always_inline)) void F##_modular_difference_at(uint64_t *r, const uint64_t *a, const uint64_t *b) {                                           \
+    F##_store(r, F##_modular_difference(F##_load(a), F##_load(b)));                                                                                                        \
+}                                                                                                                                                                          \
+                                                                                                                                                                           \
+/* (a b + c d) R^-1 mod p and (a b - c d) R^-1 mod p for a, b, c, d < p: the two products summed                                                                           \
+ * double-width (the difference lifted by p^2) and reduced once, below 2p^2 < pR either way (2p < R                                                                        \
+ * on every accepted curve). G1's complete formulas end three of the sum's coordinates and one of                                                                          \
+ * the doubling's this way. r may be any operand. */                                                                                                                       \
+static inline __attribute__((always_inline)) void F##_sum_of_products_at(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *c, const uint64_t *d) {        \
+    uint64_t s[2 * N], t[2 * N];                                                                                                                                           \
+    zk_wide_product##N(s, a, b);                                                                                                                                           \
+    zk_wide_product##N(t, c, d);                                                                                                                                           \
+    zk_wide_add##N(s, t);                                                                                                                                                  \
+    F##_store(r, F##_montgomery_reduction(s));                                                                                                                             \
+}                                                                                                                                                                          \
+                                                                                                                                                                           \
+static inline __attribute__((always_inline)) void F##_difference_of_products_at(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *c, const uint64_t *d) { \
+    uint64_t s[2 * N], t[2 * N];                                                                                                                                           \
+    zk_wide_product##N(s, a, b);                                                                                                                                           \
+    zk_wide_product##N(t, c, d);                                                                                                                                           \
+    zk_wide_subtract##N(s, t);                                                                                                                                             \
+    zk_wide_add##N(s, F##_p_squared_times[0]);                                                                                                                             \
+    F##_store(r, F##_montgomery_reduction(s));                                                                                                                             \
+}                                                                                                                                                                          \
+                                                                                                                                                                           \
+static const zk_field_kernels F##_kernels __attribute__((unused)) = { /* unused where Swift does not bind it */                                                            \
+    F##_montgomery_product_at, F##_modular_sum_at, F##_modular_difference_at, F##_fp2_product_at,                                                                          \
+    F##_fp4_mul, F##_fp4_square, F##_fp12_mul, F##_fp12_square, F##_fp12_cyclotomic_square,                                                                                \
+    F##_compressed_square, F##_fp12_mul_by_line, F##_fp12_mul_by_normalized_line, F##_g2_add, F##_g2_double,                                                               \
+    F##_g2_double_line, F##_g2_add_line, F##_sum_of_products_at, F##_difference_of_products_at,                                                                            \
+    LINE_AT_K_SQUARED, LIVE_LINE_STEPS,                                                                                                                                    \
 };
 
 

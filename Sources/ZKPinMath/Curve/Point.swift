@@ -86,7 +86,8 @@ public struct Point<G: CurveGroup>: Sendable, Equatable, CustomStringConvertible
     @inlinable
     public func negated(if mask: UInt64) -> Point { Point(projectiveX: x, y: .select(mask, -y, y), z: z) }
 
-    /// Complete addition (RCB16, algorithm 7): 12 multiplications and 2 by 3b; in the field's
+    /// Complete addition (RCB16, algorithm 7): 12 multiplications and 2 by 3b (three pairs of
+    /// them summed before one reduction in Fp: `FieldElement.sumOfProducts`); in the field's
     /// kernel when the group has one (`CurveGroup.kernelSum`: the same formulas in C).
     @inlinable
     public static func + (p: Point, q: Point) -> Point {
@@ -121,15 +122,11 @@ public struct Point<G: CurveGroup>: Sendable, Equatable, CustomStringConvertible
         var z3 = t1 + t2
         t1 = t1 - t2
         y3 = G.timesB3(y3)
-        x3 = t4 * y3
-        t2 = t3 * t1
-        x3 = t2 - x3
-        y3 = y3 * t0
-        t1 = t1 * z3
-        y3 = t1 + y3
-        t0 = t0 * t3
-        z3 = z3 * t4
-        z3 = z3 + t0
+        // X3 = t3·t1 - t4·y3, Y3 = y3·t0 + t1·z3, Z3 = z3·t4 + t0·t3: each pair of products
+        // reduced once in Fp on the generated fields.
+        x3 = F.differenceOfProducts(t3, t1, t4, y3)
+        y3 = F.sumOfProducts(y3, t0, t1, z3)
+        z3 = F.sumOfProducts(z3, t4, t0, t3)
         return Point(projectiveX: x3, y: y3, z: z3)
     }
 
@@ -157,16 +154,16 @@ public struct Point<G: CurveGroup>: Sendable, Equatable, CustomStringConvertible
         var t1 = y * z
         var t2 = z.squared
         t2 = G.timesB3(t2)
-        var x3 = t2 * z3
         var y3 = t0 + t2
+        let t2z3 = (t2, z3)
         z3 = t1 * z3
         t1 = t2 + t2
         t2 = t1 + t2
         t0 = t0 - t2
-        y3 = t0 * y3
-        y3 = x3 + y3
+        // Y3 = t2·z3 + t0·y3 (the algorithm's X3 = t2·z3, then Y3 = X3 + t0·y3), one reduction.
+        y3 = F.sumOfProducts(t2z3.0, t2z3.1, t0, y3)
         t1 = x * y
-        x3 = t0 * t1
+        var x3 = t0 * t1
         x3 = x3 + x3
         return Point(projectiveX: x3, y: y3, z: z3)
     }

@@ -15,9 +15,18 @@ public protocol FieldElement: Sendable, Equatable {
     static func select(_ mask: UInt64, _ a: Self, _ b: Self) -> Self
     /// Multiplication by a small constant (curve coefficients such as 3b).
     func times(small: UInt64) -> Self
+    /// a·b + c·d and a·b - c·d: `Fp` on the generated fields reduces the two products once.
+    static func sumOfProducts(_ a: Self, _ b: Self, _ c: Self, _ d: Self) -> Self
+    static func differenceOfProducts(_ a: Self, _ b: Self, _ c: Self, _ d: Self) -> Self
 }
 
 extension FieldElement {
+    @inlinable @inline(__always)
+    public static func sumOfProducts(_ a: Self, _ b: Self, _ c: Self, _ d: Self) -> Self { a * b + c * d }
+
+    @inlinable @inline(__always)
+    public static func differenceOfProducts(_ a: Self, _ b: Self, _ c: Self, _ d: Self) -> Self { a * b - c * d }
+
     @inlinable public static func += (a: inout Self, b: Self) { a = a + b }
     @inlinable public static func -= (a: inout Self, b: Self) { a = a - b }
     @inlinable public static func *= (a: inout Self, b: Self) { a = a * b }

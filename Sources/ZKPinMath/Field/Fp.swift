@@ -87,6 +87,16 @@ public struct Fp<P: PrimeFieldParameters>: FieldElement, Hashable, CustomStringC
     }
 
     @inlinable @inline(__always)
+    public static func sumOfProducts(_ a: Fp, _ b: Fp, _ c: Fp, _ d: Fp) -> Fp {
+        Fp(montgomery: P.sumOfProducts(a.montgomery, b.montgomery, c.montgomery, d.montgomery))
+    }
+
+    @inlinable @inline(__always)
+    public static func differenceOfProducts(_ a: Fp, _ b: Fp, _ c: Fp, _ d: Fp) -> Fp {
+        Fp(montgomery: P.differenceOfProducts(a.montgomery, b.montgomery, c.montgomery, d.montgomery))
+    }
+
+    @inlinable @inline(__always)
     public static prefix func - (a: Fp) -> Fp {
         Fp(montgomery: P.modularDifference(P.Limbs(), a.montgomery))
     }

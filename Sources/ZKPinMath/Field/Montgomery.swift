@@ -26,6 +26,9 @@ public protocol PrimeFieldParameters: Sendable {
     /// (a + b) mod p and (a - b) mod p for a, b < p; likewise overridden by the two fields.
     static func modularSum(_ a: Limbs, _ b: Limbs) -> Limbs
     static func modularDifference(_ a: Limbs, _ b: Limbs) -> Limbs
+    /// a·b + c·d and a·b - c·d, Montgomery form; the two fields reduce the pair once.
+    static func sumOfProducts(_ a: Limbs, _ b: Limbs, _ c: Limbs, _ d: Limbs) -> Limbs
+    static func differenceOfProducts(_ a: Limbs, _ b: Limbs, _ c: Limbs, _ d: Limbs) -> Limbs
     /// (a0 + a1·i)(b0 + b1·i) in Fp[i]/(i^2 + 1), Montgomery form; the two fields reduce lazily.
     /// Whole elements in and out: the kernels read and write an Fp2's words where they are.
     static func fp2Product(_ a: Fp2<Self>, _ b: Fp2<Self>) -> Fp2<Self>
@@ -45,6 +48,16 @@ extension PrimeFieldParameters {
 
     @inlinable @inline(__always)
     public static func modularDifference(_ a: Limbs, _ b: Limbs) -> Limbs { Limbs.modularDifference(a, b, modulus: modulus) }
+
+    @inlinable @inline(__always)
+    public static func sumOfProducts(_ a: Limbs, _ b: Limbs, _ c: Limbs, _ d: Limbs) -> Limbs {
+        modularSum(montgomeryProduct(a, b), montgomeryProduct(c, d))
+    }
+
+    @inlinable @inline(__always)
+    public static func differenceOfProducts(_ a: Limbs, _ b: Limbs, _ c: Limbs, _ d: Limbs) -> Limbs {
+        modularDifference(montgomeryProduct(a, b), montgomeryProduct(c, d))
+    }
 
     @inlinable @inline(__always)
     public static func fp4Product(_ a: Fp4<Self>, _ b: Fp4<Self>) -> Fp4<Self> { Fp4.karatsubaProduct(a, b) }

@@ -34,6 +34,16 @@
         }
 
         @inlinable @inline(__always)
+        public static func sumOfProducts(_ a: Limbs, _ b: Limbs, _ c: Limbs, _ d: Limbs) -> Limbs {
+            applying(kernels.sum_of_products, a, b, c, d, into: Limbs())
+        }
+
+        @inlinable @inline(__always)
+        public static func differenceOfProducts(_ a: Limbs, _ b: Limbs, _ c: Limbs, _ d: Limbs) -> Limbs {
+            applying(kernels.difference_of_products, a, b, c, d, into: Limbs())
+        }
+
+        @inlinable @inline(__always)
         public static func fp2Product(_ a: Fp2<Self>, _ b: Fp2<Self>) -> Fp2<Self> {
             applying(kernels.fp2_product, a, b, into: .zero)
         }
@@ -139,6 +149,24 @@
     ) -> R {
         var result = result
         withLimbs(of: a) { a in withLimbs(of: b) { b in withMutableLimbs(of: &result) { kernel($0, a, b) } } }
+        return result
+    }
+
+    /// `kernel(result, a, b, c, d)` on the limbs of four values.
+    @inlinable @inline(__always)
+    func applying<A, R>(
+        _ kernel: @convention(c) (
+            UnsafeMutablePointer<UInt64>, UnsafePointer<UInt64>, UnsafePointer<UInt64>, UnsafePointer<UInt64>,
+            UnsafePointer<UInt64>
+        ) -> Void,
+        _ a: A, _ b: A, _ c: A, _ d: A, into result: R
+    ) -> R {
+        var result = result
+        withLimbs(of: a) { a in
+            withLimbs(of: b) { b in
+                withLimbs(of: c) { c in withLimbs(of: d) { d in withMutableLimbs(of: &result) { kernel($0, a, b, c, d) } } }
+            }
+        }
         return result
     }
 

@@ -29,7 +29,23 @@ struct FieldPropertyTests {
     func checkFp<P: PrimeFieldParameters>(_: P.Type) {
         let p = P.modulusBig
         let a = Self.inputs(P.self, seed: 1), b = Self.inputs(P.self, seed: 2).reversed().map { $0 }
+        let c = Self.inputs(P.self, seed: 8), d = Self.inputs(P.self, seed: 9).reversed().map { $0 }
         var failures = 0
+        // The pairs of products reduced once (G1's complete formulas): every choice of 0, 1 and
+        // p - 1 for the four operands (the double-width sums' extremes), then the random ones.
+        let extremes = [BigInt.zero, .one, p - .one]
+        var quadruples: [(BigInt, BigInt, BigInt, BigInt)] = []
+        for w in extremes { for x in extremes { for y in extremes { for z in extremes { quadruples.append((w, x, y, z)) } } } }
+        quadruples += (0..<a.count).map { (a[$0], b[$0], c[$0], d[$0]) }
+        for (w, x, y, z) in quadruples {
+            let (fw, fx, fy, fz) = (Fp<P>(w), Fp<P>(x), Fp<P>(y), Fp<P>(z))
+            if Fp.sumOfProducts(fw, fx, fy, fz).bigInt != (w * x + y * z).mod(p)
+                || Fp.differenceOfProducts(fw, fx, fy, fz).bigInt != (w * x - y * z).mod(p)
+            {
+                failures += 1
+                if failures < 5 { Issue.record("sum or difference of products wrong for \([w, x, y, z].map { $0.string(base: 16) })") }
+            }
+        }
         for (x, y) in zip(a, b) {
             let fx = Fp<P>(x), fy = Fp<P>(y)
             func same(_ value: Fp<P>, _ expected: BigInt, _ op: String) {
