@@ -25,9 +25,15 @@ public enum PointEncoding<C: PairingCurve> {
     public static var g2ByteCount: Int { 4 * C.Field.byteCount }
 
     /// `0x04 ‖ x ‖ y`. Traps on infinity, which no protocol value may be.
+    @_specialize(where C == BN254CX)
+    @_specialize(where C == BLS12_381)
     public static func encode(_ point: G1Point<C>) -> [UInt8] {
         guard let (x, y) = point.affine else { preconditionFailure("cannot encode the point at infinity") }
-        return [0x04] + x.bytes + y.bytes
+        var out: [UInt8] = [0x04]
+        out.reserveCapacity(g1ByteCount)
+        x.appendBytes(to: &out)
+        y.appendBytes(to: &out)
+        return out
     }
 
     /// `Xa ‖ Xb ‖ Ya ‖ Yb`, no prefix byte.

@@ -59,11 +59,22 @@ public struct Fp<P: PrimeFieldParameters>: FieldElement, Hashable, CustomStringC
 
     /// `P.byteCount` big-endian bytes.
     public var bytes: [UInt8] {
+        var out: [UInt8] = []
+        appendBytes(to: &out)
+        return out
+    }
+
+    /// Appends the `P.byteCount` big-endian bytes to `out`. Specialised for both fields: the
+    /// generic map over the bytes cost about 7,700 instructions per element on BLS12-381, more
+    /// than two field products per encoded coordinate.
+    @_specialize(where P == BN254CXField)
+    @_specialize(where P == BLS12_381Field)
+    public func appendBytes(to out: inout [UInt8]) {
         let limbs = canonical
-        return (0..<P.byteCount).map { index in
+        out.reserveCapacity(out.count + P.byteCount)
+        for index in 0..<P.byteCount {
             let offset = P.byteCount - 1 - index
-            guard offset / 8 < P.Limbs.count else { return 0 }
-            return UInt8(truncatingIfNeeded: limbs[offset / 8] >> UInt64(8 * (offset % 8)))
+            out.append(offset / 8 < P.Limbs.count ? UInt8(truncatingIfNeeded: limbs[offset / 8] >> UInt64(8 * (offset % 8))) : 0)
         }
     }
 
