@@ -8,19 +8,23 @@ extension LimbArithmetic {
         return out
     }
 
-    /// The low a.count limbs of a·b (operands as unsigned).
-    static func lowProduct(_ a: [UInt64], _ b: [UInt64]) -> [UInt64] {
+    /// The low a.count limbs of a·b (operands as unsigned). `limbs` are public bounds on the
+    /// operands' lengths (every limb of a from limbs.a on is zero, likewise b): the loops stop
+    /// there whatever the values, so the work depends on the bounds alone.
+    static func lowProduct(_ a: [UInt64], _ b: [UInt64], limbs: (a: Int, b: Int)) -> [UInt64] {
         let n = a.count
         var out = [UInt64](repeating: 0, count: n)
-        for i in 0..<n {
+        for i in 0..<min(n, limbs.a) {
             var carry: UInt64 = 0
-            for j in 0..<(n - i) {
+            for j in 0..<min(n - i, limbs.b) {
                 let (high, low) = a[i].multipliedFullWidth(by: b[j])
                 let (s1, c1) = low.addingReportingOverflow(out[i + j])
                 let (s2, c2) = s1.addingReportingOverflow(carry)
                 out[i + j] = s2
                 carry = high &+ (c1 ? 1 : 0) &+ (c2 ? 1 : 0)
             }
+            // The row's carry lands on a limb no earlier row has reached.
+            if i + limbs.b < n { out[i + limbs.b] = carry }
         }
         return out
     }

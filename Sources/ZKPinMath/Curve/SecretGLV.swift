@@ -12,6 +12,9 @@ package struct SecretGLV<C: PairingCurve>: Sendable {
     let a1, b1, a2, b2: (magnitude: [UInt64], negative: Bool)
     /// Every half-length scalar of a decomposition is below 2^bits in magnitude.
     let bits: Int
+    /// Public bounds on the limbs of the decomposition's products' operands: k (below r), the
+    /// rounding constants g_i, the rounded coefficients c_i, and the basis entries.
+    let kLimbs, gLimbs, cLimbs, basisLimbs: Int
     /// Signed base-32 digits of a half-length scalar: 5·digits >= bits + 2, so the top digit's
     /// chunk is below 8 and the recoding carries nothing out of it.
     var digits: Int { (bits + 2 + 4) / 5 }
@@ -38,6 +41,14 @@ package struct SecretGLV<C: PairingCurve>: Sendable {
         // bound of r's half width plus 8 bits took 28).
         let widest = max(a1Value.magnitude + a2Value.magnitude, b1Value.magnitude + b2Value.magnitude)
         bits = (widest / BigInt(2) + .one).bitWidth
+        func limbCount(_ x: BigInt) -> Int { max(1, (x.magnitude.bitWidth + 63) / 64) }
+        let largestG = max(BigInt(limbs: g1), BigInt(limbs: g2))
+        kLimbs = limbCount(r)
+        gLimbs = limbCount(largestG)
+        // c_i = (k·g_i + 2^(shift-1)) >> shift < r·g_i / 2^shift + 1.
+        cLimbs = limbCount((r * largestG).shiftedRight(shiftBits) + .one)
+        basisLimbs = [a1Value, b1Value, a2Value, b2Value].map(limbCount).max()!
+        precondition(kLimbs + gLimbs <= Self.width, "the decomposition's width is too small")
     }
 
     static func signedLimbs(_ x: BigInt) -> (magnitude: [UInt64], negative: Bool) {
@@ -55,14 +66,14 @@ package struct SecretGLV<C: PairingCurve>: Sendable {
     func decompose(_ k: [UInt64]) -> ([UInt64], UInt64, [UInt64], UInt64) {
         typealias W = LimbArithmetic
         let half = W.powerOfTwo(shift - 1, count: Self.width)
-        let c1 = W.shiftedRight(W.add(W.lowProduct(k, g1), half).0, by: shift)
-        let c2 = W.shiftedRight(W.add(W.lowProduct(k, g2), half).0, by: shift)
+        let c1 = W.shiftedRight(W.add(W.lowProduct(k, g1, limbs: (kLimbs, gLimbs)), half).0, by: shift)
+        let c2 = W.shiftedRight(W.add(W.lowProduct(k, g2, limbs: (kLimbs, gLimbs)), half).0, by: shift)
         // k1 = k - c1·a1 - c2·a2 and k2 = -c1·b1 - c2·b2 with c_i = ±|c_i| (public signs).
         func accumulate(
             _ total: [UInt64], _ c: [UInt64], _ cNegative: Bool,
             _ v: (magnitude: [UInt64], negative: Bool)
         ) -> [UInt64] {
-            let term = W.lowProduct(c, v.magnitude)
+            let term = W.lowProduct(c, v.magnitude, limbs: (cLimbs, basisLimbs))
             return cNegative != v.negative ? W.add(total, term).0 : W.subtract(total, term).0
         }
         var k1 = accumulate(k, c1, s1Negative, a1)

@@ -11,7 +11,10 @@ extension MPin {
         public var sec: G1
     }
 
-    /// Pass 1: SEC = TOKEN + (pin mod 10000)·A [+ TP], U = x·A, UT = x·(A + AT).
+    /// Pass 1: SEC = TOKEN + (pin mod 10000)·A [+ TP], U = x·A, UT = x·(A + AT). Specialised,
+    /// like pass 2, so that its point sums run the curve's own code, not the generic one.
+    @_specialize(where C == BN254CX)
+    @_specialize(where C == BLS12_381)
     public static func clientPass1(
         x: SecretScalar<C>, token: G1, pin: Int, hashedIDPoint a: G1,
         timePermit: G1? = nil, timePermitPoint at: G1? = nil
@@ -25,6 +28,8 @@ extension MPin {
     }
 
     /// Pass 2: V = -((x + y) mod r)·SEC.
+    @_specialize(where C == BN254CX)
+    @_specialize(where C == BLS12_381)
     public static func clientPass2(x: SecretScalar<C>, y: SecretScalar<C>, sec: G1) -> G1 {
         var exponent = -(x + y)
         defer { exponent.wipe() }

@@ -131,7 +131,18 @@ struct ScalarMultiplicationTests {
             let a = BigInt.random(in: .zero, BigInt.one.shiftedLeft(300), using: &generator)
             let b = BigInt.random(in: .zero, BigInt.one.shiftedLeft(300), using: &generator)
             let la = a.limbs(count: width), lb = b.limbs(count: width)
-            #expect(BigInt(limbs: LimbArithmetic.lowProduct(la, lb)) == (a * b).mod(modulus))
+            #expect(BigInt(limbs: LimbArithmetic.lowProduct(la, lb, limbs: (width, width))) == (a * b).mod(modulus))
+            // Operands of 1...width limbs (top limbs all ones at times: the rows' last carries),
+            // with their lengths as the bounds.
+            let sizes = (Int.random(in: 1...width, using: &generator), Int.random(in: 1...width, using: &generator))
+            let (x, y) = [sizes.0, sizes.1].map { size in
+                Bool.random(using: &generator)
+                    ? BigInt.one.shiftedLeft(64 * size) - .one
+                    : BigInt.random(in: .zero, BigInt.one.shiftedLeft(64 * size), using: &generator)
+            }.pair
+            #expect(
+                BigInt(limbs: LimbArithmetic.lowProduct(x.limbs(count: width), y.limbs(count: width), limbs: sizes))
+                    == (x * y).mod(modulus), "\(sizes)")
             #expect(BigInt(limbs: LimbArithmetic.add(la, lb).0) == (a + b).mod(modulus))
             #expect(BigInt(limbs: LimbArithmetic.add(la, la, carry: 1).0) == (a + a + .one).mod(modulus))
             let (difference, borrow) = LimbArithmetic.subtract(la, lb)
@@ -159,4 +170,9 @@ struct ScalarMultiplicationTests {
         let k = BLS12_381.g1Cofactor
         #expect(outside.multiplied(byPublic: k) == Self.doubleAndAdd(outside, k), "\(random.replay)")
     }
+}
+
+extension Array {
+    /// The first two elements.
+    fileprivate var pair: (Element, Element) { (self[0], self[1]) }
 }
