@@ -959,25 +959,22 @@ static void F##_g2_double(uint64_t *r, const uint64_t *p) {                     
     for (int k = 0; k < 2 * N; k++) { r[k] = x3[k]; r[2 * N + k] = y3[k]; r[4 * N + k] = z3[k]; }                               \
 }
 
-#define ZK_KERNEL_TABLE(F, N, LINE_AT_K_SQUARED, LIVE_LINE_STEPS) \
-/* The table's entries: every element by pointer (N limbs, an Fp2 as c0 then c1), one signature                                                                            \
- * for any limb count. Inlined into the callers, the loads and stores fold away. */                                                                                        \
-static inline __attribute__((always_inline)) void F##_montgomery_product_at(uint64_t *r, const uint64_t *a, const uint64_t *b) {                                           \
-    F##_store(r, F##_montgomery_product(F##_load(a), F##_load(b)));                                                                                                        \
+#define ZK_TWO_PRODUCTS_INTERLEAVED(F, N) \
+static inline __attribute__((always_inline)) void F##_sum_of_products_at(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *c, const uint64_t *d) {        \
+    uint64_t x[2 * N], y[2 * N];                                                                                                                                           \
+    for (int k = 0; k < N; k++) { x[k] = a[k]; x[N + k] = c[k]; y[k] = b[k]; y[N + k] = d[k]; }                                                                            \
+    F##_store(r, F##_montgomery_sum_of_products(x, y));                                                                                                                    \
 }                                                                                                                                                                          \
                                                                                                                                                                            \
-static inline __attribute__((always_inline)) void F##_modular_sum_at(uint64_t *r, const uint64_t *a, const uint64_t *b) {                                                  \
-    F##_store(r, F##_modular_sum(F##_load(a), F##_load(b)));                                                                                                               \
-}                                                                                                                                                                          \
-                                                                                                                                                                           \
-static inline __attribute__((always_inline)) void F##_modular_difference_at(uint64_t *r, const uint64_t *a, const uint64_t *b) {                                           \
-    F##_store(r, F##_modular_difference(F##_load(a), F##_load(b)));                                                                                                        \
-}                                                                                                                                                                          \
-                                                                                                                                                                           \
-/* (a b + c d) R^-1 mod p and (a b - c d) R^-1 mod p for a, b, c, d < p: the two products summed                                                                           \
- * double-width (the difference lifted by p^2) and reduced once, below 2p^2 < pR either way (2p < R                                                                        \
- * on every accepted curve). G1's complete formulas end three of the sum's coordinates and one of                                                                          \
- * the doubling's this way. r may be any operand. */                                                                                                                       \
+/* a b + (p - c) d, with p - c in (0, p] as the loop allows (zero for c = 0). */                                                                                           \
+static inline __attribute__((always_inline)) void F##_difference_of_products_at(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *c, const uint64_t *d) { \
+    uint64_t x[2 * N], y[2 * N];                                                                                                                                           \
+    zk_limbs##N zero = {{0}}, minus_c = F##_modular_difference(zero, F##_load(c));                                                                                         \
+    for (int k = 0; k < N; k++) { x[k] = a[k]; x[N + k] = minus_c.limb[k]; y[k] = b[k]; y[N + k] = d[k]; }                                                                 \
+    F##_store(r, F##_montgomery_sum_of_products(x, y));                                                                                                                    \
+}
+
+#define ZK_TWO_PRODUCTS_WIDE(F, N) \
 static inline __attribute__((always_inline)) void F##_sum_of_products_at(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *c, const uint64_t *d) {        \
     uint64_t s[2 * N], t[2 * N];                                                                                                                                           \
     zk_wide_product##N(s, a, b);                                                                                                                                           \
@@ -986,6 +983,7 @@ static inline __attribute__((always_inline)) void F##_sum_of_products_at(uint64_
     F##_store(r, F##_montgomery_reduction(s));                                                                                                                             \
 }                                                                                                                                                                          \
                                                                                                                                                                            \
+/* a b - c d + p^2, in (0, 2p^2). */                                                                                                                                       \
 static inline __attribute__((always_inline)) void F##_difference_of_products_at(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *c, const uint64_t *d) { \
     uint64_t s[2 * N], t[2 * N];                                                                                                                                           \
     zk_wide_product##N(s, a, b);                                                                                                                                           \
@@ -993,14 +991,29 @@ static inline __attribute__((always_inline)) void F##_difference_of_products_at(
     zk_wide_subtract##N(s, t);                                                                                                                                             \
     zk_wide_add##N(s, F##_p_squared_times[0]);                                                                                                                             \
     F##_store(r, F##_montgomery_reduction(s));                                                                                                                             \
-}                                                                                                                                                                          \
-                                                                                                                                                                           \
-static const zk_field_kernels F##_kernels __attribute__((unused)) = { /* unused where Swift does not bind it */                                                            \
-    F##_montgomery_product_at, F##_modular_sum_at, F##_modular_difference_at, F##_fp2_product_at,                                                                          \
-    F##_fp4_mul, F##_fp4_square, F##_fp12_mul, F##_fp12_square, F##_fp12_cyclotomic_square,                                                                                \
-    F##_compressed_square, F##_fp12_mul_by_line, F##_fp12_mul_by_normalized_line, F##_g2_add, F##_g2_double,                                                               \
-    F##_g2_double_line, F##_g2_add_line, F##_sum_of_products_at, F##_difference_of_products_at,                                                                            \
-    LINE_AT_K_SQUARED, LIVE_LINE_STEPS,                                                                                                                                    \
+}
+
+#define ZK_KERNEL_TABLE(F, N, LINE_AT_K_SQUARED, LIVE_LINE_STEPS) \
+/* The table's entries: every element by pointer (N limbs, an Fp2 as c0 then c1), one signature                                  \
+ * for any limb count. Inlined into the callers, the loads and stores fold away. */                                              \
+static inline __attribute__((always_inline)) void F##_montgomery_product_at(uint64_t *r, const uint64_t *a, const uint64_t *b) { \
+    F##_store(r, F##_montgomery_product(F##_load(a), F##_load(b)));                                                              \
+}                                                                                                                                \
+                                                                                                                                 \
+static inline __attribute__((always_inline)) void F##_modular_sum_at(uint64_t *r, const uint64_t *a, const uint64_t *b) {        \
+    F##_store(r, F##_modular_sum(F##_load(a), F##_load(b)));                                                                     \
+}                                                                                                                                \
+                                                                                                                                 \
+static inline __attribute__((always_inline)) void F##_modular_difference_at(uint64_t *r, const uint64_t *a, const uint64_t *b) { \
+    F##_store(r, F##_modular_difference(F##_load(a), F##_load(b)));                                                              \
+}                                                                                                                                \
+                                                                                                                                 \
+static const zk_field_kernels F##_kernels __attribute__((unused)) = { /* unused where Swift does not bind it */                  \
+    F##_montgomery_product_at, F##_modular_sum_at, F##_modular_difference_at, F##_fp2_product_at,                                \
+    F##_fp4_mul, F##_fp4_square, F##_fp12_mul, F##_fp12_square, F##_fp12_cyclotomic_square,                                      \
+    F##_compressed_square, F##_fp12_mul_by_line, F##_fp12_mul_by_normalized_line, F##_g2_add, F##_g2_double,                     \
+    F##_g2_double_line, F##_g2_add_line, F##_sum_of_products_at, F##_difference_of_products_at,                                  \
+    LINE_AT_K_SQUARED, LIVE_LINE_STEPS,                                                                                          \
 };
 
 
@@ -2000,6 +2013,7 @@ ZK_FP2_PRODUCT_SUMS_OF_PRODUCTS(zk_bn254cx, 4)
 ZK_TOWER(zk_bn254cx, 4)
 ZK_LINE_PRODUCT_D(zk_bn254cx, 4)
 ZK_TWIST(zk_bn254cx, 4, 3, 1)
+ZK_TWO_PRODUCTS_INTERLEAVED(zk_bn254cx, 4)
 ZK_KERNEL_TABLE(zk_bn254cx, 4, 0, 0)
 
 
@@ -3189,6 +3203,7 @@ ZK_FP2_PRODUCT_KARATSUBA(zk_bls12_381, 6)
 ZK_TOWER(zk_bls12_381, 6)
 ZK_LINE_PRODUCT_M(zk_bls12_381, 6)
 ZK_TWIST(zk_bls12_381, 6, 12, 0)
+ZK_TWO_PRODUCTS_WIDE(zk_bls12_381, 6)
 ZK_KERNEL_TABLE(zk_bls12_381, 6, 1, 1)
 
 

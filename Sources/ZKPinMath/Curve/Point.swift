@@ -152,16 +152,16 @@ public struct Point<G: CurveGroup>: Sendable, Equatable, CustomStringConvertible
         z3 = z3 + z3
         z3 = z3 + z3
         var t1 = y * z
-        var t2 = z.squared
-        t2 = G.timesB3(t2)
-        var y3 = t0 + t2
-        let t2z3 = (t2, z3)
+        let b3z2 = G.timesB3(z.squared)  // the algorithm's t2
+        var y3 = t0 + b3z2
+        // The algorithm's X3 = t2·z3 and Y3 = X3 + t0·y3 (t0 less 3·t2 by then): one sum of two
+        // products, reduced once.
+        let eightY2 = z3
         z3 = t1 * z3
-        t1 = t2 + t2
-        t2 = t1 + t2
+        t1 = b3z2 + b3z2
+        let t2 = t1 + b3z2
         t0 = t0 - t2
-        // Y3 = t2·z3 + t0·y3 (the algorithm's X3 = t2·z3, then Y3 = X3 + t0·y3), one reduction.
-        y3 = F.sumOfProducts(t2z3.0, t2z3.1, t0, y3)
+        y3 = F.sumOfProducts(b3z2, eightY2, t0, y3)
         t1 = x * y
         var x3 = t0 * t1
         x3 = x3 + x3
