@@ -288,12 +288,11 @@ def function(name, modulus, inv):
     w(f'        : [inv] "m"(zk_{name}_negative_inverse)')
     w('        : "cc", "memory");')
     final_subtraction(w, n, "t < 2p")
-    if n > tower.SUMS_OF_PRODUCTS_LIMBS:
-        return out
     w("")
     w(f"/* (x0*y0 + x1*y1)*2^(-{64 * n}) mod p, x1 at x + {n} limbs and y1 at y + {n}, for x0, x1 <= p and")
     w(" * y0, y1 < p (Montgomery form): one interleaved CIOS loop, the products never stored (an Fp2")
-    w(" * product is two of these). Constant time. */")
+    w(" * product is two of these up to tower.SUMS_OF_PRODUCTS_LIMBS limbs; G1's formulas reduce their")
+    w(" * pairs of products with it on every curve). Constant time. */")
     w(f"static inline __attribute__((always_inline)) {L} zk_{name}_montgomery_sum_of_products(const uint64_t *x, const uint64_t *y) {{")
     w(f"    const uint64_t *pp = zk_{name}_modulus;")
     w(f"    uint64_t {', '.join(f't{j}' for j in range(n))}, lo, hi, top, rdx;")

@@ -204,11 +204,11 @@ static inline __attribute__((always_inline)) void F##_fp2_product_at(uint64_t *r
 SUMS_OF_PRODUCTS_LIMBS = 4
 
 # a b + c d and a b - c d in Fp, reduced once (the kernel table's sum_of_products and
-# difference_of_products, G1's complete formulas): up to SUMS_OF_PRODUCTS_LIMBS limbs one
-# interleaved CIOS loop (242 instructions a pair on BN254CX against 287 for the wide form), above
-# it two wide products and one reduction. Either way below 2p^2 < pR before the reduction (2p < R
-# on every accepted curve). r may be any operand.
-TWO_PRODUCTS_INTERLEAVED = r"""
+# difference_of_products, G1's complete formulas): one interleaved CIOS loop over both products
+# (kernels.py's montgomery_sum_of_products), 242 instructions a pair on BN254CX and 473 on
+# BLS12-381, where two wide products and one reduction took 287 and 532, and two reduced
+# products and a sum 383 and 715. r may be any operand.
+TWO_PRODUCTS = r"""
 static inline __attribute__((always_inline)) void F##_sum_of_products_at(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *c, const uint64_t *d) {
     uint64_t x[2 * N], y[2 * N];
     for (int k = 0; k < N; k++) { x[k] = a[k]; x[N + k] = c[k]; y[k] = b[k]; y[N + k] = d[k]; }
@@ -223,24 +223,6 @@ static inline __attribute__((always_inline)) void F##_difference_of_products_at(
     F##_store(r, F##_montgomery_sum_of_products(x, y));
 }"""
 
-TWO_PRODUCTS_WIDE = r"""
-static inline __attribute__((always_inline)) void F##_sum_of_products_at(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *c, const uint64_t *d) {
-    uint64_t s[2 * N], t[2 * N];
-    zk_wide_product##N(s, a, b);
-    zk_wide_product##N(t, c, d);
-    zk_wide_add##N(s, t);
-    F##_store(r, F##_montgomery_reduction(s));
-}
-
-/* a b - c d + p^2, in (0, 2p^2). */
-static inline __attribute__((always_inline)) void F##_difference_of_products_at(uint64_t *r, const uint64_t *a, const uint64_t *b, const uint64_t *c, const uint64_t *d) {
-    uint64_t s[2 * N], t[2 * N];
-    zk_wide_product##N(s, a, b);
-    zk_wide_product##N(t, c, d);
-    zk_wide_subtract##N(s, t);
-    zk_wide_add##N(s, F##_p_squared_times[0]);
-    F##_store(r, F##_montgomery_reduction(s));
-}"""
 
 # Limb counts from which the live Miller loop's steps run in C (g2_double_line, g2_add_line):
 # on BLS12-381 (6 limbs) the C doubling step made the loop 2% faster; on BN254CX (4 limbs) the
@@ -440,8 +422,7 @@ def macros():
     for twist in ("D", "M"):
         out += define(f"ZK_LINE_PRODUCT_{twist}", "F, N", line_products(twist)) + [""]
     out += define("ZK_TWIST", "F, N, B3_MULTIPLE, B3_MINUS_I", TWIST) + [""]
-    out += define("ZK_TWO_PRODUCTS_INTERLEAVED", "F, N", TWO_PRODUCTS_INTERLEAVED) + [""]
-    out += define("ZK_TWO_PRODUCTS_WIDE", "F, N", TWO_PRODUCTS_WIDE) + [""]
+    out += define("ZK_TWO_PRODUCTS", "F, N", TWO_PRODUCTS) + [""]
     out += define("ZK_KERNEL_TABLE", "F, N, LINE_AT_K_SQUARED, LIVE_LINE_STEPS", KERNEL_TABLE)
     return out
 
@@ -455,5 +436,5 @@ def instance(name, n, divisive, b3):
             f"ZK_TOWER({F}, {n})",
             f"ZK_LINE_PRODUCT_{'D' if divisive else 'M'}({F}, {n})",
             f"ZK_TWIST({F}, {n}, {b3[0]}, {1 if b3[1] else 0})",
-            f"ZK_TWO_PRODUCTS_{'INTERLEAVED' if n <= SUMS_OF_PRODUCTS_LIMBS else 'WIDE'}({F}, {n})",
+            f"ZK_TWO_PRODUCTS({F}, {n})",
             f"ZK_KERNEL_TABLE({F}, {n}, {0 if divisive else 1}, {1 if n >= LIVE_LINE_STEPS_LIMBS else 0})"]
