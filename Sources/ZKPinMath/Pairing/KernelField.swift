@@ -155,10 +155,11 @@
     /// `kernel(result, a, b, c, d)` on the limbs of four values.
     @inlinable @inline(__always)
     func applying<A, R>(
-        _ kernel: @convention(c) (
-            UnsafeMutablePointer<UInt64>, UnsafePointer<UInt64>, UnsafePointer<UInt64>, UnsafePointer<UInt64>,
-            UnsafePointer<UInt64>
-        ) -> Void,
+        _ kernel:
+            @convention(c) (
+                UnsafeMutablePointer<UInt64>, UnsafePointer<UInt64>, UnsafePointer<UInt64>, UnsafePointer<UInt64>,
+                UnsafePointer<UInt64>
+            ) -> Void,
         _ a: A, _ b: A, _ c: A, _ d: A, into result: R
     ) -> R {
         var result = result
