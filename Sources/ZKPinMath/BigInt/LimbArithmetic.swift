@@ -12,10 +12,11 @@ package enum LimbArithmetic {
         var out = a
         var carry = carryIn
         for i in 0..<a.count {
-            let (s1, c1) = a[i].addingReportingOverflow(b[i] ^ flip)
-            let (s2, c2) = s1.addingReportingOverflow(carry)
-            out[i] = s2
-            carry = (c1 ? 1 : 0) &+ (c2 ? 1 : 0)
+            // In 128 bits, so that the carry is an adc: Bool carries from addingReportingOverflow
+            // compiled to branches on the values in the secret scalars' decomposition.
+            let sum = UInt128(a[i]) + UInt128(b[i] ^ flip) + UInt128(carry)
+            out[i] = UInt64(truncatingIfNeeded: sum)
+            carry = UInt64(truncatingIfNeeded: sum >> 64)
         }
         return (out, carry)
     }

@@ -1,3 +1,5 @@
+import CFieldArithmetic
+
 /// table[index] for a secret index: every entry is read in full and the match kept by a mask, so
 /// neither an address nor a branch depends on the index. Tables of eight plain-word entries (G2
 /// points, GT elements) are read word by word, the eight words of a column at once; other types
@@ -42,9 +44,10 @@ func eightWayEntry<T>(_ table: [T], at index: UInt64) -> T {
     return chosen
 }
 
-/// All ones exactly when entry == index, computed without a branch.
+/// All ones exactly when entry == index, computed without a branch, and opaque to the optimiser
+/// (`zk_value_barrier`), which otherwise recognises entry == index in it and may branch on that.
 @inlinable @inline(__always)
 func entryMask(_ entry: Int, _ index: UInt64) -> UInt64 {
     let difference = UInt64(entry) ^ index
-    return ((difference | (0 &- difference)) >> 63) &- 1
+    return zk_value_barrier(((difference | (0 &- difference)) >> 63) &- 1)
 }

@@ -1,3 +1,5 @@
+import CFieldArithmetic
+
 /// GLV multiplication of G1 points by secret scalars, in constant time: the decomposition runs on
 /// fixed-width limbs (GMP's integers trim and branch on their sizes) with Babai rounding by
 /// precomputed constants, and the two half-length scalars, recoded into signed base-32 digits,
@@ -180,10 +182,7 @@ extension Point {
     static func constantTimeEntry(_ table: [Point], _ digit: UInt64) -> Point {
         var chosen = Point.infinity
         for entry in 0..<table.count {
-            // mask is all ones exactly when entry == digit, computed without a branch.
-            let difference = UInt64(entry) ^ digit
-            let mask = ((difference | (0 &- difference)) >> 63) &- 1
-            chosen = Point.select(mask, table[entry], chosen)
+            chosen = Point.select(entryMask(entry, digit), table[entry], chosen)
         }
         return chosen
     }
