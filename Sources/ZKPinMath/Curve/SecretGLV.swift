@@ -1,5 +1,3 @@
-import CFieldArithmetic
-
 /// GLV multiplication of G1 points by secret scalars, in constant time: the decomposition runs on
 /// fixed-width limbs (GMP's integers trim and branch on their sizes) with Babai rounding by
 /// precomputed constants, and the two half-length scalars, recoded into signed base-32 digits,
