@@ -11,7 +11,8 @@ import ZKPinProtocol
 /// pair of pairings is the bulk of a batch's cost, so larger batches cost each login less
 /// (BN254CX on one pinned core: batches of 8 -> 15 logins with 2 ms, 3-12% less server CPU
 /// per login; docs/PERFORMANCE.md). The pairings run on one thread of their own, off the
-/// event loops.
+/// event loops; every other pairing of the server (approval signatures, a login's retry with
+/// the previous day's permit) goes to the same thread through `perform`.
 public final class LoginBatcher: @unchecked Sendable {
     let suite: any MPinSuite
     let serverSecret: PreparedServerSecret
@@ -21,6 +22,8 @@ public final class LoginBatcher: @unchecked Sendable {
     let maxWait: Double
     let condition = NSCondition()
     var pending: [(login: ServerVerifyInput, reply: CheckedContinuation<ServerVerification, Never>)] = []
+    /// Other pairing work waiting for the worker (each resumes its own caller).
+    var jobs: [() -> Void] = []
     var worker: Thread?
     /// The worker waits for its batch to fill: only a full batch wakes it (not every login).
     var collecting = false
@@ -43,15 +46,35 @@ public final class LoginBatcher: @unchecked Sendable {
         await withCheckedContinuation { reply in
             condition.lock()
             pending.append((login, reply))
-            if worker == nil {
-                let thread = Thread { self.run() }
-                thread.name = "zkpin-verify"
-                worker = thread
-                thread.start()
-            }
+            startWorkerIfNeeded()
             if !collecting || pending.count >= maxBatch { condition.signal() }
             condition.unlock()
         }
+    }
+
+    /// Runs `work` (a pairing, a DVS verification) on the worker thread, between batches, so
+    /// that no pairing ever runs on an event loop or a task-pool thread.
+    public func perform<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { (reply: CheckedContinuation<T, Never>) in
+            condition.lock()
+            jobs.append { reply.resume(returning: work()) }
+            startWorkerIfNeeded()
+            condition.signal()
+            condition.unlock()
+        }
+    }
+
+    /// Whether the calling thread is the worker (for the check that pairings run nowhere else).
+    public static var onWorker: Bool { Thread.current.name == workerName }
+    static let workerName = "zkpin-verify"
+
+    /// Called with `condition` locked.
+    private func startWorkerIfNeeded() {
+        guard worker == nil else { return }
+        let thread = Thread { self.run() }
+        thread.name = Self.workerName
+        worker = thread
+        thread.start()
     }
 
     /// Whether the next batch waits for more logins: only under load (the last batch verified
@@ -66,12 +89,19 @@ public final class LoginBatcher: @unchecked Sendable {
         var lastBatch = 0
         while true {
             condition.lock()
-            while pending.isEmpty {
-                if !condition.wait(until: Date().addingTimeInterval(1)), pending.isEmpty {
+            while pending.isEmpty && jobs.isEmpty {
+                if !condition.wait(until: Date().addingTimeInterval(1)), pending.isEmpty, jobs.isEmpty {
                     worker = nil
                     condition.unlock()
                     return
                 }
+            }
+            if !jobs.isEmpty {
+                let work = jobs
+                jobs.removeAll()
+                condition.unlock()
+                for job in work { job() }
+                continue
             }
             if Self.waitsForMore(lastBatch: lastBatch, pending: pending.count, maxBatch: maxBatch, maxWait: maxWait) {
                 collecting = true

@@ -22,7 +22,10 @@ struct LoginVerifier: Sendable {
         let id = Hex.decode(c.mpinId) ?? []
         let first = await batcher.verify(ServerVerifyInput(id: id, date: c.date, u: c.u, ut: c.ut, v: v, y: c.y))
         guard !first.accepted, c.date > 1, c.created - c.date * 86_400 < 3600 else { return first }
-        let previous = suite.serverVerify(id: id, date: c.date - 1, serverSecret: serverSecret, u: c.u, ut: c.ut, v: v, y: c.y)
+        let (suite, serverSecret) = (suite, serverSecret)
+        let previous = await batcher.perform {
+            suite.serverVerify(id: id, date: c.date - 1, serverSecret: serverSecret, u: c.u, ut: c.ut, v: v, y: c.y)
+        }
         return previous.accepted || previous.pinError != 0 ? previous : first
     }
 }
