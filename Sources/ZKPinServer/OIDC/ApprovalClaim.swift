@@ -20,3 +20,13 @@ struct ApprovalClaim: Codable, Sendable, Equatable {
     var U: String
     var V: String
 }
+
+extension ApprovalClaim {
+    /// The claim with its hex fields in lower case, for comparison with the stored record.
+    var normalised: ApprovalClaim {
+        var c = self
+        c.digest = digest.lowercased(); c.mpin_id = mpin_id.lowercased(); c.Pa = Pa.lowercased()
+        c.U = U.lowercased(); c.V = V.lowercased()
+        return c
+    }
+}

@@ -5,10 +5,15 @@ import ZKPinWire
 /// The person's side of approvals (docs/api.md "Approvals: the person's side"): a
 /// signing-capable identity proves itself with a DVS signature to list its pending CIBA
 /// requests, and signs its answer to one. Every signature takes an attempt as a login does
-/// (reserve, then settle once): a genuine wrong PIN counts towards the same block.
+/// (reserve, then settle once): a genuine wrong PIN counts towards the same block. Each
+/// signature is accepted once (a replay is refused before anything is counted), the
+/// signatures are rate-limited per address and per identity and address as pass 1 is, and
+/// their pairings run on the pairing worker.
 struct ApprovalService: Sendable {
     let config: ServerConfig
     let storage: StorageGateway
+    let limiter: StoreRateLimiter
+    let batcher: LoginBatcher
     let audit: AuditTrail
     let metrics: ServerMetrics
     let clock: ServerClock
@@ -86,10 +91,20 @@ struct ApprovalService: Sendable {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// Whether an `approval` claim is what `clientId` asked and its identity signed: its digest
-    /// is SHA-256 of the text its own fields make, and the signature is the identity's on it
-    /// (for `/oauth/approval/verify`; counts no attempt).
-    func verifies(_ claim: ApprovalClaim, clientId: String) -> Bool {
+    /// Whether an `approval` claim is one this service issued to `clientId` and still holds
+    /// (for `/oauth/approval/verify`; counts no attempt). The claim is compared with the stored
+    /// record before any pairing: a claim built by the caller (any request id, message, time
+    /// or signature) is "not valid" without being verified, so the endpoint can never tell
+    /// whether a signature made with a guessed PIN would verify. A matching claim is then
+    /// verified again on the pairing worker: its digest is SHA-256 of the text its fields make,
+    /// and (t, U, V) the identity's signature on it.
+    func verifies(_ claim: ApprovalClaim, clientId: String) async throws(APIError) -> Bool {
+        guard claim.auth_req_id.utf8.count <= 256,
+            let record = try await storage("read approval request", { try await $0.backchannelRequest(id: claim.auth_req_id) }),
+            record.clientId == clientId, let issuedText = record.approval,
+            let issued = try? JSONDecoder().decode(ApprovalClaim.self, from: Data(issuedText.utf8)),
+            issued.normalised == claim.normalised
+        else { return false }
         let text = ApprovalText.answer(
             answer: "approve", authReqId: claim.auth_req_id, clientId: clientId, bindingMessage: claim.binding_message,
             time: claim.time, authorizationDetails: claim.authorization_details)
@@ -98,10 +113,13 @@ struct ApprovalService: Sendable {
             Hex.decode(claim.Pa) == pa, let id = Hex.decode(claim.mpin_id), let digest = Hex.decode(claim.digest), digest.count == 32,
             let u = Hex.decode(claim.U), let v = Hex.decode(claim.V)
         else { return false }
-        return suite.dvsVerify(
-            id: Array(id.dropLast(pa.count)), publicKey: pa, date: 0, serverSecret: serverSecret, message: digest,
-            signature: DVSSignatureBytes(time: claim.time, u: u, v: v), signer: .loginTokenAndKey
-        ).accepted
+        let (suite, serverSecret) = (suite, serverSecret)
+        return await batcher.perform {
+            suite.dvsVerify(
+                id: Array(id.dropLast(pa.count)), publicKey: pa, date: 0, serverSecret: serverSecret, message: digest,
+                signature: DVSSignatureBytes(time: claim.time, u: u, v: v), signer: .loginTokenAndKey
+            ).accepted
+        }
     }
 
     /// The identity of `mpinId`; 403 when there is none.
@@ -125,6 +143,21 @@ struct ApprovalService: Sendable {
         guard let parts = MPinIdentity.parts(of: mpinId, publicKeyBytes: suite.g2ByteCount), let pa = parts.publicKey else {
             throw APIError(.forbidden, "this identity cannot sign approvals: register this device again to approve")
         }
+        // Points that do not decode are refused as pass 1 refuses them, before anything is counted.
+        do {
+            try suite.validateLoginPoints(u: uBytes, ut: nil, for: serverSecret)
+            try suite.validateLoginPoints(u: vBytes, ut: nil, for: serverSecret)
+        } catch { throw APIError.bad("U and V must be points of G1: \(error)") }
+        guard try await limiter.hit("approval-addr:\(address)", config.limits.approvalsPerAddress, now: now),
+            try await limiter.hit("approval:\(mpinId):\(address)", config.limits.approvalsPerIdentityAndAddress, now: now)
+        else { throw APIError(.rateLimited, "too many approval signatures from this address; wait a minute") }
+        // Each signature is accepted once: a replay (for as long as its time is in the window)
+        // is refused before an attempt is reserved, so it can neither settle as a success (which
+        // would reset the wrong-PIN count) nor count as a wrong PIN.
+        let signatureKey = "approval-signature:" + Hex.encode(Digest.sha256(Array(mpinId.utf8) + uBytes + vBytes))
+        guard try await limiter.hit(signatureKey, RateLimiter.Rule(limit: 1, window: 2 * Self.timeWindow + 60), now: now) else {
+            throw APIError.bad("this signature was used already: sign again")
+        }
         let reservation = try await storage("reserve attempt") {
             try await $0.reserveAttempt(mpinId: mpinId, maxAttempts: config.maxAttempts, now: now, hold: config.attemptHold)
         }
@@ -134,11 +167,14 @@ struct ApprovalService: Sendable {
         case .revoked, .unknown: throw APIError(.identityNotAuthorized, "identity not authorized (revoked or unknown)")
         case .busy: throw APIError(.rateLimited, "other logins of this identity are in progress; try again")
         }
-        let verification = suite.dvsVerify(
-            id: Array(id.dropLast(pa.count)), publicKey: pa, date: 0, serverSecret: serverSecret, message: message,
-            signature: DVSSignatureBytes(time: time, u: uBytes, v: vBytes), signer: .loginTokenAndKey,
-            // A person lists, then answers: the second signature finds Pa's lines ready.
-            cachingPublicKey: true)
+        let (suite, serverSecret) = (suite, serverSecret)
+        let verification = await batcher.perform {
+            suite.dvsVerify(
+                id: Array(id.dropLast(pa.count)), publicKey: pa, date: 0, serverSecret: serverSecret, message: message,
+                signature: DVSSignatureBytes(time: time, u: uBytes, v: vBytes), signer: .loginTokenAndKey,
+                // A person lists, then answers: the second signature finds Pa's lines ready.
+                cachingPublicKey: true)
+        }
         let outcome: AuthToken.Outcome = verification.accepted ? .success : verification.pinError != 0 ? .wrongPIN : .invalidToken
         let settlement: AttemptSettlement =
             switch outcome {

@@ -57,6 +57,12 @@ public struct ServerConfig: Sendable {
         /// Pass 1 with the identity's holder proof, per identity (any address): the holder's
         /// own budget, counted instead of the two per-address limits above.
         public var pass1PerHolder = RateLimiter.Rule(limit: 30, window: 60)
+        /// Approval signatures (`/rps/approvals`, `/rps/approvals/answer`) per client address,
+        /// and per identity from one address: a stranger's junk signatures for someone's
+        /// mpinId use up only the stranger's own counts, and each costs a pairing (`zkpin approve
+        /// --wait` lists every 3 s: 20 a minute).
+        public var approvalsPerAddress = RateLimiter.Rule(limit: 120, window: 60)
+        public var approvalsPerIdentityAndAddress = RateLimiter.Rule(limit: 40, window: 60)
         /// `GET /rps/timePermit/<mpinId>` (it signs a D-TA 2 query) per identity and address.
         public var timePermitsPerIdentityAndAddress = RateLimiter.Rule(limit: 30, window: 600)
         /// Access codes (login page views, `POST /rps/getAccessNumber`) per client address.

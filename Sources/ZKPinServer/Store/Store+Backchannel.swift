@@ -79,11 +79,22 @@ extension Store {
         ).map(BackchannelRequest.init(row:))
     }
 
-    /// Requests are kept ten minutes past expiry, so that a late poll is told `expired_token`.
-    /// Answers the purged requests that nobody answered (for the audit and `/metrics`).
+    /// Seconds an approved request is kept past expiry: its signed approval is the evidence
+    /// that `/oauth/approval/verify` compares a site's stored claim with (400 days: a yearly
+    /// audit and its follow-up).
+    public static let approvalEvidenceRetention = 400 * 86_400
+
+    /// Requests are kept ten minutes past expiry, so that a late poll is told `expired_token`;
+    /// approved ones (their signed approval) for `approvalEvidenceRetention`. Answers the
+    /// purged requests that nobody answered (for the audit and `/metrics`).
     @discardableResult
     public func purgeExpiredBackchannelRequests(now: Int) async throws -> [BackchannelRequest] {
-        try await driver.write("DELETE FROM ciba_requests WHERE expires < \(now - 600) RETURNING *").map(BackchannelRequest.init(row:))
+        try await driver.write(
+            """
+            DELETE FROM ciba_requests
+            WHERE expires < \(now - 600) AND (approval IS NULL OR expires < \(now - Self.approvalEvidenceRetention)) RETURNING *
+            """
+        ).map(BackchannelRequest.init(row:))
             .filter { $0.status == .pending }
     }
 }
