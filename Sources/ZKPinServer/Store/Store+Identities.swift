@@ -65,15 +65,15 @@ extension Store {
     }
 
     /// Revokes the identities `selection` names that are not revoked yet; returns how many changed.
-    /// What they hold ends with them, in the same transaction: web sessions and OpenID Connect
-    /// access and refresh tokens. (A verdict waiting for `/rps/authenticate` stays: its answer
+    /// What they hold ends with them, in the same transaction: web sessions, OpenID Connect
+    /// access and refresh tokens, and one-time codes not yet used. (A verdict waiting for `/rps/authenticate` stays: its answer
     /// tells the client that the identity is revoked.)
     public func revoke(_ selection: IdentitySelection) async throws -> Int {
         try await transaction { tx in
             let revoked = try tx.run("UPDATE identities SET state = 'revoked' WHERE \(selected: selection) AND state <> 'revoked' RETURNING mpin_id")
                 .map { try $0.text("mpin_id") }
             guard !revoked.isEmpty else { return 0 }
-            for table in ["web_sessions", "oidc_access_tokens", "oidc_refresh_tokens"] {
+            for table in ["web_sessions", "oidc_access_tokens", "oidc_refresh_tokens", "otp_codes"] {
                 _ = try tx.run("DELETE FROM \(raw: table) WHERE mpin_id IN (\(list: revoked))")
             }
             return revoked.count
