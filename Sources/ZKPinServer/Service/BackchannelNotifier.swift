@@ -18,7 +18,8 @@ struct BackchannelNotifier: Sendable {
             let body = (try? JSONEncoder().encode(["auth_req_id": authReqId])) ?? Data()
             request.body = .bytes(ByteBuffer(bytes: body))
             do {
-                let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+                // Never followed to a redirect: a site must not point this request at another address.
+                let response = try await HTTPJSON.noRedirects.execute(request, timeout: .seconds(10))
                 let ok = (200..<300).contains(Int(response.status.code))
                 await audit.record(ok ? "ciba_ping" : "ciba_ping_failed", "client \(clientId): HTTP \(response.status.code)")
             } catch {
