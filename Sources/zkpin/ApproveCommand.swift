@@ -72,7 +72,7 @@ struct ApproveCommand: AsyncParsableCommand {
             if options.json {
                 ClientOutput.json(["status": status, "authReqId": chosen.authReqId, "site": chosen.site, "bindingMessage": chosen.bindingMessage])
             } else {
-                ClientOutput.info("\(status == "approved" ? "Approved" : "Denied"): \"\(chosen.bindingMessage)\" for \(chosen.site).")
+                ClientOutput.info("\(status == "approved" ? "Approved" : "Denied"): \"\(DisplayText.escaped(chosen.bindingMessage))\" for \(DisplayText.escaped(chosen.site)).")
             }
         }
     }
@@ -103,8 +103,18 @@ struct ApproveCommand: AsyncParsableCommand {
     /// Approve or deny: the flags decide for scripts, the person decides at a terminal.
     private func decide(_ request: PendingApproval) throws(ClientError) -> Bool {
         ClientOutput.note(Self.describe(request))
-        if pinStdin || options.json { return !deny }
-        if deny { return false }
+        let unshowable = Self.displayProblem(request)
+        if pinStdin || options.json || deny {
+            if !deny, let unshowable { throw .badInput("This request cannot be approved: \(unshowable). Deny it with --deny, or leave it.") }
+            return !deny
+        }
+        if unshowable != nil {
+            guard let answer = Terminal.ask("[d]eny, or Enter to leave it waiting: ") else {
+                throw .cancelled("No answer given; the request is still waiting.")
+            }
+            if ["d", "deny"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased()) { return false }
+            throw .cancelled("Left waiting; run `zkpin approve` again to answer it.")
+        }
         guard let answer = Terminal.ask("Approve? [y]es, [d]eny, or Enter to leave it waiting: ") else {
             throw .cancelled("No answer given; the request is still waiting.")
         }
@@ -115,9 +125,20 @@ struct ApproveCommand: AsyncParsableCommand {
         }
     }
 
+    /// Why a request cannot be approved here: its text breaks `DisplayText`'s rule (the server
+    /// refuses such text; this checks again, so what is shown is what is signed).
+    static func displayProblem(_ r: PendingApproval) -> String? {
+        if let p = DisplayText.problem(r.site) ?? DisplayText.problem(r.bindingMessage) { return p }
+        guard let details = r.authorizationDetails else { return nil }
+        guard let parsed = try? JSONSerialization.jsonObject(with: Data(details.utf8)) else { return "its details are not JSON" }
+        return DisplayText.problem(inJSON: parsed)
+    }
+
     /// One request as a person reads it: site, message, the details as "key: value" lines, expiry.
+    /// Every string from the server is escaped for the terminal.
     static func describe(_ r: PendingApproval) -> String {
-        var lines = ["\(r.site) asks: \"\(r.bindingMessage)\""]
+        let e = DisplayText.escaped
+        var lines = ["\(e(r.site)) asks: \"\(e(r.bindingMessage))\""]
         if let details = r.authorizationDetails, let data = details.data(using: .utf8),
             let parsed = try? JSONSerialization.jsonObject(with: data) as? [Any]
         {
@@ -125,17 +146,18 @@ struct ApproveCommand: AsyncParsableCommand {
         }
         let left = max(0, r.expires - Int(Date().timeIntervalSince1970))
         lines.append("  (expires in \(left) s)")
+        if let problem = displayProblem(r) { lines.append("  This request cannot be approved: \(problem). Deny it, or leave it.") }
         return lines.joined(separator: "\n")
     }
 
     static func flatten(_ value: Any, prefix: String, key: String? = nil) -> [String] {
         if let object = value as? [String: Any] {
-            let head = key.map { ["\(prefix)\($0):"] } ?? []
+            let head = key.map { ["\(prefix)\(DisplayText.escaped($0)):"] } ?? []
             return head + object.keys.sorted().flatMap { flatten(object[$0]!, prefix: prefix + (key == nil ? "" : "  "), key: $0) }
         }
         if let array = value as? [Any] {
             return array.flatMap { flatten($0, prefix: prefix, key: key) }
         }
-        return ["\(prefix)\(key.map { "\($0): " } ?? "")\(value)"]
+        return ["\(prefix)\(key.map { "\(DisplayText.escaped($0)): " } ?? "")\(DisplayText.escaped("\(value)"))"]
     }
 }

@@ -362,6 +362,31 @@ async function listApprovals() {
   }
 }
 
+// The one rule for text a person approves (DisplayText in the server and the CLI): no control,
+// invisible formatting or direction, line or paragraph separator characters, and nothing NFKC
+// changes. The server refuses such requests; the app checks again, so what it shows is what
+// the person signs.
+const unshowable = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cn}\p{Co}\p{Cs}]/u;
+const unshowableAll = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cn}\p{Co}\p{Cs}]/gu;
+
+function displayProblem(request) {
+  const strings = [request.site, request.bindingMessage];
+  if (request.authorizationDetails) {
+    let parsed;
+    try { parsed = JSON.parse(request.authorizationDetails); } catch { return true; }
+    const walk = (v) => {
+      if (typeof v === "string") strings.push(v);
+      else if (Array.isArray(v)) v.forEach(walk);
+      else if (v !== null && typeof v === "object") for (const [k, x] of Object.entries(v)) { strings.push(k); walk(x); }
+    };
+    walk(parsed);
+  }
+  return strings.some((s) => unshowable.test(s) || s.normalize("NFKC") !== s);
+}
+
+// Text that breaks the rule, with each refused character written as \u{XXXX}.
+const escapedText = (s) => s.replace(unshowableAll, (c) => `\\u{${c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}}`);
+
 function renderApprovals(requests) {
   const session = approvalSession;
   $("approvals-identity").textContent = session.identity.userId;
@@ -370,10 +395,16 @@ function renderApprovals(requests) {
   $("no-approvals").hidden = requests.length > 0;
   for (const request of requests) {
     const li = document.createElement("li");
-    const site = document.createElement("div"); site.className = "who"; site.textContent = `${request.site} asks:`;
-    const message = document.createElement("p"); message.className = "binding"; message.textContent = request.bindingMessage;
+    const refused = displayProblem(request);
+    const site = document.createElement("div"); site.className = "who"; site.textContent = `${escapedText(request.site)} asks:`;
+    const message = document.createElement("p"); message.className = "binding"; message.textContent = escapedText(request.bindingMessage);
     li.append(site, message);
-    const details = readableDetails(request.authorizationDetails);
+    if (refused) {
+      const warning = document.createElement("p"); warning.className = "refused";
+      warning.textContent = "This request contains hidden or direction-changing characters, so what you see may not be what you would sign. It cannot be approved here: deny it, or leave it.";
+      li.append(warning);
+    }
+    const details = readableDetails(request.authorizationDetails).map(escapedText);
     if (details.length) {
       const list = document.createElement("ul"); list.className = "details";
       for (const line of details) { const item = document.createElement("li"); item.textContent = line; list.append(item); }
@@ -390,7 +421,7 @@ function renderApprovals(requests) {
     deny.type = "button"; deny.textContent = "Deny";
     deny.setAttribute("aria-label", `Deny: ${request.bindingMessage}`);
     deny.addEventListener("click", () => answer(request, "deny"));
-    li.append(expiry, approve, deny);
+    if (refused) li.append(expiry, deny); else li.append(expiry, approve, deny);
     ul.append(li);
   }
   // A refresh that changes nothing says nothing again, and only the first showing moves the

@@ -1,6 +1,6 @@
 // The app shell for offline use: these files only, never an API answer (those go to the
 // network as they are). A new version of this file replaces the cache.
-const CACHE = "zkpin-shell-v2";
+const CACHE = "zkpin-shell-v3";
 const SHELL = [
   "/app/", "/app/app.css", "/app/app.js", "/app/client.js", "/app/identities.js", "/app/manifest.webmanifest",
   "/app/icon.svg", "/app/icon-192.png", "/app/icon-512.png",

@@ -64,7 +64,10 @@ public struct Discovery: Sendable {
         guard infoAnswer.isSuccess else {
             throw .notMPinServer(url: server, reason: "GET /service answered HTTP \(infoAnswer.status)")
         }
-        let info = try infoAnswer.decode(ServiceInfo.self, discovery: true)
+        var info = try infoAnswer.decode(ServiceInfo.self, discovery: true)
+        // The name is printed and shown everywhere: a hostile server's controls, bidi
+        // overrides or line breaks are escaped once, here.
+        info.name = DisplayText.escaped(info.name)
         let prefix = info.rpsPrefix.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
         guard !prefix.isEmpty, prefix.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) else {
             throw .notMPinServer(url: server, reason: "its rps_prefix \"\(info.rpsPrefix.prefix(40))\" is not a path segment")

@@ -1,4 +1,5 @@
 import Foundation
+import ZKPinWire
 
 /// The form fields of `POST /oauth/bc-authorize` (CIBA Core 1.0 section 7.1).
 struct BackchannelParameters: Decodable, Sendable {
@@ -41,6 +42,7 @@ extension OIDCProvider {
     /// Seconds between polls at first (CIBA's default).
     static let backchannelInterval = 5
     static let bindingMessageLimit = 200
+    static let bindingMessageByteLimit = 800
     static let authorizationDetailsLimit = 4096
 
     /// `POST /oauth/bc-authorize`: a site asks a person to approve something. The person is
@@ -65,7 +67,8 @@ extension OIDCProvider {
             else { throw .invalidRequest("client_notification_token is required in ping mode (1 to 1024 characters, no spaces)") }
             notificationToken = token
         }
-        let userId = try await hintedPerson(p, client: client)
+        let (email, userId) = try await hintedPerson(p, client: client)
+        try await countRequest(client: client, email: email, address: address)
         let now = self.now
         let request = BackchannelRequest(
             id: Tokens.fresh(), clientId: client.id, userId: userId, scope: scope, bindingMessage: message,
@@ -79,8 +82,9 @@ extension OIDCProvider {
         return BackchannelResponse(auth_req_id: request.id, expires_in: expiry, interval: request.interval)
     }
 
-    /// The person a request names, nil when nobody registered is; refuses an unusable hint.
-    private func hintedPerson(_ p: BackchannelParameters, client: OIDCClient) async throws(OAuthError) -> String? {
+    /// The person a request names (the hint's e-mail address) and whether anybody registered
+    /// is (`userId`, nil when not); refuses an unusable hint.
+    private func hintedPerson(_ p: BackchannelParameters, client: OIDCClient) async throws(OAuthError) -> (email: String, userId: String?) {
         if p.login_hint_token != nil { throw .invalidRequest("login_hint_token is not supported: use login_hint or id_token_hint") }
         let loginHint = p.login_hint.flatMap { $0.isEmpty ? nil : $0 }
         let idTokenHint = p.id_token_hint.flatMap { $0.isEmpty ? nil : $0 }
@@ -101,7 +105,34 @@ extension OIDCProvider {
             throw .invalidRequest("give exactly one of login_hint and id_token_hint")
         }
         let people = try await stored { try await $0.identities(userId: email) }
-        return people.contains { $0.state == .active } ? email : nil
+        return (email, people.contains { $0.state == .active } ? email : nil)
+    }
+
+    /// A client's requests per minute, and its requests for one person in five minutes (about
+    /// what can be pending at once: a person's device lists at most that many from one site).
+    /// The person's count is kept by the hint, registered or not, so that the limit tells no
+    /// site who has an account.
+    static let requestsPerClient = RateLimiter.Rule(limit: 60, window: 60)
+    static let requestsPerClientAndPerson = RateLimiter.Rule(limit: 10, window: 300)
+
+    private func countRequest(client: OIDCClient, email: String, address: String) async throws(OAuthError) {
+        let now = self.now
+        let withinClient: Bool, withinPerson: Bool
+        do {
+            withinClient = try await limiter.hit("ciba-client:\(client.id)", Self.requestsPerClient, now: now)
+            withinPerson = try await limiter.hit("ciba-person:\(client.id):\(email)", Self.requestsPerClientAndPerson, now: now)
+        } catch { throw .temporarilyUnavailable }
+        guard withinClient, withinPerson else {
+            let rule = withinClient ? Self.requestsPerClientAndPerson : Self.requestsPerClient
+            let error = OAuthError(
+                code: "too_many_requests",
+                description: withinClient
+                    ? "this person already has \(rule.limit) requests from this client in \(rule.window / 60) minutes; wait for their answers"
+                    : "more than \(rule.limit) requests from this client in a minute; slow down",
+                statusCode: 429, retryAfter: rule.window)
+            await refused(error, clientId: client.id, address: address)
+            throw error
+        }
     }
 
     static func backchannelScope(_ scope: String?) throws(OAuthError) -> String {
@@ -114,20 +145,23 @@ extension OIDCProvider {
         return values.joined(separator: " ")
     }
 
-    /// Required here (the person must see what they approve), one line of at most 200 characters.
+    /// Required here (the person must see what they approve): one line of at most 200
+    /// characters and 800 bytes, keeping `DisplayText`'s rule (what is shown is what is signed).
     static func bindingMessage(_ text: String?) throws(OAuthError) -> String {
         guard let text, !text.trimmingCharacters(in: .whitespaces).isEmpty else {
             throw .invalidBindingMessage("binding_message is required: the text the person sees and approves")
         }
-        guard text.count <= bindingMessageLimit else {
-            throw .invalidBindingMessage("binding_message is at most \(bindingMessageLimit) characters")
+        guard text.count <= bindingMessageLimit, text.utf8.count <= bindingMessageByteLimit else {
+            throw .invalidBindingMessage("binding_message is at most \(bindingMessageLimit) characters and \(bindingMessageByteLimit) bytes")
         }
-        guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format })
-        else { throw .invalidBindingMessage("binding_message must be one line of text without control characters") }
+        if let problem = DisplayText.problem(text) {
+            throw .invalidBindingMessage("binding_message must be one line of plain text that shows as it is signed: \(problem)")
+        }
         return text
     }
 
-    /// RFC 9396: a JSON array of objects, each with a string `type`; kept as sent.
+    /// RFC 9396: a JSON array of objects, each with a string `type`, its keys and strings
+    /// keeping `DisplayText`'s rule; kept as sent.
     static func authorizationDetails(_ text: String?) throws(OAuthError) -> String? {
         guard let text, !text.isEmpty else { return nil }
         guard text.utf8.count <= authorizationDetailsLimit else {
@@ -136,6 +170,9 @@ extension OIDCProvider {
         guard let parsed = try? JSONSerialization.jsonObject(with: Data(text.utf8)), let array = parsed as? [Any], !array.isEmpty,
             array.allSatisfy({ (($0 as? [String: Any])?["type"] as? String).map { !$0.isEmpty } ?? false })
         else { throw .invalidAuthorizationDetails("authorization_details must be a JSON array of objects, each with a type") }
+        if let problem = DisplayText.problem(inJSON: array) {
+            throw .invalidAuthorizationDetails("every string in authorization_details must show as it is signed: \(problem)")
+        }
         return text
     }
 
