@@ -53,11 +53,29 @@ import ZKPinWire
             try await refused(f, "invalid_binding_message")
             f["binding_message"] = "Pay\u{0007}"
             try await refused(f, "invalid_binding_message")
+            // What you see is what you sign: no terminal escapes, line breaks, bidi overrides,
+            // separators or look-alike forms, and a bound in bytes as well as characters.
+            for hostile in [
+                "amount: 1 EUR\u{1B}[2K\ramount: 9999 EUR", "Pay 1 EUR\nPay 1000 EUR", "Pay to \u{202E}boB", "Pay 1 EUR\u{2028}Pay 1000 EUR",
+                "Pay 1 EUR\u{2029}Pay 1000 EUR", "Pay \u{FB01}ve EUR", "Pay\u{200B}100", String(repeating: "\u{1F44D}\u{1F3FD}", count: 150)
+            ] {
+                f["binding_message"] = hostile
+                try await refused(f, "invalid_binding_message")
+            }
+            f["binding_message"] = String(repeating: "\u{1F44D}\u{1F3FD}", count: 100)  // 800 bytes: allowed
+            #expect(try await Self.ask(t, site, f).status == 200)
             f = Self.payment
             f["authorization_details"] = #"{"type":"payment"}"#  // an object, not an array
             try await refused(f, "invalid_authorization_details")
             f["authorization_details"] = #"[{"amount":"100"}]"#  // no type
             try await refused(f, "invalid_authorization_details")
+            for hostile in [
+                #"[{"type":"payment","amount":"1 EUR\r\namount: 9999"}]"#, #"[{"type":"payment","creditorName":"\u202eboB"}]"#,
+                #"[{"type":"payment","\u001b[2Kamount":"1"}]"#, #"[{"type":"payment","nested":[{"note":"a\u2029b"}]}]"#
+            ] {
+                f["authorization_details"] = hostile
+                try await refused(f, "invalid_authorization_details")
+            }
             f = Self.payment
             f["scope"] = "email"
             try await refused(f, "invalid_scope")
@@ -73,8 +91,8 @@ import ZKPinWire
             let wrong = try await Self.ask(t, (site.id, "wrong"), Self.payment)
             #expect(wrong.status == 401 && wrong.oauthError == "invalid_client")
         }
-        // Nothing was stored for any of them.
-        #expect(try await h.rp.store.expiringRowCounts()["ciba_requests"] == 0)
+        // Nothing was stored for any of them (the one allowed request apart).
+        #expect(try await h.rp.store.expiringRowCounts()["ciba_requests"] == 1)
     }
 
     @Test func aPingClientMustSendItsNotificationToken() async throws {
