@@ -70,6 +70,9 @@ public struct ServerStatus: Codable, Sendable, Equatable {
     public var role: String
     public var curve: String
     public var version: String
+    /// The relying party's database: "ok", or "unavailable" during an outage (then `/ready`
+    /// answers 503). Absent from D-TA 2, which has none.
+    public var database: String?
 
     public init(status: String = "ok", role: String, curve: String, version: String) {
         self.status = status; self.role = role; self.curve = curve; self.version = version

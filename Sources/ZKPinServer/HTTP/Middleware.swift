@@ -66,7 +66,7 @@ struct RedactingLogMiddleware: RouterMiddleware {
         "id_token_hint", "code_verifier"
     ]
     /// Requests a page or a monitor repeats every second or so.
-    static let routinePaths: Set<String> = ["/rps/access", "/logo.svg", "/favicon.ico", "/metrics", "/status"]
+    static let routinePaths: Set<String> = ["/rps/access", "/logo.svg", "/favicon.ico", "/metrics", "/status", "/ready"]
 
     func handle(_ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response) async throws -> Response {
         do {

@@ -70,3 +70,34 @@ enum TestPostgres {
         var description: String { "ZKPIN_TEST_POSTGRES_RESTART is not set or failed" }
     }
 }
+
+/// The third throwaway server, which the outage test stops and starts (tools/lib/postgres.sh).
+enum OutagePostgres {
+    static let url: String? = {
+        let value = ProcessInfo.processInfo.environment["ZKPIN_TEST_POSTGRES_OUTAGE_URL"] ?? ""
+        return value.isEmpty ? nil : value
+    }()
+    static let script = ProcessInfo.processInfo.environment["ZKPIN_TEST_POSTGRES_OUTAGE"] ?? ""
+    static var isConfigured: Bool { url != nil && !script.isEmpty }
+    static let skipReason: Comment =
+        "ZKPIN_TEST_POSTGRES_OUTAGE_URL and ZKPIN_TEST_POSTGRES_OUTAGE are not set: the outage test is skipped (tools/test sets them)"
+
+    /// `stop` or `start` the server (system(3), as `TestPostgres.restart`).
+    static func run(_ verb: String) throws {
+        let status = system("'" + script.replacingOccurrences(of: "'", with: "'\\''") + "' " + verb)
+        guard status == 0 else { throw TestPostgres.RestartUnavailable() }
+    }
+
+    /// A new database of its own on that server.
+    static func freshDatabase() async throws -> String {
+        guard let url, let location = try? PostgresLocation(url: url) else { throw TestPostgres.NotConfigured() }
+        let connection = try await PostgresConnection.connect(
+            configuration: location.connectionConfiguration, id: 99, logger: Logger(label: "test.outage"))
+        let name = "zkpin_o_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
+        try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: Logger(label: "test.outage"))
+        try await connection.close()
+        var components = URLComponents(string: url)!
+        components.path = "/" + name
+        return components.string!
+    }
+}

@@ -3,14 +3,19 @@ import Logging
 import NIOCore
 import NIOPosix
 import PostgresNIO
+import Synchronization
 
 /// The database for several server instances: PostgreSQL through postgres-nio's connection
 /// pool (which replaces connections that die, e.g. when PostgreSQL restarts). Under READ
 /// COMMITTED, concurrent updates of one row wait for each other and re-check their WHERE
 /// clause on the new row, so single-statement takes and counts stay exact across instances.
 public final class PostgresDriver: SQLDriver {
-    let client: PostgresClient
-    let runTask: Task<Void, Never>
+    /// The pool and the task that runs it: replaced by a fresh one when the database comes
+    /// back after an outage (`PostgresRecovery`), since the pool's own reconnection backs off
+    /// to a minute between tries.
+    let pool: Mutex<(client: PostgresClient, run: Task<Void, Never>)>
+    var client: PostgresClient { pool.withLock { $0.client } }
+    let recovery: PostgresRecovery
     let logger: Logger
     public let location: PostgresLocation
     public var dialect: SQLDialect { .postgres }
@@ -50,18 +55,75 @@ public final class PostgresDriver: SQLDriver {
         var config = location.poolConfiguration
         config.options.maximumConnections = maxConnections
         config.options.connectTimeout = .seconds(10)
-        return PostgresDriver(client: PostgresClient(configuration: config, backgroundLogger: logger), location: location, logger: logger)
+        return PostgresDriver(
+            client: PostgresClient(configuration: config, backgroundLogger: logger), location: location, maxConnections: maxConnections,
+            logger: logger)
     }
 
-    private init(client: PostgresClient, location: PostgresLocation, logger: Logger) {
-        self.client = client
+    /// Seconds a statement or a transaction may take before the request answers 503.
+    static let statementDeadline = 5.0
+
+    let maxConnections: Int
+
+    private init(client: PostgresClient, location: PostgresLocation, maxConnections: Int, logger: Logger) {
+        pool = Mutex((client, Task { await client.run() }))
         self.location = location
+        self.maxConnections = maxConnections
         self.logger = logger
-        runTask = Task { await client.run() }
+        recovery = PostgresRecovery(location: location, logger: logger)
     }
 
     // Cancelling run() closes the pool's connections.
-    deinit { runTask.cancel() }
+    deinit { pool.withLock { $0.run.cancel() } }
+
+    /// A new pool in place of the current one (whose run is cancelled, closing its connections).
+    func replacePool() {
+        var config = location.poolConfiguration
+        config.options.maximumConnections = maxConnections
+        config.options.connectTimeout = .seconds(10)
+        let fresh = PostgresClient(configuration: config, backgroundLogger: logger)
+        let old = pool.withLock { current in
+            let old = current.run
+            current = (fresh, Task { await fresh.run() })
+            return old
+        }
+        old.cancel()
+    }
+
+    /// Runs one database call under the deadline; a failure that is not PostgreSQL's own
+    /// answer (a lost connection, no answer in time) starts the watch for its return.
+    func guarded<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+        if recovery.isDown { throw DatabaseDown() }
+        do { return try await Deadline.run(seconds: Self.statementDeadline, operation) } catch {
+            if !Self.isServerAnswer(error) { recovery.outage(self) }
+            throw error
+        }
+    }
+
+    /// Whether PostgreSQL itself answered with this error (a constraint, a syntax error): the
+    /// database is up.
+    static func isServerAnswer(_ error: any Error) -> Bool {
+        (error as? PSQLError)?.serverInfo != nil
+    }
+
+    /// `SELECT 1` through the pool under a short deadline: whether the database answers now
+    /// (`/ready`); a failure starts the watch for its return.
+    public func isReachable() async -> Bool {
+        if recovery.isDown { return false }
+        if await poolAnswers() { return true }
+        recovery.outage(self)
+        return false
+    }
+
+    func poolAnswers() async -> Bool {
+        let (client, logger) = (client, logger)
+        do {
+            _ = try await Deadline.run(seconds: 2) { try await Self.collect(try await client.query("SELECT 1", logger: logger)) }
+            return true
+        } catch {
+            return Self.isServerAnswer(error)
+        }
+    }
 
     /// A reason a person can act on; PSQLError hides everything in its description.
     static func describe(_ error: any Error) -> String {
@@ -83,15 +145,19 @@ public final class PostgresDriver: SQLDriver {
     public func read(_ statement: SQLStatement) async throws -> [SQLRow] { try await write(statement) }
 
     public func write(_ statement: SQLStatement) async throws -> [SQLRow] {
-        try await Self.collect(try await client.query(Self.query(statement), logger: logger))
+        let (client, logger) = (client, logger)
+        let query = Self.query(statement)
+        return try await guarded { try await Self.collect(try await client.query(query, logger: logger)) }
     }
 
     public func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLTransaction) throws -> T) async throws -> T {
-        let logger = logger
-        return try await client.withConnection { connection in
-            try await connection.withTransaction(logger: logger) { connection in
-                try await Self.transactionThreads.runIfActive {
-                    try body(BlockingTransaction(connection: connection, logger: logger))
+        let (client, logger) = (client, logger)
+        return try await guarded {
+            try await client.withConnection { connection in
+                try await connection.withTransaction(logger: logger) { connection in
+                    try await Self.transactionThreads.runIfActive {
+                        try body(BlockingTransaction(connection: connection, logger: logger))
+                    }
                 }
             }
         }

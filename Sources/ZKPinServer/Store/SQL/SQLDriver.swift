@@ -11,6 +11,16 @@ public protocol SQLDriver: Sendable {
     /// rolled back when it throws. `body` is synchronous and runs on a thread of the
     /// driver's, so a transaction is never held open across an await.
     func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLTransaction) throws -> T) async throws -> T
+    /// Whether the database answers a trivial statement now, within a couple of seconds
+    /// (`/ready`).
+    func isReachable() async -> Bool
+}
+
+extension SQLDriver {
+    public func isReachable() async -> Bool {
+        let driver = self
+        return (try? await Deadline.run(seconds: 2) { try await driver.read("SELECT 1 AS one") }) != nil
+    }
 }
 
 /// The statements of one transaction.
