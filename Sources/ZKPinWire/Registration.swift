@@ -55,8 +55,12 @@ public struct SignatureResponse: Codable, Sendable, Equatable {
     public var clientSecretShare: String
     /// The signed query string to send to `<dta2URL>/clientSecret?<params>`.
     public var params: String
-    public init(clientSecretShare: String, params: String) {
-        self.clientSecretShare = clientSecretShare; self.params = params
+    /// The holder proof (docs/limits.md "A shared address"), given already here: this request
+    /// is authenticated by the regOTT, so the first login is not counted with strangers on
+    /// the new owner's address either. Absent from servers that predate it.
+    public var holder: String?
+    public init(clientSecretShare: String, params: String, holder: String? = nil) {
+        self.clientSecretShare = clientSecretShare; self.params = params; self.holder = holder
     }
 }
 

@@ -10,9 +10,9 @@ enum ActivationFinisher {
         confirmationCode: String?
     ) async throws(ClientError) {
         let spinner = Spinner(label: "Waiting for the activation of \(identity.userId)", seconds: waitSeconds)
-        let secret: [UInt8]
+        let activation: Registration.Activation
         do {
-            secret = try await registration.waitForActivation(
+            activation = try await registration.waitForActivation(
                 identity: identity, service: service,
                 timeoutSeconds: waitSeconds)
             await spinner.stop()
@@ -21,10 +21,11 @@ enum ActivationFinisher {
             throw error
         }
         ClientOutput.note("The identity \(identity.userId) is activated.")
-        var clientSecret = secret
+        var clientSecret = activation.clientSecret
         defer { for i in clientSecret.indices { clientSecret[i] = 0 } }
         let pin = try PINPrompt.readNew(fromStandardInput: pinFromStandardInput, allowTrivial: allowTrivialPIN)
-        let stored = try registration.finish(identity: identity, service: service, clientSecret: clientSecret, pin: pin)
+        let stored = try registration.finish(
+            identity: identity, service: service, clientSecret: clientSecret, pin: pin, holder: activation.holder)
         if json {
             var object: [String: Any] = [
                 "status": "OK", "userId": stored.userId, "server": stored.server,

@@ -24,12 +24,12 @@ import ZKPinWire
             let started = try await registration.start(email: email, deviceName: "test", service: service)
             #expect(try await isWaiting(registration.poll(identity: started.identity, service: service)))
             server.activateAll()
-            let secret = try await registration.waitForActivation(
+            let activation = try await registration.waitForActivation(
                 identity: started.identity, service: service,
                 timeoutSeconds: 5, interval: .milliseconds(10))
             let stored = try registration.finish(
                 identity: started.identity, service: service,
-                clientSecret: secret, pin: try PIN(parsing: pin))
+                clientSecret: activation.clientSecret, pin: try PIN(parsing: pin), holder: activation.holder)
             return (service, stored)
         }
 

@@ -99,10 +99,11 @@ async function waitForActivation(identity) {
   try { service = await client.discover(identity.server); } catch (error) { say(error.message, true); return; }
   const poll = async () => {
     try {
-      const secret = await client.clientSecret(service, identity.mpinId, identity.regOTT);
+      const given = {};
+      const secret = await client.clientSecret(service, identity.mpinId, identity.regOTT, given);
       if (!secret) { waiting = setTimeout(poll, 2000); return; }
       waiting = null;
-      choosePIN(identity, service, secret);
+      choosePIN({ ...identity, holder: given.holder }, service, secret);
     } catch (error) {
       say(error.status && [400, 403, 404, 410].includes(error.status)
         ? "This registration expired or was replaced: register again." : `Waiting failed: ${error.message}`, true);
@@ -125,6 +126,7 @@ function choosePIN(identity, service, secret) {
     if (pin !== first) { first = null; say("The two PINs differ: choose a PIN again.", true); $("pin-title").textContent = "Choose a PIN"; return "again"; }
     const tokenHex = await client.token(service, identity.mpinId, pin, secret);
     secret = null;
+    // The holder proof came with share 1, so the first sign-in is not counted with strangers.
     await store.put({ ...identity, token: tokenHex, regOTT: undefined, confirmationCode: undefined, state: "registered" });
     done("Registered", `${identity.userId} can now sign in with this device at ${identity.server}.`);
     return "done";

@@ -75,11 +75,14 @@ export async function register(service, email, deviceName) {
   return { mpinId, regOTT: r.regOTT, expireTime: r.expireTime, code: await confirmationCode(r.regOTT), signingKey: signing ? key.zHex : null };
 }
 
-/** One poll of share 1: null while not activated (401); else the client secret, share 1 + share 2. */
-export async function clientSecret(service, mpinId, regOTT) {
+/** One poll of share 1: null while not activated (401); else the client secret, share 1 + share 2.
+ *  The holder proof the server gives with share 1 (docs/limits.md "A shared address") is set
+ *  on `holderOut.holder`, for the identity's first pass 1. */
+export async function clientSecret(service, mpinId, regOTT, holderOut = {}) {
   const first = await call("GET", service.url(service.settings.signatureURL) + "/" + mpinId, undefined, { "X-ZKPin-RegOTT": regOTT });
   if (first.status === 401) return null;
   const share1 = must(first, "share 1");
+  if (typeof share1.holder === "string" && /^[0-9a-f]{64}$/.test(share1.holder)) holderOut.holder = share1.holder;
   const dta2 = service.url(service.settings.dta2URL).replace(/\/+$/, "");
   const share2 = must(await call("GET", `${dta2}/clientSecret?${share1.params}`), "D-TA 2");
   return addG1(service.curve, share1.clientSecretShare, share2.clientSecret);

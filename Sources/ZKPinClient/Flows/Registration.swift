@@ -62,12 +62,18 @@ public struct Registration: Sendable {
         return Started(identity: identity, confirmationCode: code, expireTime: response.expireTime)
     }
 
+    /// An activated registration: the whole client secret CS = share 1 + share 2, validated,
+    /// and the holder proof the server gave with share 1 (nil from an older server).
+    public struct Activation: Sendable {
+        public var clientSecret: [UInt8]
+        public var holder: String?
+    }
+
     /// The outcome of asking for the shares once.
     public enum Poll: Sendable {
         /// Not activated yet (401).
         case waiting
-        /// The whole client secret CS = share 1 + share 2, validated.
-        case activated(clientSecret: [UInt8])
+        case activated(Activation)
     }
 
     /// Asks for share 1 and, once the identity is activated, share 2 from D-TA 2.
@@ -91,7 +97,8 @@ public struct Registration: Sendable {
             throw .unexpectedResponse(url: dta2Answer.url, status: dta2Answer.status, detail: "a client-secret share is not hex")
         }
         do {
-            return .activated(clientSecret: try service.curve.suite.addG1(a, b))
+            let holder = share1.holder.flatMap { $0.utf8.count == 64 && Hex.decode($0) != nil ? $0.lowercased() : nil }
+            return .activated(Activation(clientSecret: try service.curve.suite.addG1(a, b), holder: holder))
         } catch {
             throw .unexpectedResponse(
                 url: dta2Answer.url, status: dta2Answer.status,
@@ -105,12 +112,12 @@ public struct Registration: Sendable {
         identity: Identity, service: Service, timeoutSeconds: Int,
         interval: Duration = .seconds(2),
         progress: @Sendable (Int) -> Void = { _ in }
-    ) async throws(ClientError) -> [UInt8] {
+    ) async throws(ClientError) -> Activation {
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(timeoutSeconds)
         while true {
-            if case let .activated(secret) = try await poll(identity: identity, service: service) {
-                return secret
+            if case let .activated(activation) = try await poll(identity: identity, service: service) {
+                return activation
             }
             let left = clock.now.duration(to: deadline)
             guard left > .zero else {
@@ -125,7 +132,9 @@ public struct Registration: Sendable {
 
     /// Extracts the PIN from the client secret and stores the token (and nothing else).
     @discardableResult
-    public func finish(identity: Identity, service: Service, clientSecret: [UInt8], pin: PIN) throws(ClientError) -> Identity {
+    public func finish(identity: Identity, service: Service, clientSecret: [UInt8], pin: PIN, holder: String? = nil) throws(ClientError)
+        -> Identity
+    {
         guard let mpinId = identity.pendingMpinId, let id = Hex.decode(mpinId) else {
             throw .notRegistered(userId: identity.userId, state: identity.state, server: identity.server)
         }
@@ -138,7 +147,7 @@ public struct Registration: Sendable {
         guard
             try store.completeRegistration(
                 server: identity.server, userId: identity.userId, mpinId: mpinId,
-                token: Hex.encode(token), curve: service.curve.rawValue),
+                token: Hex.encode(token), curve: service.curve.rawValue, holder: holder),
             let stored = try store.find(userId: identity.userId, server: identity.server)
         else {
             throw .cancelled(

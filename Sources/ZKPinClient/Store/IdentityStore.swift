@@ -178,7 +178,7 @@ public final class IdentityStore: Sendable {
     /// longer the pending one, e.g. a newer `register` replaced it meanwhile.
     @discardableResult
     public func completeRegistration(
-        server: String, userId: String, mpinId: String, token: String, curve: String,
+        server: String, userId: String, mpinId: String, token: String, curve: String, holder: String? = nil,
         now: Date = Date()
     ) throws(ClientError) -> Bool {
         try write { db in
@@ -189,7 +189,7 @@ public final class IdentityStore: Sendable {
             identity.token = token
             identity.signingKey = identity.pendingSigningKey
             identity.pendingSigningKey = nil
-            identity.holder = nil  // the holder proof of another mpinId
+            identity.holder = holder  // the new mpinId's proof (given with share 1), never another's
             identity.curve = curve
             identity.state = .registered
             identity.pendingMpinId = nil

@@ -37,7 +37,7 @@ struct ShareService: Sendable {
         do { share = try dta1.clientSecretShare(id: id) } catch { throw APIError.bad("cannot issue a share for this identity") }
         let params = dta2Signer.query(kind: "clientSecret", hashedID: hashedID(id), date: nil, now: clock.now)
         await audit.record("client_secret", userId: pending.userId, mpinId: mpinId)
-        return SignatureResponse(clientSecretShare: Hex.encode(share), params: params)
+        return SignatureResponse(clientSecretShare: Hex.encode(share), params: params, holder: links.holderProof(mpinId: mpinId))
     }
 
     /// `GET /rps/timePermit/<mpinId>`: today's share 1 and the signed query for share 2, limited

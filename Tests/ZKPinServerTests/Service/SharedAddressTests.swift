@@ -61,6 +61,30 @@ import ZKPinWire
         }
     }
 
+    /// A stranger on a freshly registered owner's address (an office, a carrier NAT) floods
+    /// pass 1 for the owner's mpinId before the owner's first login: the holder proof given
+    /// with share 1 counts that first login in the identity's own budget.
+    @Test func aFreshlyRegisteredOwnerSignsInThroughAFlood() async throws {
+        let h = try await Harness.make { o in
+            o.pass1PerIdentity = 10
+            o.pass1PerAddress = 25
+        }
+        try await h.run { t in
+            let owner = try await TestUser.register(t, email: "new@example.com", pin: 3692, outbox: h.outbox)
+            let holder = try #require(owner.registrationHolder)
+            #expect(holder.count == 64 && holder == h.rp.links.holderProof(mpinId: owner.mpinId))
+            var statuses: [Int] = []
+            for _ in 0..<30 { statuses.append(try await owner.strangerPass1(t).status) }
+            #expect(statuses.suffix(5).allSatisfy { $0 == 429 }, "\(statuses)")
+            var logins: [Int] = []
+            for _ in 0..<10 {
+                #expect(try await owner.strangerPass1(t).status == 429)
+                logins.append(try await owner.login(t, holder: holder).status)
+            }
+            #expect(logins == Array(repeating: 200, count: 10), "\(logins)")
+        }
+    }
+
     /// The same for time permits: a stranger's permit requests for the owner's mpinId from the
     /// owner's address used up the count per identity and address; with the holder proof the
     /// owner's requests are counted per identity.

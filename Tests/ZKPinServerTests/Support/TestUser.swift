@@ -15,6 +15,8 @@ struct TestUser: Sendable {
     let usePermits: Bool
     /// CS = share 1 + share 2 (kept for tests that sign with a DVS identity).
     var clientSecret: [UInt8] = []
+    /// The holder proof given with share 1.
+    var registrationHolder: String? = nil
 
     var id: [UInt8] { Hex.decode(mpinId)! }
 
@@ -46,7 +48,8 @@ struct TestUser: Sendable {
         let cs = try suite.addG1(Hex.decode(share1.clientSecretShare)!, Hex.decode(share2.clientSecret)!)
         let token = try suite.extractPIN(clientSecret: cs, id: Hex.decode(reg.mpinId)!, pin: pin)
         return TestUser(
-            email: email, mpinId: reg.mpinId, token: token, pin: pin, suite: suite, usePermits: usePermits, clientSecret: cs)
+            email: email, mpinId: reg.mpinId, token: token, pin: pin, suite: suite, usePermits: usePermits, clientSecret: cs,
+            registrationHolder: share1.holder)
     }
 
     /// pass 1 and pass 2 with `pin`; returns the pass-2 reply.
