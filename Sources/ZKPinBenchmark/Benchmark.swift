@@ -79,8 +79,17 @@ public struct Stopwatch {
         return (Self.median(times), Self.median(ratios))
     }
 
+    /// With `ZKPIN_BENCH_FIXED_CALLS=1` in the environment every measurement makes the same
+    /// calls whatever the timing (one warm-up call, batches of one): tools/check-constant-time
+    /// compares the instruction counts of runs, which must then make exactly the same calls.
+    static let fixedCalls = ProcessInfo.processInfo.environment["ZKPIN_BENCH_FIXED_CALLS"] == "1"
+
     /// Calls per batch: enough to fill `minimumBatch` at the rate seen during the warm-up.
     func batchSize(_ body: () -> Void, clock: ContinuousClock) -> Int {
+        if Self.fixedCalls {
+            body()
+            return 1
+        }
         let warmUpEnd = clock.now.advanced(by: warmUp)
         var calls = 0
         while clock.now < warmUpEnd { body(); calls += 1 }
