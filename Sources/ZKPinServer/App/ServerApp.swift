@@ -139,6 +139,7 @@ public enum ZKPinServerApp {
     public static func router(rp: RelyingParty, dta2: DTA2Service?, logger: Logger) throws -> Router<AppContext> {
         let router = Router(context: AppContext.self)
         router.add(middleware: RedactingLogMiddleware(logger: logger, metrics: rp.metrics))
+        router.add(middleware: HeadAsGetMiddleware())
         let allowed = AllowedMethods()
         router.add(middleware: ErrorShapeMiddleware(logger: logger, allowed: allowed))
         router.add(middleware: BodyLimitMiddleware(bodyTimeout: rp.config.bodyTimeout))
@@ -174,6 +175,7 @@ public enum ZKPinServerApp {
             router.add(middleware: CORSMiddleware(allowOrigin: .custom(corsOrigin), allowHeaders: [.accept], allowMethods: [.get]))
         }
         router.add(middleware: RedactingLogMiddleware(logger: logger, metrics: nil))
+        router.add(middleware: HeadAsGetMiddleware())
         let allowed = AllowedMethods()
         router.add(middleware: ErrorShapeMiddleware(logger: logger, allowed: allowed))
         DTA2Routes.add(to: router, dta2: dta2, prefix: "", withStatus: true)
