@@ -3,14 +3,26 @@ import ZKPinWire
 
 /// `POST /otp/verify`: a service registered with `--otp` checks a person's one-time code,
 /// authenticated as at the token endpoint (HTTP Basic, or `client_id` and `client_secret` in
-/// the body).
+/// the body). Failed client authentications count towards the address's limit shared with the
+/// OAuth endpoints (429 once used up, checked first).
 enum OTPRoutes {
     static func collection(otp: OTPService, storage: StorageGateway, address: ClientAddress) -> RouteCollection<AppContext> {
         let routes = RouteCollection(context: AppContext.self)
+        let limiter = StoreRateLimiter(storage: storage)
+        let rule = otp.config.limits.failedClientAuthPerAddress
         routes.post("/otp/verify") { request, context in
+            let from = address.of(request, context)
+            let key = "client-auth:" + from
+            if try await limiter.exhausted(key, rule, now: otp.clock.now) {
+                throw APIError(.rateLimited, "too many failed client authentications from this address; try again in \(rule.window) seconds")
+            }
             let body = try await request.decode(as: OTPVerifyRequest.self, context: context)
-            let service = try await authenticate(body, header: request.headers[.authorization], storage: storage)
-            return try await otp.verify(user: body.user, otp: body.otp, service: service, address: address.of(request, context))
+            let service: OIDCClient
+            do { service = try await authenticate(body, header: request.headers[.authorization], storage: storage) } catch let error as APIError {
+                if error.status == .unauthorized { _ = try await limiter.hit(key, rule, now: otp.clock.now) }
+                throw error
+            }
+            return try await otp.verify(user: body.user, otp: body.otp, service: service, address: from)
         }
         return routes
     }

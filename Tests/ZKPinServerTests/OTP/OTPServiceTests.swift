@@ -200,4 +200,19 @@ import ZKPinWire
             #expect(try Self.valid(try await Self.verify(t, vpn, user: "di@example.com", otp: code)))
         }
     }
+
+    /// Wrong client secrets at `/otp/verify` count towards the address's client-authentication
+    /// limit (as at `/oauth/token`): past it, 429 even for the right secret.
+    @Test func failedClientAuthenticationsAreLimited() async throws {
+        let h = try await Harness.make()
+        let vpn = try await Self.service(h)
+        let limit = h.rp.config.limits.failedClientAuthPerAddress.limit
+        try await h.run { t in
+            let wrong = Service(client: vpn.client, secret: "not-the-secret")
+            var statuses: [Int] = []
+            for _ in 0..<(limit + 3) { statuses.append(try await Self.verify(t, wrong, user: "x@example.com", otp: "123456").status) }
+            #expect(statuses.prefix(limit).allSatisfy { $0 == 401 } && statuses.suffix(3).allSatisfy { $0 == 429 }, "\(statuses)")
+            #expect(try await Self.verify(t, vpn, user: "x@example.com", otp: "123456").status == 429)
+        }
+    }
 }
