@@ -89,9 +89,15 @@ extension OIDCProvider {
     }
 
     /// The signed-in person's answer to a device's request; nil when it was answered already
-    /// or expired meanwhile.
+    /// or expired meanwhile. A miss counts towards the address's wrong user codes as at
+    /// `/device` (a signed-in person must not guess codes here without limit either).
     func answerDevice(userCode: String, allow: Bool, session: WebSession, address: String) async throws(OAuthError) -> DeviceCode? {
-        guard let canonical = UserCode.canonical(userCode) else { return nil }
+        let key = "user-code:" + address
+        try await checkFailures(key, limits.wrongUserCodesPerAddress, address: address)
+        guard let canonical = UserCode.canonical(userCode) else {
+            try await countFailure(key, limits.wrongUserCodesPerAddress)
+            return nil
+        }
         let now = self.now
         let answered = try await stored {
             try await $0.answerDeviceCode(
@@ -102,6 +108,9 @@ extension OIDCProvider {
             await audit.record(
                 allow ? "device_allowed" : "device_denied", userId: session.userId, mpinId: session.mpinId, address: address,
                 "client \(answered.clientId)")
+        } else {
+            try await countFailure(key, limits.wrongUserCodesPerAddress)
+            await audit.record("device_code_refused", userId: session.userId, address: address, "a wrong or expired user code at confirm")
         }
         return answered
     }
