@@ -64,8 +64,9 @@ enum FormBody {
 enum FormBounds {
     static let maxFields = 32
     static let maxNameLength = 64
-    /// The pages' and OpenID Connect's body limit (BodyLimitMiddleware), the form's own bound.
-    static let maxBytes = 64 * 1024
+    /// The largest form body (BodyLimitMiddleware's cap for `/oauth/approval/verify`; the
+    /// others are 16 KB), the form's own bound.
+    static let maxBytes = 32 * 1024
 
     /// Why the form is refused, or nil when its shape is acceptable.
     static func problem(_ bytes: some Collection<UInt8>) -> String? {

@@ -88,7 +88,7 @@ enum OAuthForm {
         else { throw Malformed() }
         // The server's body limit applies (BodyLimitMiddleware); this bound is the form's own.
         let body: ByteBuffer
-        do { body = try await request.body.collect(upTo: FormBounds.maxBytes) } catch { throw Malformed(reason: "the form is larger than 64 KB") }
+        do { body = try await request.body.collect(upTo: FormBounds.maxBytes) } catch { throw Malformed(reason: "the form is larger than 32 KB") }
         return try parse(type, String(decoding: body.readableBytesView, as: UTF8.self))
     }
 

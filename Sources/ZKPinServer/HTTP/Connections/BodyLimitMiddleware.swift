@@ -2,18 +2,22 @@ import Hummingbird
 import NIOCore
 import Synchronization
 
-/// Request bodies capped per route and read within a deadline: the JSON API's bodies are all
-/// small, so they may be 16 KB at most; the pages and the OpenID Connect provider keep the
-/// context's 64 KB. A declared length over the cap is refused (413) before anything is read;
-/// a body that has not fully arrived `bodyTimeout` seconds after its head closes the connection.
+/// Request bodies capped per route and read within a deadline: every body is small, so 16 KB
+/// at most (the JSON API, the pages' and OpenID Connect's forms), but for the stored approval
+/// `/oauth/approval/verify` takes back (an 8 KB claim, percent-encoded: 32 KB). A declared
+/// length over the cap is refused (413) before anything is read; a body that has not fully
+/// arrived `bodyTimeout` seconds after its head closes the connection. The deadline covers the
+/// body only: it ends once the body is read, so a slow handler (a login waiting for its page)
+/// is never cut by it.
 struct BodyLimitMiddleware: RouterMiddleware {
     typealias Context = AppContext
     let bodyTimeout: Int
 
     static let apiLimit = 16 * 1024
+    static let evidenceLimit = 32 * 1024
 
     static func limit(for path: String, default fallback: Int) -> Int {
-        path.hasPrefix("/rps/") || path.hasPrefix("/dta2/") ? apiLimit : fallback
+        path == "/oauth/approval/verify" ? min(evidenceLimit, fallback) : min(apiLimit, fallback)
     }
 
     func handle(_ request: Request, context: AppContext, next: (Request, AppContext) async throws -> Response) async throws -> Response {
@@ -33,12 +37,15 @@ struct BodyLimitMiddleware: RouterMiddleware {
                 channel.close(promise: nil)
             }
         }
-        defer { deadline?.cancel() }
         do {
             request.body = RequestBody(buffer: try await request.body.collect(upTo: limit))
-        } catch  where timedOut.isSet.load(ordering: .relaxed) {
+        } catch where timedOut.isSet.load(ordering: .relaxed) {
             throw APIError(status: .requestTimeout, code: .badRequest, "the request body did not arrive within \(bodyTimeout) seconds")
+        } catch {
+            deadline?.cancel()
+            throw error
         }
+        deadline?.cancel()
         return try await next(request, context)
     }
 }
