@@ -72,7 +72,9 @@ struct ApproveCommand: AsyncParsableCommand {
             if options.json {
                 ClientOutput.json(["status": status, "authReqId": chosen.authReqId, "site": chosen.site, "bindingMessage": chosen.bindingMessage])
             } else {
-                ClientOutput.info("\(status == "approved" ? "Approved" : "Denied"): \"\(DisplayText.escaped(chosen.bindingMessage))\" for \(DisplayText.escaped(chosen.site)).")
+                ClientOutput.info(
+                    "\(status == "approved" ? "Approved" : "Denied"): \"\(DisplayText.escaped(chosen.bindingMessage))\" for \(DisplayText.escaped(chosen.site))."
+                )
             }
         }
     }

@@ -73,7 +73,8 @@ public final class RelyingParty: Sendable {
             otp: otp, links: links)
         devices = DeviceService(config: config, storage: storage, audit: audit, mailer: mailer, logger: logger)
         approvals = ApprovalService(
-            config: config, storage: storage, limiter: limiter, batcher: batcher, audit: audit, metrics: metrics, clock: clock, suite: suite, serverSecret: prepared,
+            config: config, storage: storage, limiter: limiter, batcher: batcher, audit: audit, metrics: metrics, clock: clock, suite: suite,
+            serverSecret: prepared,
             notifier: BackchannelNotifier(audit: audit))
     }
 

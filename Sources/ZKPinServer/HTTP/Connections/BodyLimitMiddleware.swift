@@ -39,7 +39,7 @@ struct BodyLimitMiddleware: RouterMiddleware {
         }
         do {
             request.body = RequestBody(buffer: try await request.body.collect(upTo: limit))
-        } catch where timedOut.isSet.load(ordering: .relaxed) {
+        } catch  where timedOut.isSet.load(ordering: .relaxed) {
             throw APIError(status: .requestTimeout, code: .badRequest, "the request body did not arrive within \(bodyTimeout) seconds")
         } catch {
             deadline?.cancel()
