@@ -248,12 +248,13 @@ async function signInWithCode(code) {
   $("signin").hidden = false;
   askPIN("Enter your PIN", `Sign in to ${siteName || service.name} at ${location.origin} with code ${code}.`, async (pin) => {
     const identity = await store.get(select.value);
-    if (identity.state === "blocked") { done("Blocked", "This identity is blocked: too many wrong PINs. Ask the site to unblock it, or register this device again.", true); return "done"; }
+    // A blocked identity asks the server too, as the CLI does: an operator may have unblocked
+    // it since (the server answers 410 again when not). A revoked one never comes back.
     if (identity.state === "revoked") { done("Refused", "This identity is revoked. Register again.", true); return "done"; }
     say("Signing in…");
     try {
       const userId = await client.signIn(service, identity, pin, code);
-      await store.update(identity.key, { lastLogin: new Date().toISOString(), holder: identity.holder });
+      await store.update(identity.key, { lastLogin: new Date().toISOString(), holder: identity.holder, state: "registered" });
       done("Signed in", `Signed in to ${siteName || service.name} as ${userId}. The other screen is now signed in.`);
       return "done";
     } catch (error) {
