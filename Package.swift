@@ -73,7 +73,7 @@ let package = Package(
         .target(
             name: "ZKPinServer",
             dependencies: [
-                "ZKPinProtocol", "ZKPinWire", "CQREncode",
+                "ZKPinMath", "ZKPinProtocol", "ZKPinWire", "CQREncode",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
