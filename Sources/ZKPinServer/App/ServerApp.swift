@@ -137,9 +137,11 @@ public enum ZKPinServerApp {
 
     /// The router of a relying party (with `/dta2` when D-TA 2 runs in process).
     public static func router(rp: RelyingParty, dta2: DTA2Service?, logger: Logger) throws -> Router<AppContext> {
-        let router = Router(context: AppContext.self)
+        // HEAD answers as GET without the body (RFC 9110 section 9.3.2): monitors send it.
+        let router = Router(context: AppContext.self, options: .autoGenerateHeadEndpoints)
+        RequestScope.installPairingCheck()
         router.add(middleware: RedactingLogMiddleware(logger: logger, metrics: rp.metrics))
-        router.add(middleware: HeadAsGetMiddleware())
+        router.add(middleware: RequestScopeMiddleware())
         let allowed = AllowedMethods()
         router.add(middleware: ErrorShapeMiddleware(logger: logger, allowed: allowed))
         router.add(middleware: BodyLimitMiddleware(bodyTimeout: rp.config.bodyTimeout))
@@ -170,12 +172,12 @@ public enum ZKPinServerApp {
     /// With `corsOrigin`, that one origin (the relying party's web app) may read the answers
     /// (Hummingbird's `CORSMiddleware`, GET only, no credentials); any other origin may not.
     public static func dtaRouter(_ dta2: DTA2Service, logger: Logger, corsOrigin: String? = nil) -> Router<AppContext> {
-        let router = Router(context: AppContext.self)
+        // HEAD answers as GET without the body (RFC 9110 section 9.3.2): monitors send it.
+        let router = Router(context: AppContext.self, options: .autoGenerateHeadEndpoints)
         if let corsOrigin {
             router.add(middleware: CORSMiddleware(allowOrigin: .custom(corsOrigin), allowHeaders: [.accept], allowMethods: [.get]))
         }
         router.add(middleware: RedactingLogMiddleware(logger: logger, metrics: nil))
-        router.add(middleware: HeadAsGetMiddleware())
         let allowed = AllowedMethods()
         router.add(middleware: ErrorShapeMiddleware(logger: logger, allowed: allowed))
         DTA2Routes.add(to: router, dta2: dta2, prefix: "", withStatus: true)
