@@ -60,8 +60,11 @@ public final class PostgresDriver: SQLDriver {
             logger: logger)
     }
 
-    /// Seconds a statement or a transaction may take before the request answers 503.
-    static let statementDeadline = 5.0
+    /// Seconds a statement or a transaction may take before the request answers 503 (a
+    /// database that does not answer is found down sooner: `PostgresRecovery`).
+    static let statementDeadline = 15.0
+    /// Seconds after which a waiting call has the watch check whether the database is down.
+    static let slowCall = 2.0
 
     let maxConnections: Int
 
@@ -93,9 +96,14 @@ public final class PostgresDriver: SQLDriver {
     /// Runs one database call under the deadline; a failure that is not PostgreSQL's own
     /// answer (a lost connection, no answer in time) starts the watch for its return.
     func guarded<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+        let recovery = recovery
         if recovery.isDown { throw DatabaseDown() }
-        do { return try await Deadline.run(seconds: Self.statementDeadline, operation) } catch {
-            if !Self.isServerAnswer(error) { recovery.outage(self) }
+        do {
+            return try await Deadline.run(
+                seconds: Self.statementDeadline, slowAfter: Self.slowCall, slow: { [weak self] in self.map(recovery.suspect) },
+                abandon: { recovery.isDown }, operation)
+        } catch {
+            if !Self.isServerAnswer(error) { recovery.suspect(self) }
             throw error
         }
     }
@@ -110,15 +118,8 @@ public final class PostgresDriver: SQLDriver {
     /// (`/ready`); a failure starts the watch for its return.
     public func isReachable() async -> Bool {
         if recovery.isDown { return false }
-        if await poolAnswers() { return true }
-        recovery.outage(self)
-        return false
-    }
-
-    func poolAnswers() async -> Bool {
-        let (client, logger) = (client, logger)
         do {
-            _ = try await Deadline.run(seconds: 2) { try await Self.collect(try await client.query("SELECT 1", logger: logger)) }
+            _ = try await guarded { [client, logger] in try await Self.collect(try await client.query("SELECT 1", logger: logger)) }
             return true
         } catch {
             return Self.isServerAnswer(error)

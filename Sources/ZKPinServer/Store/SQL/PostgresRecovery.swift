@@ -2,18 +2,18 @@ import Logging
 import PostgresNIO
 import Synchronization
 
-/// Brings a `PostgresDriver` back within about a second of the database's return after an
-/// outage. postgres-nio's pool retries with a backoff that grows to a minute, so after a long
-/// outage the first requests could wait 15 s or more; instead, once a call fails for want of
-/// the database, a watcher tries a plain connection every second and, when one succeeds,
-/// gives the driver a fresh pool. While the watch knows the database is down, calls fail at
-/// once (503) rather than each waiting out its deadline.
+/// Finds a database outage within about two seconds and brings a `PostgresDriver` back within
+/// about a second of the database's return. A call that fails for want of the database, or
+/// still waits after two seconds, has a plain connection tried: when that fails too the
+/// database is down, and every call fails at once (503) until a plain connection opens again;
+/// then the driver gets a fresh pool, since postgres-nio's own reconnection backs off to a
+/// minute between tries. A slow call on a database that answers (a busy machine) changes
+/// nothing.
 final class PostgresRecovery: Sendable {
     let location: PostgresLocation
     let logger: Logger
     let watching = Mutex(false)
-    /// Set once the watch found the pool unable to answer, cleared when a fresh pool is in
-    /// place: meanwhile calls fail at once instead of waiting out their deadline.
+    /// Set while the database is known to be down, cleared when a fresh pool is in place.
     let down = Atomic(false)
     var isDown: Bool { down.load(ordering: .acquiring) }
 
@@ -22,8 +22,8 @@ final class PostgresRecovery: Sendable {
         self.logger = logger
     }
 
-    /// A call found the database unavailable: starts the watch unless one is running.
-    func outage(_ driver: PostgresDriver) {
+    /// A call failed for want of the database, or is slow: starts the watch unless one runs.
+    func suspect(_ driver: PostgresDriver) {
         let start = watching.withLock { running in
             if running { return false }
             running = true
@@ -32,8 +32,8 @@ final class PostgresRecovery: Sendable {
         guard start else { return }
         Task { [weak driver] in
             defer { self.watching.withLock { $0 = false } }
-            // A passing fault (one slow statement) leaves the pool as it is.
-            guard let pool = driver, await !pool.poolAnswers() else { return }
+            // The database answers a new connection: a passing fault or a busy machine.
+            guard driver != nil, await !self.answers() else { return }
             self.down.store(true, ordering: .releasing)
             self.logger.error("database unavailable: answering 503 until it is back", metadata: ["database": "\(self.location.display)"])
             while !Task.isCancelled {
