@@ -3,6 +3,7 @@
 // here with your PIN" on the sign-in page opens /app/#<code>). No inline script (CSP).
 import * as store from "/app/identities.js";
 import * as client from "/app/client.js";
+import { displayProblem, escapedText } from "/app/display.js";
 
 const $ = (id) => document.getElementById(id);
 const sections = ["home", "register", "activate", "signin", "pin", "approvals", "done"];
@@ -364,31 +365,6 @@ async function listApprovals() {
     session.timer = setTimeout(() => listApprovals().catch((error) => { endApprovals(); approvalRefusal(error, session.identity); }), 5000);
   }
 }
-
-// The one rule for text a person approves (DisplayText in the server and the CLI): no control,
-// invisible formatting or direction, line or paragraph separator characters, and nothing NFKC
-// changes. The server refuses such requests; the app checks again, so what it shows is what
-// the person signs.
-const unshowable = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cn}\p{Co}\p{Cs}]/u;
-const unshowableAll = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cn}\p{Co}\p{Cs}]/gu;
-
-function displayProblem(request) {
-  const strings = [request.site, request.bindingMessage];
-  if (request.authorizationDetails) {
-    let parsed;
-    try { parsed = JSON.parse(request.authorizationDetails); } catch { return true; }
-    const walk = (v) => {
-      if (typeof v === "string") strings.push(v);
-      else if (Array.isArray(v)) v.forEach(walk);
-      else if (v !== null && typeof v === "object") for (const [k, x] of Object.entries(v)) { strings.push(k); walk(x); }
-    };
-    walk(parsed);
-  }
-  return strings.some((s) => unshowable.test(s) || s.normalize("NFKC") !== s);
-}
-
-// Text that breaks the rule, with each refused character written as \u{XXXX}.
-const escapedText = (s) => s.replace(unshowableAll, (c) => `\\u{${c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")}}`);
 
 function renderApprovals(requests) {
   const session = approvalSession;
