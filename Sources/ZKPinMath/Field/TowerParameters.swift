@@ -16,7 +16,7 @@ public protocol TowerParameters: PrimeFieldParameters {
     static func fp12Squared(_ a: Fp12<Self>) -> Fp12<Self>
     /// The same in place (`Fp12.formSquare`, `Fp12.*=`): the C kernels read and write the value
     /// where it lies, where the forms above copy it in and out (and zero their result first),
-    /// about 5% of a live BN254CX Miller loop's time (stop 40 in docs/PERFORMANCE.md).
+    /// about 5% of a live BN254CX Miller loop's time.
     static func fp12Square(_ f: inout Fp12<Self>)
     static func fp12Multiply(_ a: inout Fp12<Self>, by b: Fp12<Self>)
     /// f := f times a sparse element `a + b·k` (bAtKSquared false: a D-type twist's Miller-loop
