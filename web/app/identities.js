@@ -51,8 +51,9 @@ export async function update(key, fields) {
 }
 
 // The sign-in page of this origin offers "Sign in here with your PIN" when this browser holds
-// an identity that can sign in: it reads this flag (it never opens the database).
+// an identity that can sign in: it reads this flag (it never opens the database). A blocked
+// identity counts: an operator may have unblocked it, and only the server can say.
 async function remember() {
-  const usable = (await all()).some((i) => i.server === location.origin && i.state === "registered");
+  const usable = (await all()).some((i) => i.server === location.origin && (i.state === "registered" || i.state === "blocked"));
   if (usable) localStorage.setItem("zkpin-identity", "1"); else localStorage.removeItem("zkpin-identity");
 }
