@@ -6,7 +6,7 @@ public enum Pairing<C: PairingCurve> {
     @_specialize(where C == BN254CX)
     @_specialize(where C == BLS12_381)
     public static func finalExponentiation(_ f: GT) -> GT {
-        PairingThreadCheck.check?()
+        PairingThreadCheck.run()
         let easy = easyPart(f)
         switch C.family {
         case .bn: return bnHardPart(easy)
@@ -22,7 +22,7 @@ public enum Pairing<C: PairingCurve> {
     @_specialize(where C == BN254CX)
     @_specialize(where C == BLS12_381)
     public static func finalExponentiationIsOne(_ f: GT) -> Bool {
-        PairingThreadCheck.check?()
+        PairingThreadCheck.run()
         let easy = easyPart(f)
         switch C.family {
         case .bn: return bnHardPartMultiple(easy).isOne

@@ -139,7 +139,6 @@ public enum ZKPinServerApp {
     public static func router(rp: RelyingParty, dta2: DTA2Service?, logger: Logger) throws -> Router<AppContext> {
         // HEAD answers as GET without the body (RFC 9110 section 9.3.2): monitors send it.
         let router = Router(context: AppContext.self, options: .autoGenerateHeadEndpoints)
-        RequestScope.installPairingCheck()
         router.add(middleware: RedactingLogMiddleware(logger: logger, metrics: rp.metrics))
         router.add(middleware: RequestScopeMiddleware())
         let allowed = AllowedMethods()

@@ -13,12 +13,14 @@ struct DatabaseDown: Error, CustomStringConvertible {
     var description: String { "the database is down; waiting for it to come back" }
 }
 
+/// One-off deadlines for rare calls (a connection probe, `/ready` on SQLite); the driver's own
+/// calls are watched by `CallWatch` instead of a timer each.
 enum Deadline {
-    /// Who answers first: the operation or the watch on it.
+    /// Who answers first: the operation or the timer.
     private final class Race: Sendable {
         let settled = Mutex(false)
-        /// Cancelled when the operation ends first, so the watch holds nothing for long.
-        let watch = Mutex<Task<Void, Never>?>(nil)
+        /// Cancelled when the operation ends first, so the timer holds nothing for long.
+        let timer = Mutex<Task<Void, Never>?>(nil)
 
         func claim() -> Bool {
             settled.withLock { done in
@@ -29,17 +31,9 @@ enum Deadline {
         }
     }
 
-    /// `operation`'s result, or an error as soon as one of these comes first: `seconds` pass
-    /// (`DeadlineExceeded`), or `abandon` says the database is down (`DatabaseDown`, looked at
-    /// every quarter of a second). A call still waiting after `slowAfter` seconds calls `slow`
-    /// once (which may find the database down). The operation is cancelled when it loses, and
-    /// this returns without waiting for it (postgres-nio's pool may hold a waiting request
-    /// until its own connect timeout).
-    static func run<T: Sendable>(
-        seconds: Double, slowAfter: Double = .infinity, slow: @escaping @Sendable () -> Void = {},
-        abandon: @escaping @Sendable () -> Bool = { false },
-        _ operation: @escaping @Sendable () async throws -> T
-    ) async throws -> T {
+    /// `operation`'s result, or `DeadlineExceeded` after `seconds`, whichever comes first; the
+    /// operation is cancelled when the deadline wins, and this returns without waiting for it.
+    static func run<T: Sendable>(seconds: Double, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
         let race = Race()
         return try await withCheckedThrowingContinuation { (reply: CheckedContinuation<T, any Error>) in
             let work = Task {
@@ -49,33 +43,16 @@ enum Deadline {
                 } catch {
                     if race.claim() { reply.resume(throwing: error) }
                 }
-                race.watch.withLock { $0?.cancel() }
+                race.timer.withLock { $0?.cancel() }
             }
-            let watch = Task {
-                let start = ContinuousClock.now
-                var toldSlow = false
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: .milliseconds(250))
-                    if Task.isCancelled { return }
-                    let waited =
-                        Double((ContinuousClock.now - start).components.seconds)
-                        + Double((ContinuousClock.now - start).components.attoseconds) / 1e18
-                    let failure: (any Error)? =
-                        abandon() ? DatabaseDown() : waited >= seconds ? DeadlineExceeded(seconds: seconds) : nil
-                    if let failure {
-                        if race.claim() {
-                            work.cancel()
-                            reply.resume(throwing: failure)
-                        }
-                        return
-                    }
-                    if !toldSlow && waited >= slowAfter {
-                        toldSlow = true
-                        slow()
-                    }
+            let countdown = Task {
+                try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+                if !Task.isCancelled, race.claim() {
+                    work.cancel()
+                    reply.resume(throwing: DeadlineExceeded(seconds: seconds))
                 }
             }
-            race.watch.withLock { $0 = watch }
+            race.timer.withLock { $0 = countdown }
         }
     }
 }

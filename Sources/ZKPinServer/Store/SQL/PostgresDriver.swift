@@ -16,6 +16,8 @@ public final class PostgresDriver: SQLDriver {
     let pool: Mutex<(client: PostgresClient, run: Task<Void, Never>)>
     var client: PostgresClient { pool.withLock { $0.client } }
     let recovery: PostgresRecovery
+    /// Every call in flight, under the deadline and the outage watch.
+    let watch: CallWatch
     let logger: Logger
     public let location: PostgresLocation
     public var dialect: SQLDialect { .postgres }
@@ -73,7 +75,11 @@ public final class PostgresDriver: SQLDriver {
         self.location = location
         self.maxConnections = maxConnections
         self.logger = logger
-        recovery = PostgresRecovery(location: location, logger: logger)
+        let recovery = PostgresRecovery(location: location, logger: logger)
+        self.recovery = recovery
+        watch = CallWatch(
+            deadline: Self.statementDeadline, slowAfter: Self.slowCall, slow: { recovery.suspect() }, abandon: { recovery.isDown })
+        recovery.attach(self)
     }
 
     // Cancelling run() closes the pool's connections.
@@ -96,14 +102,9 @@ public final class PostgresDriver: SQLDriver {
     /// Runs one database call under the deadline; a failure that is not PostgreSQL's own
     /// answer (a lost connection, no answer in time) starts the watch for its return.
     func guarded<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
-        let recovery = recovery
         if recovery.isDown { throw DatabaseDown() }
-        do {
-            return try await Deadline.run(
-                seconds: Self.statementDeadline, slowAfter: Self.slowCall, slow: { [weak self] in self.map(recovery.suspect) },
-                abandon: { recovery.isDown }, operation)
-        } catch {
-            if !Self.isServerAnswer(error) { recovery.suspect(self) }
+        do { return try await watch.run(operation) } catch {
+            if !Self.isServerAnswer(error) { recovery.suspect() }
             throw error
         }
     }

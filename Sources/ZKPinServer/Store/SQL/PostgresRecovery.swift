@@ -13,6 +13,11 @@ final class PostgresRecovery: Sendable {
     let location: PostgresLocation
     let logger: Logger
     let watching = Mutex(false)
+    /// The driver it brings back (set once the driver exists; weak: the driver owns this).
+    private let driver = Mutex<WeakDriver>(WeakDriver())
+    private struct WeakDriver { weak var value: PostgresDriver? }
+
+    func attach(_ driver: PostgresDriver) { self.driver.withLock { $0.value = driver } }
     /// Set while the database is known to be down, cleared when a fresh pool is in place.
     let down = Atomic(false)
     var isDown: Bool { down.load(ordering: .acquiring) }
@@ -23,22 +28,22 @@ final class PostgresRecovery: Sendable {
     }
 
     /// A call failed for want of the database, or is slow: starts the watch unless one runs.
-    func suspect(_ driver: PostgresDriver) {
+    func suspect() {
         let start = watching.withLock { running in
             if running { return false }
             running = true
             return true
         }
         guard start else { return }
-        Task { [weak driver] in
+        Task {
             defer { self.watching.withLock { $0 = false } }
             // The database answers a new connection: a passing fault or a busy machine.
-            guard driver != nil, await !self.answers() else { return }
+            guard await !self.answers() else { return }
             self.down.store(true, ordering: .releasing)
             self.logger.error("database unavailable: answering 503 until it is back", metadata: ["database": "\(self.location.display)"])
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(1))
-                guard let driver else { return }
+                guard let driver = self.driver.withLock({ $0.value }) else { return }
                 if await self.answers() {
                     driver.replacePool()
                     self.down.store(false, ordering: .releasing)
