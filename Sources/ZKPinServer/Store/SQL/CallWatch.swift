@@ -10,26 +10,12 @@ import Synchronization
 final class CallWatch: Sendable {
     private struct Entry {
         let started: ContinuousClock.Instant
-        let race: Race
+        /// Answers the caller with the watch's error, if the operation has not answered first.
+        let fail: @Sendable (any Error) -> Void
         var toldSlow = false
     }
 
-    /// Who answers a call first: the operation or the watch.
-    private final class Race: Sendable {
-        let settled = Mutex(false)
-        let work = Mutex<Task<Void, Never>?>(nil)
-
-        func claim() -> Bool {
-            settled.withLock { done in
-                if done { return false }
-                done = true
-                return true
-            }
-        }
-    }
-
     private let calls = Mutex<[UInt64: Entry]>([:])
-    private let failures = Mutex<[UInt64: @Sendable (any Error) -> Void]>([:])
     private let nextID = Atomic<UInt64>(0)
     private let ticking = Mutex(false)
     let deadline: Double
@@ -46,18 +32,16 @@ final class CallWatch: Sendable {
 
     func run<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
         let id = nextID.add(1, ordering: .relaxed).newValue
-        let race = Race()
+        let race = CallRace()
         return try await withCheckedThrowingContinuation { (reply: CheckedContinuation<T, any Error>) in
             // Registered before the work starts, so a quick call never leaves an entry behind.
-            calls.withLock { $0[id] = Entry(started: .now, race: race) }
-            failures.withLock {
-                $0[id] = { error in
-                    if race.claim() {
-                        race.work.withLock { $0?.cancel() }
-                        reply.resume(throwing: error)
-                    }
+            let fail: @Sendable (any Error) -> Void = { error in
+                if race.claim() {
+                    race.task.withLock { $0?.cancel() }  // the operation
+                    reply.resume(throwing: error)
                 }
             }
+            calls.withLock { $0[id] = Entry(started: .now, fail: fail) }
             let work = Task {
                 do {
                     let value = try await operation()
@@ -65,16 +49,11 @@ final class CallWatch: Sendable {
                 } catch {
                     if race.claim() { reply.resume(throwing: error) }
                 }
-                self.forget(id)
+                self.calls.withLock { _ = $0.removeValue(forKey: id) }
             }
-            race.work.withLock { $0 = work }
+            race.task.withLock { $0 = work }
             startTicking()
         }
-    }
-
-    private func forget(_ id: UInt64) {
-        calls.withLock { _ = $0.removeValue(forKey: id) }
-        failures.withLock { _ = $0.removeValue(forKey: id) }
     }
 
     /// One task looks at the calls while there are any, then ends (the next call starts one).
@@ -99,15 +78,17 @@ final class CallWatch: Sendable {
     private func tick() -> Bool {
         let now = ContinuousClock.now
         let down = abandon()
-        var lost: [(UInt64, any Error)] = []
+        var lost: [(@Sendable (any Error) -> Void, any Error)] = []
         var newlySlow = false
         let empty = calls.withLock { calls in
             for (id, entry) in calls {
                 let waited = now - entry.started
                 if down {
-                    lost.append((id, DatabaseDown()))
+                    lost.append((entry.fail, DatabaseDown()))
+                    calls[id] = nil
                 } else if waited >= .milliseconds(Int(deadline * 1000)) {
-                    lost.append((id, DeadlineExceeded(seconds: deadline)))
+                    lost.append((entry.fail, DeadlineExceeded(seconds: deadline)))
+                    calls[id] = nil
                 } else if !entry.toldSlow, waited >= .milliseconds(Int(slowAfter * 1000)) {
                     calls[id]?.toldSlow = true
                     newlySlow = true
@@ -116,11 +97,7 @@ final class CallWatch: Sendable {
             if calls.isEmpty { ticking.withLock { $0 = false } }
             return calls.isEmpty
         }
-        for (id, error) in lost {
-            let fail = failures.withLock { $0.removeValue(forKey: id) }
-            calls.withLock { _ = $0.removeValue(forKey: id) }
-            fail?(error)
-        }
+        for (fail, error) in lost { fail(error) }
         if newlySlow { slow() }
         return empty
     }

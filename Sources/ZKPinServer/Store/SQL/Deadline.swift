@@ -13,28 +13,28 @@ struct DatabaseDown: Error, CustomStringConvertible {
     var description: String { "the database is down; waiting for it to come back" }
 }
 
+/// Who answers a call first, the operation or what watches it: the loser's answer is dropped.
+/// `task` is the task that side cancels when it wins (the operation's, or a timer).
+final class CallRace: Sendable {
+    let settled = Mutex(false)
+    let task = Mutex<Task<Void, Never>?>(nil)
+
+    func claim() -> Bool {
+        settled.withLock { done in
+            if done { return false }
+            done = true
+            return true
+        }
+    }
+}
+
 /// One-off deadlines for rare calls (a connection probe, `/ready` on SQLite); the driver's own
 /// calls are watched by `CallWatch` instead of a timer each.
 enum Deadline {
-    /// Who answers first: the operation or the timer.
-    private final class Race: Sendable {
-        let settled = Mutex(false)
-        /// Cancelled when the operation ends first, so the timer holds nothing for long.
-        let timer = Mutex<Task<Void, Never>?>(nil)
-
-        func claim() -> Bool {
-            settled.withLock { done in
-                if done { return false }
-                done = true
-                return true
-            }
-        }
-    }
-
     /// `operation`'s result, or `DeadlineExceeded` after `seconds`, whichever comes first; the
     /// operation is cancelled when the deadline wins, and this returns without waiting for it.
     static func run<T: Sendable>(seconds: Double, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
-        let race = Race()
+        let race = CallRace()
         return try await withCheckedThrowingContinuation { (reply: CheckedContinuation<T, any Error>) in
             let work = Task {
                 do {
@@ -43,7 +43,7 @@ enum Deadline {
                 } catch {
                     if race.claim() { reply.resume(throwing: error) }
                 }
-                race.timer.withLock { $0?.cancel() }
+                race.task.withLock { $0?.cancel() }  // the timer
             }
             let countdown = Task {
                 try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
@@ -52,7 +52,7 @@ enum Deadline {
                     reply.resume(throwing: DeadlineExceeded(seconds: seconds))
                 }
             }
-            race.timer.withLock { $0 = countdown }
+            race.task.withLock { $0 = countdown }
         }
     }
 }
