@@ -147,16 +147,26 @@ public enum ZKPinServerApp {
         let address = ClientAddress(trustedProxy: rp.config.trustedProxy)
         router.addRoutes(DiscoveryRoutes.collection(rp: rp))
         router.addRoutes(RegistrationRoutes.collection(registration: rp.registration, shares: rp.shares, address: address))
-        router.addRoutes(LoginRoutes.collection(login: rp.login, address: address))
-        router.addRoutes(OTPRoutes.collection(otp: rp.otp, storage: rp.storage, address: address))
-        router.addRoutes(ApprovalRoutes.collection(approvals: rp.approvals, address: address))
+        // The features (Features/): each builds its services from the relying party's parts.
+        let otp = OTPService(rp: rp)
+        let approvals = ApprovalService(rp: rp)
+        let oneTimeCodes = OneTimeCodeLogin(login: rp.login, otp: otp)
+        router.addRoutes(
+            LoginRoutes.collection(login: rp.login, address: address) { body, from in try await oneTimeCodes.pass2(body, address: from) })
+        router.addRoutes(OTPRoutes.collection(otp: otp, storage: rp.storage, address: address))
+        router.addRoutes(ApprovalRoutes.collection(approvals: approvals, address: address))
         router.addRoutes(
             AccessRoutes.collection(
                 access: rp.access, binding: PageBinding(config: rp.config, key: rp.links.key),
                 address: address))
         let pages = try Pages(clientCommand: rp.config.clientCommand)
         router.addRoutes(PageRoutes.collection(rp: rp, pages: pages, address: address))
-        if let dir = rp.config.dataDirectory { try OIDCRoutes.add(to: router, rp: rp, pages: pages, dataDirectory: dir) }
+        if let dir = rp.config.dataDirectory {
+            let web = try OIDCRoutes.add(
+                to: router, rp: rp, pages: pages, dataDirectory: dir, extensionGrants: [CIBARoutes.grant, DeviceRoutes.grant])
+            router.addRoutes(CIBARoutes.collection(web, approvals: approvals))
+            router.addRoutes(DeviceRoutes.collection(web, pages: pages))
+        }
         if let dta2 { DTA2Routes.add(to: router, dta2: dta2, prefix: "/dta2", withStatus: true) }
         if let web = rp.config.webDirectory {
             do { router.addRoutes(WebRoutes.collection(files: try WebFiles(folder: web), dta2URL: rp.dta2.clientURL)) } catch {

@@ -15,7 +15,6 @@ struct LoginService: Sendable {
     let metrics: ServerMetrics
     let clock: ServerClock
     let notices: BlockNotifier
-    let otp: OTPService
     /// The holder proofs (`LinkSigner.holderProof`).
     let links: LinkSigner
 
@@ -95,8 +94,8 @@ struct LoginService: Sendable {
 
         init(_ request: Pass2Request) throws(APIError) {
             guard request.pass == 2 else { throw APIError.bad("pass must be 2") }
-            // pass2OTP clears the flag once it has checked its own fields.
-            if request.otp == true { throw APIError.bad("a one-time code request is answered by pass2OTP") }
+            // OneTimeCodeLogin clears the flag once it has checked its own fields.
+            if request.otp == true { throw APIError.bad("a one-time code request is answered by the one-time code login") }
             _ = try MPinIDText.bytes(request.mpinId)
             guard let challenge = request.challenge, !challenge.isEmpty, challenge.utf8.count <= 128
             else { throw APIError.bad("challenge is required: send the id that pass 1 answered") }
@@ -168,26 +167,6 @@ struct LoginService: Sendable {
             return APIError(.wrongPIN, "wrong PIN", attemptsLeft: max(0, maxAttempts - after.failedAttempts))
         case .invalidToken: return APIError(.invalidToken, "the proof is not valid")
         }
-    }
-
-    /// `POST /rps/pass2` with `OTP`: a one-time code for a password-only system. The login
-    /// runs exactly as pass 2 and `/rps/authenticate` (the same checks, the same attempt count:
-    /// a wrong PIN counts towards the block and gives no code, with the answers of
-    /// `/rps/authenticate`), and only a verified proof of an active identity gets a code. The
-    /// service is resolved before anything is consumed. No authOTT leaves the server and no
-    /// page is signed in, so an access code is refused.
-    func pass2OTP(_ request: Pass2Request, address: String) async throws(APIError) -> OTPResponse {
-        guard request.wid == "0" else { throw APIError.bad("a one-time code is not for a page login: send WID \"0\"") }
-        if let name = request.service, name.isEmpty || name.utf8.count > 256 {
-            throw APIError.bad("service must name a one-time code service (1 to 256 characters)")
-        }
-        var login = request
-        login.otp = false
-        login.complete = nil
-        let input = try Pass2Input(login)  // the form first: bad input is 400 whatever the services
-        let service = try await otp.service(named: request.service)
-        let identity = try await verifiedWithoutToken(input, address: address, successAudit: "login_pass2")
-        return try await otp.issue(userId: identity.userId, mpinId: identity.mpinId, service: service, address: address)
     }
 
     /// Consumes exactly the named challenge and reserves an attempt.

@@ -15,17 +15,20 @@ public final class RelyingParty: Sendable {
     let shares: ShareService
     let access: AccessService
     let login: LoginService
-    let otp: OTPService
     let devices: DeviceService
-    /// Approvals: a signing-capable identity lists and answers CIBA requests.
-    let approvals: ApprovalService
     /// D-TA 2's URL for clients (nil when it runs in process under /dta2).
     let dta2: DTA2Link
-    /// The parts the OpenID Connect provider shares with the services.
+    /// The parts the features (Features/) build their services from.
     let storage: StorageGateway
+    let limiter: StoreRateLimiter
     let audit: AuditTrail
     let links: LinkSigner
     let clock: ServerClock
+    let mailer: any Mailer
+    let suite: any MPinSuite
+    /// The server secret prepared for pairings, and the pairing worker they run on.
+    let preparedSecret: PreparedServerSecret
+    let batcher: LoginBatcher
 
     public init(
         config: ServerConfig, store: Store, dta1: TrustedAuthority, dta2: DTA2Link, dta2Key: [UInt8],
@@ -41,11 +44,15 @@ public final class RelyingParty: Sendable {
         let audit = AuditTrail(store: store, clock: clock, logger: logger)
         let links = LinkSigner(key: linkKey, publicURL: config.publicURL)
         self.storage = storage
+        self.limiter = limiter
+        self.mailer = mailer
         self.audit = audit
         self.links = links
         self.clock = clock
         let suite = dta1.suite
+        self.suite = suite
         let prepared = try suite.prepareServerSecret(serverSecret, identityCacheEntries: config.identityCacheEntries)
+        self.preparedSecret = prepared
         let batcher = LoginBatcher(
             suite: suite, serverSecret: prepared, maxBatch: config.maxVerificationBatch,
             maxWait: Double(config.verificationWaitMilliseconds) / 1000
@@ -53,6 +60,7 @@ public final class RelyingParty: Sendable {
             metrics.verificationBatches.increment()
             metrics.batchedVerifications.increment(by: Int64(size))
         }
+        self.batcher = batcher
         registration = RegistrationService(
             config: config, storage: storage, limiter: limiter, links: links, mailer: mailer,
             audit: audit, metrics: metrics, clock: clock, logger: logger, suite: suite)
@@ -63,19 +71,12 @@ public final class RelyingParty: Sendable {
             config: config, storage: storage, limiter: limiter, registrations: registration, dta1: dta1, dta2Signer: DTA2Signer(key: dta2Key),
             audit: audit, clock: clock, links: links)
         access = AccessService(config: config, storage: storage, limiter: limiter, links: links, audit: audit, clock: clock)
-        let otp = OTPService(config: config, storage: storage, limiter: limiter, key: linkKey, audit: audit, metrics: metrics, clock: clock)
-        self.otp = otp
         login = LoginService(
             config: config, storage: storage, limiter: limiter, access: access,
             verifier: LoginVerifier(suite: suite, serverSecret: prepared, batcher: batcher),
             audit: audit, metrics: metrics, clock: clock,
-            notices: BlockNotifier(config: config, mailer: mailer, logger: logger),
-            otp: otp, links: links)
+            notices: BlockNotifier(config: config, mailer: mailer, logger: logger), links: links)
         devices = DeviceService(config: config, storage: storage, audit: audit, mailer: mailer, logger: logger)
-        approvals = ApprovalService(
-            config: config, storage: storage, limiter: limiter, batcher: batcher, audit: audit, metrics: metrics, clock: clock, suite: suite,
-            serverSecret: prepared,
-            notifier: BackchannelNotifier(audit: audit))
     }
 
     // MARK: Discovery

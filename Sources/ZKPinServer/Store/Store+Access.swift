@@ -133,8 +133,3 @@ extension Store {
         try await move(.use, .webOTTHash(webOTTHash), AccessMoveValues(now: now, window: window))
     }
 }
-
-/// SQLite migration v8, PostgreSQL version 7: one statement both run.
-enum AccessSiteSchema {
-    static let statement = "ALTER TABLE access_sessions ADD COLUMN site TEXT"
-}

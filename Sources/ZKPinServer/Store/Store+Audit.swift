@@ -21,6 +21,12 @@ extension Store {
 
     // MARK: Rate limits (shared by every instance on the store)
 
+    /// Gives back one counted event of `key` (a check that turned out right is not a failure);
+    /// one atomic statement, never below 0.
+    public func uncountEvent(key: String) async throws {
+        try await driver.write("UPDATE rate_limits SET count = count - 1 WHERE key = \(key) AND count > 0")
+    }
+
     /// Counts one event of `key` in its current fixed window (which starts at the first event
     /// and lasts `window` seconds) and returns the count so far, this event included. One
     /// atomic upsert, so two instances counting the same key never lose an event.
@@ -35,7 +41,7 @@ extension Store {
 
     /// Deletes expired one-time rows (challenges, access sessions, tokens, web sessions, rate-limit windows).
     public func purgeExpired(now: Int) async throws {
-        try await purge(now: now, tables: ["rate_limits", "challenges", "auth_tokens", "web_sessions", "otp_codes"])
+        try await purge(now: now, tables: ["rate_limits", "challenges", "auth_tokens", "web_sessions"])
         // Keep access sessions a while past expiry so a late poll still reads `expired`.
         try await driver.write("DELETE FROM access_sessions WHERE expires <= \(now - 3600)")
     }

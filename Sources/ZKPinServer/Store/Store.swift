@@ -15,14 +15,14 @@ public final class Store: Sendable {
 
     public init(driver: any SQLDriver) { self.driver = driver }
 
-    /// The SQLite database at `path`, created when missing.
-    public static func sqlite(path: String) throws -> Store { Store(driver: try GRDBDriver(path: path)) }
+    /// The SQLite database at `path`, created when missing, brought up to `schema`.
+    public static func sqlite(path: String, schema: [SchemaChange]) throws -> Store { Store(driver: try GRDBDriver(path: path, schema: schema)) }
 
-    /// The PostgreSQL database at `location`, its schema brought up to date.
+    /// The PostgreSQL database at `location`, brought up to `schema`.
     public static func postgres(
-        _ location: PostgresLocation, maxConnections: Int = 20, logger: Logger = Logger(label: "zkpin.postgres")
+        _ location: PostgresLocation, schema: [SchemaChange], maxConnections: Int = 20, logger: Logger = Logger(label: "zkpin.postgres")
     ) async throws -> Store {
-        Store(driver: try await PostgresDriver.open(location, maxConnections: maxConnections, logger: logger))
+        Store(driver: try await PostgresDriver.open(location, schema: schema, maxConnections: maxConnections, logger: logger))
     }
 
     /// Runs `body` in one transaction.

@@ -60,7 +60,7 @@ import ZKPinWire
         let path = dir + "/zkpin.sqlite"
         do {
             let old = try DatabaseQueue(path: path)
-            try SQLiteMigrations.migrator.migrate(old, upTo: "v3")
+            try SQLiteMigrations.migrator(ServerSchema.changes).migrate(old, upTo: "v3")
             try await old.write { db in
                 try db.execute(
                     sql: """
@@ -88,7 +88,7 @@ import ZKPinWire
         let logger = Logger(label: "test")
         let config = location.connectionConfiguration
         let old = try await PostgresConnection.connect(configuration: config, id: 1, logger: logger)
-        try await PostgresMigrations.migrate(old, logger: logger, upTo: 2)
+        try await PostgresMigrations.migrate(old, schema: ServerSchema.changes, logger: logger, upTo: 3)
         try await old.query(
             """
             INSERT INTO identities(mpin_id, user_id, device, state, failed, reserved, reserved_until, created)

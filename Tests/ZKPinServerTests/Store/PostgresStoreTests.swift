@@ -19,9 +19,9 @@ struct PostgresStoreTests {
             return try await group.reduce(into: [Store]()) { $0.append($1) }
         }
         let again = try await Store.postgres(location, maxConnections: 2)
-        let versions = try await again.driver.read("SELECT version FROM zkpin_schema_version ORDER BY version")
+        let versions = try await again.driver.read("SELECT version FROM zkpin_schema ORDER BY version")
             .map { try $0.int("version") }
-        #expect(versions == Array(1...PostgresMigrations.versions.count))
+        #expect(versions == Array(1...ServerSchema.changes.latest))
         #expect(try await stores[0].fixSetting("curve", value: "bn254cx") == "bn254cx")
         #expect(try await stores[3].fixSetting("curve", value: "bls12-381") == "bn254cx")
     }

@@ -19,12 +19,6 @@ public struct ServerLimits: Sendable {
         self.trustedProxy = trustedProxy
     }
 
-    public init(_ options: ServeOptions) {
-        self.init(
-            maxConnections: options.maxConnections, maxConnectionsPerAddress: options.maxConnectionsPerAddress,
-            idleTimeout: options.idleTimeout, trustedProxy: options.trustedProxy)
-    }
-
     /// File descriptors kept back from the connection cap: the database, logs, key files, the
     /// listening socket and the over-cap connections that are being told 503.
     static let reservedDescriptors = 256

@@ -9,15 +9,15 @@ public final class GRDBDriver: SQLDriver {
     let writer: GroupCommit
     public var dialect: SQLDialect { .sqlite }
 
-    /// Opens (creating when missing) the database at `path` and runs the migrations.
-    public init(path: String) throws {
+    /// Opens (creating when missing) the database at `path` and brings it up to `schema`.
+    public init(path: String, schema: [SchemaChange]) throws {
         var config = Configuration()
         config.busyMode = .timeout(10)
         // 0600 before SQLite opens it: SQLite creates the -wal and -shm files with the
         // database file's mode, whatever the folder's mode and the umask.
         PrivateFile.prepare(path)
         pool = try DatabasePool(path: path, configuration: config)
-        try SQLiteMigrations.migrator.migrate(pool)
+        try SQLiteMigrations.migrator(schema).migrate(pool)
         writer = try GroupCommit(pool: pool)
     }
 

@@ -33,7 +33,7 @@ public final class PostgresDriver: SQLDriver {
     /// Connects (with a clear error when the database cannot be reached or refuses us), starts
     /// the pool and brings the schema up to date.
     public static func open(
-        _ location: PostgresLocation, maxConnections: Int = 20,
+        _ location: PostgresLocation, schema: [SchemaChange], maxConnections: Int = 20,
         logger: Logger = Logger(label: "zkpin.postgres")
     ) async throws -> PostgresDriver {
         // One plain connection first: the pool would keep retrying an unreachable server
@@ -48,7 +48,7 @@ public final class PostgresDriver: SQLDriver {
             throw SetupError("cannot use the database \(location.display): \(describe(error))")
         }
         do {
-            try await PostgresMigrations.migrate(probe, logger: logger)
+            try await PostgresMigrations.migrate(probe, schema: schema, logger: logger)
             try await probe.close()
         } catch {
             try? await probe.close()

@@ -54,7 +54,26 @@ public struct SQLDialect: Sendable {
     /// (`SingleStatementPaths`); SQLite, which has none, runs them as transactions.
     public var hasWritableCTEs: Bool
 
-    public static let sqlite = SQLDialect(name: .sqlite, insertionOrder: "rowid", skipTaken: "", lockRow: "", hasWritableCTEs: false)
+    // The schema's words (`SchemaChange`): the types and column forms that differ.
+    /// A 64-bit integer column.
+    public var integer: String
+    /// A byte-string column.
+    public var bytes: String
+    /// A boolean column, and its false value.
+    public var boolean: String
+    public var `false`: String
+    /// The key column that numbers rows as they are inserted.
+    public var autoIncrementKey: String
+    /// What a table whose rows are read in insertion order adds to its columns (PostgreSQL's
+    /// identity column; SQLite has the rowid).
+    public var insertionOrderColumn: String
+
+    public static let sqlite = SQLDialect(
+        name: .sqlite, insertionOrder: "rowid", skipTaken: "", lockRow: "", hasWritableCTEs: false,
+        integer: "INTEGER", bytes: "BLOB", boolean: "INTEGER", false: "0", autoIncrementKey: "INTEGER PRIMARY KEY AUTOINCREMENT",
+        insertionOrderColumn: "")
     public static let postgres = SQLDialect(
-        name: .postgres, insertionOrder: "seq", skipTaken: "FOR UPDATE SKIP LOCKED", lockRow: "FOR UPDATE", hasWritableCTEs: true)
+        name: .postgres, insertionOrder: "seq", skipTaken: "FOR UPDATE SKIP LOCKED", lockRow: "FOR UPDATE", hasWritableCTEs: true,
+        integer: "BIGINT", bytes: "BYTEA", boolean: "BOOLEAN", false: "false", autoIncrementKey: "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
+        insertionOrderColumn: ", seq BIGINT GENERATED ALWAYS AS IDENTITY")
 }

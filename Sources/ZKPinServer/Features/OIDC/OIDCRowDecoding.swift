@@ -1,0 +1,47 @@
+// The provider's rows as models (the core's are in Store/RowDecoding.swift).
+
+extension OIDCClient {
+    init(row r: SQLRow) throws {
+        self.init(
+            id: try r.text("id"), name: try r.text("name"), secretHash: try r.optionalText("secret_hash"),
+            redirectURIs: URIList.split(try r.text("redirect_uris")), postLogoutURIs: URIList.split(try r.text("post_logout_uris")),
+            created: try r.int("created"), idTokenAlg: try r.text("id_token_alg"), otp: try r.bool("otp"),
+            ciba: try r.optionalText("ciba_mode").flatMap(CIBAMode.init(rawValue:)),
+            notificationEndpoint: try r.optionalText("ciba_notification_endpoint"), deviceGrant: try r.bool("device_grant"))
+    }
+}
+
+extension PendingAuthorization {
+    init(row r: SQLRow) throws {
+        self.init(
+            webOTTHash: try r.text("web_ott_hash"), clientId: try r.text("client_id"), redirectURI: try r.text("redirect_uri"),
+            scope: try r.text("scope"), state: try r.optionalText("state"), nonce: try r.optionalText("nonce"),
+            codeChallenge: try r.optionalText("code_challenge"), created: try r.int("created"), expires: try r.int("expires"))
+    }
+}
+
+extension AuthorizationCode {
+    init(row r: SQLRow) throws {
+        self.init(
+            hash: try r.text("hash"), clientId: try r.text("client_id"), redirectURI: try r.text("redirect_uri"), userId: try r.text("user_id"),
+            mpinId: try r.text("mpin_id"), scope: try r.text("scope"), nonce: try r.optionalText("nonce"),
+            codeChallenge: try r.optionalText("code_challenge"), authTime: try r.int("auth_time"), created: try r.int("created"),
+            expires: try r.int("expires"))
+    }
+}
+
+extension OIDCAccessToken {
+    init(row r: SQLRow) throws {
+        self.init(
+            hash: try r.text("hash"), clientId: try r.text("client_id"), userId: try r.text("user_id"), mpinId: try r.text("mpin_id"),
+            scope: try r.text("scope"), codeHash: try r.text("code_hash"), expires: try r.int("expires"))
+    }
+}
+
+extension OIDCRefreshToken {
+    init(row r: SQLRow) throws {
+        self.init(
+            hash: try r.text("hash"), clientId: try r.text("client_id"), userId: try r.text("user_id"), mpinId: try r.text("mpin_id"),
+            scope: try r.text("scope"), authTime: try r.int("auth_time"), family: try r.text("family"), expires: try r.int("expires"))
+    }
+}

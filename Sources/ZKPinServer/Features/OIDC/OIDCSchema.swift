@@ -1,0 +1,45 @@
+/// The tables of the OpenID Connect provider. Hashes only: no client secret, code or access
+/// token in clear.
+enum OIDCSchema {
+    static let changes: [SchemaChange] = [
+        SchemaChange(version: 3, owner: "OIDC", summary: "clients, pending authorizations, codes, access and refresh tokens") { d in
+            [
+                """
+                CREATE TABLE oidc_clients(
+                    id TEXT PRIMARY KEY, name TEXT NOT NULL, secret_hash TEXT, redirect_uris TEXT NOT NULL,
+                    post_logout_uris TEXT NOT NULL, created \(d.integer) NOT NULL, id_token_alg TEXT NOT NULL)
+                """,
+                """
+                CREATE TABLE oidc_pending(
+                    web_ott_hash TEXT PRIMARY KEY, client_id TEXT NOT NULL, redirect_uri TEXT NOT NULL, scope TEXT NOT NULL,
+                    state TEXT, nonce TEXT, code_challenge TEXT, created \(d.integer) NOT NULL, expires \(d.integer) NOT NULL)
+                """,
+                """
+                CREATE TABLE oidc_codes(
+                    hash TEXT PRIMARY KEY, client_id TEXT NOT NULL, redirect_uri TEXT NOT NULL, user_id TEXT NOT NULL,
+                    mpin_id TEXT NOT NULL, scope TEXT NOT NULL, nonce TEXT, code_challenge TEXT, auth_time \(d.integer) NOT NULL,
+                    created \(d.integer) NOT NULL, expires \(d.integer) NOT NULL, used \(d.boolean) NOT NULL)
+                """,
+                """
+                CREATE TABLE oidc_access_tokens(
+                    hash TEXT PRIMARY KEY, client_id TEXT NOT NULL, user_id TEXT NOT NULL, mpin_id TEXT NOT NULL,
+                    scope TEXT NOT NULL, code_hash TEXT NOT NULL, expires \(d.integer) NOT NULL)
+                """,
+                "CREATE INDEX oidc_access_tokens_code ON oidc_access_tokens(code_hash)",
+                """
+                CREATE TABLE oidc_refresh_tokens(
+                    hash TEXT PRIMARY KEY, client_id TEXT NOT NULL, user_id TEXT NOT NULL, mpin_id TEXT NOT NULL, scope TEXT NOT NULL,
+                    auth_time \(d.integer) NOT NULL, family TEXT NOT NULL, expires \(d.integer) NOT NULL, used \(d.boolean) NOT NULL)
+                """,
+                "CREATE INDEX oidc_refresh_tokens_family ON oidc_refresh_tokens(family)"
+            ]
+        },
+        // A revoked login family (a code or refresh token used twice) takes no new tokens.
+        SchemaChange(version: 5, owner: "OIDC", summary: "revoked login families") { d in
+            ["ALTER TABLE oidc_codes ADD COLUMN revoked \(d.boolean) NOT NULL DEFAULT \(d.false)"]
+        }
+    ]
+
+    /// Codes are kept this long past expiry so that a late second use still revokes.
+    static let usedCodeMemory = 3600
+}
