@@ -344,9 +344,6 @@ class Child:
         self.process.stdin.write(text + "\n")
         self.process.stdin.flush()
 
-    def count(self, pattern):
-        return sum(1 for line in list(self.lines) if re.search(pattern, line))
-
     def running(self):
         return self.process.poll() is None
 
