@@ -260,7 +260,8 @@ def binaries(defaults=(".build/release",), build=False):
     global BIN
     folders = [os.path.join(ROOT, d) for d in defaults]
     given = os.environ.get("ZKPIN_BIN")
-    BIN = Binaries(given or next((d for d in folders if os.access(os.path.join(d, "zkpin-server"), os.X_OK)), folders[0]))
+    built = next((d for d in folders if os.access(os.path.join(d, "zkpin-server"), os.X_OK)), folders[0])
+    BIN = Binaries(os.path.abspath(given) if given else built)
     if build and not given:
         for product in ("zkpin-server", "zkpin"):
             if build == "always" or not BIN.has(product):
