@@ -30,6 +30,7 @@ public struct ExpiryPurger: Sendable {
             try await store.purgeExpiredOIDC(now: now)
             try await store.purgeExpiredOTPs(now: now)
             try await store.purgeExpiredDeviceCodes(now: now)
+            try await store.purgeExpiredPush(now: now)
             // A request nobody answered is recorded when it goes (its site was told expired_token).
             for request in try await store.purgeExpiredBackchannelRequests(now: now) {
                 metrics.approvalExpiries.increment()
@@ -37,7 +38,7 @@ public struct ExpiryPurger: Sendable {
                     "ciba_expired", userId: request.userId,
                     "client \(request.clientId): \(request.bindingMessage) (expired unanswered at \(request.expires))")
             }
-            for (table, rows) in try await store.expiringRowCounts() { metrics.expiringRows[table]?.set(Double(rows)) }
+            for (table, rows) in try await store.expiringRowCounts() { metrics.expiringRows(table).set(Double(rows)) }
             metrics.purges.increment()
             return true
         } catch {

@@ -6,9 +6,15 @@ import Logging
 public enum ServerSchema {
     public static let changes: [SchemaChange] =
         CoreSchema.changes + OIDCSchema.changes + OTPSchema.changes + BackchannelSchema.changes + DeviceGrantSchema.changes
+        + PushSchema.changes
 }
 
 extension Store {
+    /// Rows in each table of the server's schema whose rows expire, for `/metrics`.
+    public func expiringRowCounts() async throws -> [String: Int] {
+        try await expiringRowCounts(tables: ServerSchema.changes.expiringTables)
+    }
+
     /// The SQLite store at `path` with the server's schema.
     public static func sqlite(path: String) throws -> Store { try sqlite(path: path, schema: ServerSchema.changes) }
 }

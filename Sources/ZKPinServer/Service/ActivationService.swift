@@ -19,6 +19,7 @@ struct ActivationService: Sendable {
     let audit: AuditTrail
     let metrics: ServerMetrics
     let clock: ServerClock
+    let events: PersonEvents
 
     /// The link's query `?i=&e=&s=`.
     struct Link: Sendable {
@@ -87,6 +88,7 @@ struct ActivationService: Sendable {
         let done = try await storage("activate") { try await $0.activate(mpinId: pending.mpinId, now: now) }
         guard done else { return .refused("This registration was already activated or has expired.") }
         await audit.record("activate", userId: pending.userId, mpinId: pending.mpinId, address: address)
+        await events.emit(.identityActivated(userId: pending.userId, mpinId: pending.mpinId, device: pending.device))
         metrics.activations.increment()
         return .activated(userId: pending.userId)
     }

@@ -29,6 +29,8 @@ public final class RelyingParty: Sendable {
     /// The server secret prepared for pairings, and the pairing worker they run on.
     let preparedSecret: PreparedServerSecret
     let batcher: LoginBatcher
+    /// What happened for a person, for the features that act on it (`PersonEvents`).
+    public let events: PersonEvents
 
     public init(
         config: ServerConfig, store: Store, dta1: TrustedAuthority, dta2: DTA2Link, dta2Key: [UInt8],
@@ -43,6 +45,8 @@ public final class RelyingParty: Sendable {
         let limiter = StoreRateLimiter(storage: storage)
         let audit = AuditTrail(store: store, clock: clock, logger: logger)
         let links = LinkSigner(key: linkKey, publicURL: config.publicURL)
+        let events = PersonEvents()
+        self.events = events
         self.storage = storage
         self.limiter = limiter
         self.mailer = mailer
@@ -66,7 +70,7 @@ public final class RelyingParty: Sendable {
             audit: audit, metrics: metrics, clock: clock, logger: logger, suite: suite)
         activation = ActivationService(
             config: config, storage: storage, limiter: limiter, links: links, audit: audit,
-            metrics: metrics, clock: clock)
+            metrics: metrics, clock: clock, events: events)
         shares = ShareService(
             config: config, storage: storage, limiter: limiter, registrations: registration, dta1: dta1, dta2Signer: DTA2Signer(key: dta2Key),
             audit: audit, clock: clock, links: links)

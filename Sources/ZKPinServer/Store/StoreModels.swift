@@ -236,12 +236,3 @@ extension AuthToken {
         return token
     }
 }
-
-/// The tables whose rows expire: `ExpiryPurger` empties them of expired rows, `/metrics`
-/// shows their sizes so an operator sees them stay flat.
-public enum ExpiringTables {
-    public static let names = [
-        "registrations", "challenges", "access_sessions", "auth_tokens", "web_sessions", "rate_limits",
-        "oidc_pending", "oidc_codes", "oidc_access_tokens", "oidc_refresh_tokens", "otp_codes", "ciba_requests", "device_codes"
-    ]
-}

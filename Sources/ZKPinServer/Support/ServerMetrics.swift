@@ -19,7 +19,6 @@ public final class ServerMetrics: Sendable {
     /// Runs of the expiry purge, its failures, and the rows of each expiring table after the last run.
     let purges: Counter
     let purgeFailures: Counter
-    let expiringRows: [String: Gauge]
     /// One-time codes issued by pass 2, accepted once at /otp/verify, and refused there.
     let otpIssued: Counter
     let otpUsed: Counter
@@ -51,11 +50,14 @@ public final class ServerMetrics: Sendable {
         approvalExpiries = Self.counter(registry, "ciba_expired", "Backchannel requests (CIBA) purged unanswered after their expiry.")
         approvalRefusals = Self.counter(
             registry, "approval_refusals", "Signatures at /rps/approvals refused: a wrong PIN or not a valid signature.")
+    }
+
+    /// zkpin_rows{table=...}: the rows of an expiring table after the last purge (the schema
+    /// list names the tables: `SchemaChange.expiring`).
+    func expiringRows(_ table: String) -> Gauge {
         let rows = MetricNameDescriptor(
             namespace: "zkpin", metricName: "rows", unitName: "", helpText: "Rows of each expiring table after the last purge.")
-        var gauges: [String: Gauge] = [:]
-        for table in ExpiringTables.names { gauges[table] = registry.makeGauge(descriptor: rows, labels: [("table", table)]) }
-        expiringRows = gauges
+        return registry.makeGauge(descriptor: rows, labels: [("table", table)])
     }
 
     /// zkpin_NAME_total, with its `# HELP` line.

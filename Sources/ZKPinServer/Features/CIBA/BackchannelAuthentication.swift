@@ -71,6 +71,10 @@ extension OIDCProvider {
             interval: Self.backchannelInterval)
         _ = try await stored { try await $0.insertBackchannelRequest(request) }
         metrics.backchannelRequests.increment()
+        if let userId {
+            await events.emit(
+                .approvalRequested(userId: userId, requestId: request.id, site: client.name, message: message, expires: request.expires))
+        }
         await audit.record(
             "ciba_request", userId: userId, address: address,
             "client \(client.id): \(message)\(userId == nil ? " (nobody registered by that hint)" : "")")

@@ -131,7 +131,7 @@ public struct BackchannelRequest: Sendable, Equatable {
 /// version, after these (`DeviceGrantSchema`).
 enum BackchannelSchema {
     static let changes: [SchemaChange] = [
-        SchemaChange(version: 7, owner: "CIBA", summary: "backchannel authentication requests") { d in
+        SchemaChange(version: 7, owner: "CIBA", summary: "backchannel authentication requests", expiring: ["ciba_requests"]) { d in
             [
                 "ALTER TABLE oidc_clients ADD COLUMN ciba_mode TEXT",
                 "ALTER TABLE oidc_clients ADD COLUMN ciba_notification_endpoint TEXT",

@@ -88,7 +88,7 @@ public struct DeviceCode: Sendable, Equatable {
 /// CIBA's requests, after them.
 enum DeviceGrantSchema {
     static let changes: [SchemaChange] = [
-        SchemaChange(version: 7, owner: "DeviceGrant", summary: "device codes") { d in
+        SchemaChange(version: 7, owner: "DeviceGrant", summary: "device codes", expiring: ["device_codes"]) { d in
             [
                 "ALTER TABLE oidc_clients ADD COLUMN device_grant BOOLEAN NOT NULL DEFAULT \(d.false)",
                 """

@@ -21,6 +21,8 @@ final class OIDCProvider: Sendable {
     /// Failed client authentications and unknown bearer tokens, per address.
     let limiter: StoreRateLimiter
     let limits: ServerConfig.Limits
+    /// What happened for a person (a CIBA request emits).
+    let events: PersonEvents
     /// The grant types the features add to the token endpoint.
     let extensionGrants: [ExtensionGrant]
     static let codeTTL = 60
@@ -40,6 +42,7 @@ final class OIDCProvider: Sendable {
         limiter = StoreRateLimiter(storage: rp.storage)
         limits = rp.config.limits
         self.extensionGrants = extensionGrants
+        events = rp.events
     }
 
     /// Refuses (429) an address whose failures used up `rule`, before any other work.

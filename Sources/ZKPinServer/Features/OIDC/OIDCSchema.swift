@@ -2,7 +2,10 @@
 /// token in clear.
 enum OIDCSchema {
     static let changes: [SchemaChange] = [
-        SchemaChange(version: 3, owner: "OIDC", summary: "clients, pending authorizations, codes, access and refresh tokens") { d in
+        SchemaChange(
+            version: 3, owner: "OIDC", summary: "clients, pending authorizations, codes, access and refresh tokens",
+            expiring: ["oidc_pending", "oidc_codes", "oidc_access_tokens", "oidc_refresh_tokens"]
+        ) { d in
             [
                 """
                 CREATE TABLE oidc_clients(

@@ -66,7 +66,7 @@ public struct OneTimeCode: Sendable, Equatable {
 /// The one-time code tables, for both stores (SQLite migration v6, PostgreSQL version 5).
 enum OTPSchema {
     static let changes: [SchemaChange] = [
-        SchemaChange(version: 6, owner: "OTP", summary: "one-time codes and the services that check them") { d in
+        SchemaChange(version: 6, owner: "OTP", summary: "one-time codes and the services that check them", expiring: ["otp_codes"]) { d in
             [
                 "ALTER TABLE oidc_clients ADD COLUMN otp \(d.boolean) NOT NULL DEFAULT \(d.false)",
                 """

@@ -2,7 +2,10 @@
 /// appear only hashed.
 public enum CoreSchema {
     public static let changes: [SchemaChange] = [
-        SchemaChange(version: 1, owner: "core", summary: "identities, registrations, the login's and the page's tables, audit") { d in
+        SchemaChange(
+            version: 1, owner: "core", summary: "identities, registrations, the login's and the page's tables, audit",
+            expiring: ["registrations", "challenges", "access_sessions", "auth_tokens", "web_sessions"]
+        ) { d in
             [
                 "CREATE TABLE settings(key TEXT PRIMARY KEY, value TEXT NOT NULL)",
                 """
@@ -49,7 +52,7 @@ public enum CoreSchema {
             ]
         },
         // Rate-limit windows live in the store, so that instances sharing it share limits.
-        SchemaChange(version: 2, owner: "core", summary: "rate-limit windows") { d in
+        SchemaChange(version: 2, owner: "core", summary: "rate-limit windows", expiring: ["rate_limits"]) { d in
             ["CREATE TABLE rate_limits(key TEXT PRIMARY KEY, count \(d.integer) NOT NULL, expires \(d.integer) NOT NULL)"]
         },
         // E-mail addresses in their one normalised form (NFC, lower case), as registration

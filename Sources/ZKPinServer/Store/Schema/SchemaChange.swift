@@ -12,13 +12,17 @@ public struct SchemaChange: Sendable {
     public var summary: String
     public var statements: @Sendable (SQLDialect) -> [String]
     public var rewrites: [RowRewrite] = []
+    /// The tables it creates whose rows expire (the purge empties them; /metrics counts them).
+    public var expiring: [String]
 
     public init(
-        version: Int, owner: String, summary: String, rewrites: [RowRewrite] = [], statements: @escaping @Sendable (SQLDialect) -> [String]
+        version: Int, owner: String, summary: String, expiring: [String] = [], rewrites: [RowRewrite] = [],
+        statements: @escaping @Sendable (SQLDialect) -> [String]
     ) {
         self.version = version
         self.owner = owner
         self.summary = summary
+        self.expiring = expiring
         self.statements = statements
         self.rewrites = rewrites
     }
@@ -38,6 +42,9 @@ extension [SchemaChange] {
     var byVersion: [(version: Int, changes: [SchemaChange])] {
         Dictionary(grouping: self, by: \.version).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
+
+    /// The tables whose rows expire, in the list's order.
+    public var expiringTables: [String] { flatMap(\.expiring) }
 
     /// The newest version.
     public var latest: Int { map(\.version).max() ?? 0 }
