@@ -88,7 +88,9 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "CryptoExtras", package: "swift-crypto")
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                // Web Push: P-256 key agreement, HKDF and AES-GCM of RFC 8291, the VAPID key.
+                .product(name: "Crypto", package: "swift-crypto")
             ], resources: [.copy("Templates")]),
         // The person's side: payloads, registration, login, the local identity store.
         .target(
