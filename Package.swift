@@ -151,7 +151,9 @@ let package = Package(
                 // The PostgreSQL tests create a database of their own per test.
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 // The migration tests write a database as an older version left it.
-                .product(name: "GRDB", package: "GRDB.swift")
+                .product(name: "GRDB", package: "GRDB.swift"),
+                // The Web Push tests make receivers' P-256 keys and the RFC 8291 sender key.
+                .product(name: "Crypto", package: "swift-crypto")
             ]),
         .testTarget(
             name: "ZKPinClientTests",
