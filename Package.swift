@@ -88,7 +88,9 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 .product(name: "JWTKit", package: "jwt-kit"),
-                .product(name: "CryptoExtras", package: "swift-crypto")
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                // Web Push: P-256 key agreement, HKDF and AES-GCM of RFC 8291, the VAPID key.
+                .product(name: "Crypto", package: "swift-crypto")
             ], resources: [.copy("Templates")]),
         // The person's side: payloads, registration, login, the local identity store.
         .target(
@@ -149,7 +151,9 @@ let package = Package(
                 // The PostgreSQL tests create a database of their own per test.
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 // The migration tests write a database as an older version left it.
-                .product(name: "GRDB", package: "GRDB.swift")
+                .product(name: "GRDB", package: "GRDB.swift"),
+                // The Web Push tests make receivers' P-256 keys and the RFC 8291 sender key.
+                .product(name: "Crypto", package: "swift-crypto")
             ],
             // The schema as the released versions left it, read by SchemaListTests.
             exclude: ["Store/SchemaFixtures"]),
