@@ -63,11 +63,15 @@ func runServe(_ options: ServeOptions, demo: Bool) async throws {
     if dta2 != nil {
         announce("NOTE: D-TA 2 runs in this process: a demo/development setup, not for production (docs/operator.md, \"D-TA 2 on its own machine\").")
     }
-    let router = try ZKPinServerApp.router(rp: rp, dta2: dta2, logger: logger)
+    let assembly: ServerAssembly
+    do { assembly = try ZKPinServerApp.assemble(rp: rp, dta2: dta2, options: options, logger: logger) } catch let error as SetupError {
+        throw ServerExitStatus.fail(error.description, status: ServerExitStatus.status(for: error))
+    }
+    let router = assembly.router
     let listening = ListeningFlag()
-    // Expired one-time rows are deleted every minute while the server runs.
-    let purger = Task { await ExpiryPurger(rp: rp, logger: logger).run() }
-    defer { purger.cancel() }
+    // Expired one-time rows are deleted every minute, and push messages sent, while the server runs.
+    let background = Task { [work = assembly.background] in await work.run() }
+    defer { background.cancel() }
     do {
         try await ZKPinServerApp.serve(
             router: router, host: options.host, port: options.port, logger: logger,

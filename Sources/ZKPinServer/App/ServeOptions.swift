@@ -37,6 +37,10 @@ public struct ServeOptions: Sendable {
     public var otpTTL = 90
     public var otpWrongCodes = 5
     public var otpWrongWindow = 300
+    /// Web Push: the origins the server may send to (comma-separated; nil: the browsers' push
+    /// services), and VAPID's contact (nil: the public URL when https, else mailto: the sender).
+    public var pushServices: String?
+    public var pushSubject: String?
     /// nil: the curve stored in the data folder, or bls12-381 on first start.
     public var curve: CurveID?
     /// nil: http://host:port (refused when port is 0).

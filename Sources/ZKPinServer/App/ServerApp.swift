@@ -135,8 +135,14 @@ public enum ZKPinServerApp {
         return try OutboxMailer(directory: o.outbox ?? (o.dataDirectory as NSString).appendingPathComponent("outbox"))
     }
 
-    /// The router of a relying party (with `/dta2` when D-TA 2 runs in process).
+    /// The router of a relying party (with `/dta2` when D-TA 2 runs in process), with the
+    /// features' default settings.
     public static func router(rp: RelyingParty, dta2: DTA2Service?, logger: Logger) throws -> Router<AppContext> {
+        try assemble(rp: rp, dta2: dta2, options: ServeOptions(), logger: logger).router
+    }
+
+    /// The server built from the relying party: its router and its background work.
+    public static func assemble(rp: RelyingParty, dta2: DTA2Service?, options o: ServeOptions, logger: Logger) throws -> ServerAssembly {
         // HEAD answers as GET without the body (RFC 9110 section 9.3.2): monitors send it.
         let router = Router(context: AppContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: RedactingLogMiddleware(logger: logger, metrics: rp.metrics))
@@ -148,6 +154,8 @@ public enum ZKPinServerApp {
         router.addRoutes(DiscoveryRoutes.collection(rp: rp))
         router.addRoutes(RegistrationRoutes.collection(registration: rp.registration, shares: rp.shares, address: address))
         // The features (Features/): each builds its services from the relying party's parts.
+        let push = try makePush(rp: rp, options: o, logger: logger)
+        router.addRoutes(PushRoutes.collection(push, address: address))
         let otp = OTPService(rp: rp)
         let approvals = ApprovalService(rp: rp)
         let oneTimeCodes = OneTimeCodeLogin(login: rp.login, otp: otp)
@@ -174,7 +182,7 @@ public enum ZKPinServerApp {
             }
         }
         allowed.record(router)
-        return router
+        return ServerAssembly(router: router, background: ServerBackground(rp: rp, push: push, logger: logger))
     }
 
     /// The router of D-TA 2 alone.

@@ -74,7 +74,8 @@ struct Harness: @unchecked Sendable {  // the router is only read after setup
     let dir: String
     let clock: ManualClock
     let rp: RelyingParty
-    let router: Router<AppContext>
+    let assembly: ServerAssembly
+    var router: Router<AppContext> { assembly.router }
     var outbox: String { dir + "/outbox" }
 
     static func make(
@@ -92,7 +93,7 @@ struct Harness: @unchecked Sendable {  // the router is only read after setup
         var logger = Logger(label: "test")
         logger.logLevel = .warning
         let (rp, dta2) = try await ZKPinServerApp.makeRelyingParty(o, clock: clock.clock, logger: logger, wrapStore: wrapStore)
-        return Harness(dir: dir, clock: clock, rp: rp, router: try ZKPinServerApp.router(rp: rp, dta2: dta2, logger: logger))
+        return Harness(dir: dir, clock: clock, rp: rp, assembly: try ZKPinServerApp.assemble(rp: rp, dta2: dta2, options: o, logger: logger))
     }
 
     func run<T: Sendable>(_ body: @Sendable (any Transport) async throws -> T) async throws -> T {

@@ -4,8 +4,9 @@ import ZKPinTestSupport
 
 /// The repository's root, for the Python tools the push tests run.
 enum RepositoryRoot {
+    // Tests/ZKPinServerTests/Features/Push/ is four folders below the repository.
     static let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
     static func path(_ relative: String) -> String { url.appendingPathComponent(relative).path }
 }
 
@@ -41,7 +42,7 @@ enum PythonWebPush {
 
 /// tools/lib/push_service.py run as a process on loopback: a Web Push service that checks
 /// VAPID, decrypts with its own keys and records, and answers as `control` tells it.
-final class PushServicePeer {
+final class PushServicePeer: @unchecked Sendable {  // every property is set once, in init
     let process: Process
     let lifeline: Pipe
     let port: Int

@@ -1,0 +1,100 @@
+import Foundation
+import Logging
+import Synchronization
+import ZKPinWire
+
+/// Turns person events into queued messages, one per subscription of the person's active
+/// identities, and wakes the deliverer. Queueing is one store transaction; nothing here
+/// waits on a push service. A store failure loses the notification, never the event's own
+/// work (the request it tells of is stored and listed as before), and is logged.
+struct PushNotifier: Sendable {
+    let storage: StorageGateway
+    let clock: ServerClock
+    let metrics: PushMetrics
+    let wake: PushWakeup
+    let logger: Logger
+
+    func handle(_ event: PersonEvent) async {
+        switch event {
+        case .approvalRequested(let userId, let requestId, let site, let message, let expires):
+            await queue(
+                userId: userId, PushPayload(kind: "approval", id: requestId, site: site, message: message, expires: expires), urgency: "high")
+        case .identityActivated(let userId, let mpinId, let device):
+            // Told to the person's other devices; kept a day.
+            await queue(
+                userId: userId, PushPayload(kind: "identity", device: device, expires: clock.now + 86_400), urgency: "normal",
+                except: mpinId)
+        }
+    }
+
+    func queue(userId: String, _ payload: PushPayload, urgency: String, except: String? = nil) async {
+        let now = clock.now
+        do {
+            let subscriptions = try await storage("read push subscriptions") { try await $0.activePushSubscriptions(userId: userId) }
+                .filter { $0.mpinId != except }
+            guard !subscriptions.isEmpty else { return }
+            let text = String(decoding: try JSONEncoder().encode(payload), as: UTF8.self)
+            let deliveries = subscriptions.map {
+                PushDelivery(
+                    id: Tokens.fresh(bytes: 16), subscriptionId: $0.id, payload: text, urgency: urgency, created: now, expires: payload.expires,
+                    nextAttempt: now)
+            }
+            try await storage("queue push messages") { try await $0.queuePushDeliveries(deliveries) }
+            metrics.queued.increment(by: Int64(deliveries.count))
+            wake.signal()
+        } catch {
+            logger.error("push messages could not be queued", metadata: ["kind": "\(payload.kind)", "error": "\(error)"])
+        }
+    }
+}
+
+/// Wakes the deliverer when something was queued in this process (other instances find it
+/// by polling): a signal while nobody waits is kept for the next wait.
+final class PushWakeup: Sendable {
+    private struct State {
+        var pending = false
+        var waiters: [UUID: CheckedContinuation<Void, Never>] = [:]
+        /// Waits whose time ran out before they were registered.
+        var expired: Set<UUID> = []
+    }
+    private let state = Mutex(State())
+
+    func signal() {
+        let waiters = state.withLock { s -> [CheckedContinuation<Void, Never>] in
+            if s.waiters.isEmpty { s.pending = true }
+            defer { s.waiters = [:] }
+            return Array(s.waiters.values)
+        }
+        for w in waiters { w.resume() }
+    }
+
+    /// Returns at the next signal (at once when one is pending) or after `timeout`.
+    func wait(timeout: Duration) async {
+        let id = UUID()
+        let timer = Task { [self] in
+            do { try await Task.sleep(for: timeout) } catch { return }
+            let waiter = state.withLock { s -> CheckedContinuation<Void, Never>? in
+                guard let c = s.waiters.removeValue(forKey: id) else {
+                    s.expired.insert(id)
+                    return nil
+                }
+                return c
+            }
+            waiter?.resume()
+        }
+        await withCheckedContinuation { c in
+            let now = state.withLock { s -> Bool in
+                if s.pending || s.expired.remove(id) != nil {
+                    s.pending = false
+                    return true
+                }
+                s.waiters[id] = c
+                return false
+            }
+            if now { c.resume() }
+        }
+        timer.cancel()
+        await timer.value
+        state.withLock { _ = $0.expired.remove(id) }
+    }
+}
