@@ -9,18 +9,21 @@ final class PushFeature: Sendable {
     let subscriptions: PushSubscriptions
     let notifier: PushNotifier
     let deliverer: PushDeliverer
+    let liveStream: PushLiveStream
     let metrics: PushMetrics
 
     init(rp: RelyingParty, options: PushOptions, vapid: VAPIDKey, logger: Logger) {
         self.options = options
         let metrics = PushMetrics(rp.metrics)
         let wake = PushWakeup()
+        let live = PushBroadcast()
         let sender = PushSender(services: options.services, vapid: vapid, subject: options.subject, callTimeout: .seconds(Int64(options.sendTimeout)))
         self.metrics = metrics
         self.sender = sender
         subscriptions = PushSubscriptions(
             options: options, storage: rp.storage, limiter: rp.limiter, links: rp.links, audit: rp.audit, clock: rp.clock)
-        notifier = PushNotifier(storage: rp.storage, clock: rp.clock, metrics: metrics, wake: wake, logger: logger)
+        notifier = PushNotifier(storage: rp.storage, clock: rp.clock, metrics: metrics, wake: wake, live: live, logger: logger)
+        liveStream = PushLiveStream(subscriptions: subscriptions, storage: rp.storage, clock: rp.clock, live: live)
         deliverer = PushDeliverer(
             storage: rp.storage, sender: sender, options: options, clock: rp.clock, metrics: metrics, audit: rp.audit, logger: logger,
             wake: wake)

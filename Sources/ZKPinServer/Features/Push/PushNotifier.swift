@@ -12,6 +12,8 @@ struct PushNotifier: Sendable {
     let clock: ServerClock
     let metrics: PushMetrics
     let wake: PushWakeup
+    /// The live streams of this process (others find the event by polling).
+    let live: PushBroadcast
     let logger: Logger
 
     func handle(_ event: PersonEvent) async {
@@ -30,10 +32,14 @@ struct PushNotifier: Sendable {
     func queue(userId: String, _ payload: PushPayload, urgency: String, except: String? = nil) async {
         let now = clock.now
         do {
+            let text = String(decoding: try JSONEncoder().encode(payload), as: UTF8.self)
+            try await storage("record live event") {
+                try await $0.insertPushEvent(id: Tokens.fresh(bytes: 16), userId: userId, payload: text, created: now, expires: payload.expires)
+            }
+            live.signal()
             let subscriptions = try await storage("read push subscriptions") { try await $0.activePushSubscriptions(userId: userId) }
                 .filter { $0.mpinId != except }
             guard !subscriptions.isEmpty else { return }
-            let text = String(decoding: try JSONEncoder().encode(payload), as: UTF8.self)
             let deliveries = subscriptions.map {
                 PushDelivery(
                     id: Tokens.fresh(bytes: 16), subscriptionId: $0.id, payload: text, urgency: urgency, created: now, expires: payload.expires,
@@ -96,5 +102,31 @@ final class PushWakeup: Sendable {
         timer.cancel()
         await timer.value
         state.withLock { _ = $0.expired.remove(id) }
+    }
+}
+
+/// Wakes every waiting live stream at once (each then reads its person's events).
+final class PushBroadcast: Sendable {
+    private let waiters = Mutex<[UUID: CheckedContinuation<Void, Never>]>([:])
+
+    func signal() {
+        for w in waiters.withLock({ w -> [CheckedContinuation<Void, Never>] in
+            defer { w = [:] }; return Array(w.values)
+        }) { w.resume() }
+    }
+
+    /// Returns at the next signal or after `timeout`, whichever comes first.
+    func wait(timeout: Duration) async {
+        let id = UUID()
+        var timer: Task<Void, Never>?
+        await withCheckedContinuation { c in
+            // Registered before the timer starts, so the timer always finds it (or a signal took it).
+            waiters.withLock { $0[id] = c }
+            timer = Task { [self] in
+                do { try await Task.sleep(for: timeout) } catch { return }
+                waiters.withLock { $0.removeValue(forKey: id) }?.resume()
+            }
+        }
+        timer?.cancel()
     }
 }

@@ -115,6 +115,7 @@ extension Store {
     public func purgeExpiredPush(now: Int) async throws {
         try await transaction { tx in
             _ = try tx.run("DELETE FROM push_deliveries WHERE expires <= \(now)")
+            _ = try tx.run("DELETE FROM push_events WHERE expires <= \(now)")
             let inactive = """
                 SELECT s.id FROM push_subscriptions s LEFT JOIN identities i ON i.mpin_id = s.mpin_id
                 WHERE i.mpin_id IS NULL OR i.state <> 'active'
@@ -122,6 +123,35 @@ extension Store {
             _ = try tx.run("DELETE FROM push_deliveries WHERE subscription_id IN (\(raw: inactive))")
             _ = try tx.run("DELETE FROM push_subscriptions WHERE id IN (\(raw: inactive))")
         }
+    }
+
+    // MARK: The person's recent events (the live stream, /rps/push/events)
+
+    public func insertPushEvent(id: String, userId: String, payload: String, created: Int, expires: Int) async throws {
+        try await driver.write(
+            """
+            INSERT INTO push_events(id, user_id, payload, created, expires)
+            VALUES (\(id), \(userId), \(payload), \(created), \(expires))
+            """)
+    }
+
+    /// The person's live events after position `after` (in insertion order), oldest first.
+    public func pushEvents(userId: String, after: Int, now: Int, limit: Int = 50) async throws -> [(position: Int, payload: String)] {
+        let order = dialect.insertionOrder
+        return try await driver.read(
+            """
+            SELECT \(raw: order) AS position, payload FROM push_events
+            WHERE user_id = \(userId) AND \(raw: order) > \(after) AND expires > \(now)
+            ORDER BY \(raw: order) LIMIT \(limit)
+            """
+        ).map { (try $0.int("position"), try $0.text("payload")) }
+    }
+
+    /// The newest position of the person's events (0 when none): where a new stream starts.
+    public func lastPushEventPosition(userId: String) async throws -> Int {
+        try await driver.readOne(
+            "SELECT COALESCE(MAX(\(raw: dialect.insertionOrder)), 0) AS position FROM push_events WHERE user_id = \(userId)"
+        )?.int("position") ?? 0
     }
 
     /// Deliveries waiting in the queue (for /metrics and tests).
@@ -190,7 +220,10 @@ public struct PushDelivery: Sendable, Equatable {
 /// The subscriptions and the delivery queue.
 enum PushSchema {
     static let changes: [SchemaChange] = [
-        SchemaChange(version: 9, owner: "Push", summary: "Web Push subscriptions and the delivery queue", expiring: ["push_deliveries"]) { d in
+        SchemaChange(
+            version: 9, owner: "Push", summary: "Web Push subscriptions, the delivery queue, the live events",
+            expiring: ["push_deliveries", "push_events"]
+        ) { d in
             [
                 """
                 CREATE TABLE push_subscriptions(
@@ -205,7 +238,15 @@ enum PushSchema {
                     created \(d.integer) NOT NULL, expires \(d.integer) NOT NULL, next_attempt \(d.integer) NOT NULL,
                     attempts \(d.integer) NOT NULL)
                 """,
-                "CREATE INDEX push_deliveries_due ON push_deliveries(next_attempt)"
+                "CREATE INDEX push_deliveries_due ON push_deliveries(next_attempt)",
+                // What the person's open apps and `zkpin approve --watch` read live, whichever
+                // instance they are connected to.
+                """
+                CREATE TABLE push_events(
+                    id TEXT PRIMARY KEY, user_id TEXT NOT NULL, payload TEXT NOT NULL, created \(d.integer) NOT NULL,
+                    expires \(d.integer) NOT NULL\(d.insertionOrderColumn))
+                """,
+                "CREATE INDEX push_events_user ON push_events(user_id)"
             ]
         }
     ]
