@@ -37,6 +37,12 @@ struct Clients: AsyncParsableCommand {
                 "A device without a browser (a TV, a command-line tool) that signs people in with the device grant (RFC 8628); usually with --public."
         )
         var deviceGrant = false
+        @Flag(
+            name: .customLong("introspect"),
+            help:
+                "A resource server or gateway that may introspect any client's access tokens at /oauth/introspect (RFC 7662); no redirect URI needed."
+        )
+        var introspect = false
         @OptionGroup var storage: AdminStorage
 
         func run() async throws {
@@ -45,7 +51,7 @@ struct Clients: AsyncParsableCommand {
                 let (client, secret) = try await ClientRegistry.add(
                     to: store, name: name, redirectURIs: redirectURIs, postLogoutURIs: postLogoutURIs,
                     isPublic: isPublic, idTokenAlg: idTokenAlg, otp: otp, ciba: ciba, notificationEndpoint: notificationEndpoint,
-                    deviceGrant: deviceGrant, now: Int(Date().timeIntervalSince1970))
+                    deviceGrant: deviceGrant, introspect: introspect, now: Int(Date().timeIntervalSince1970))
                 print("client_id: \(client.id)")
                 if let secret { print("client_secret: \(secret)") } else { print("public client: no secret, PKCE (S256) required") }
             } catch let error as ClientRegistry.Invalid { throw ValidationError(error.description) }

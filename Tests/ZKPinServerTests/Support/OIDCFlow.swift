@@ -73,10 +73,15 @@ struct OIDCFlow {
     }
 
     func token(_ fields: [String: String], basic: (String, String)? = nil) async throws -> Reply {
+        try await post("/oauth/token", fields, basic: basic)
+    }
+
+    /// A client-authenticated form post (token, revoke, introspect).
+    func post(_ path: String, _ fields: [String: String], basic: (String, String)? = nil) async throws -> Reply {
         var headers: [(String, String)] = []
         if let (id, secret) = basic {
             headers.append(("Authorization", "Basic " + Data("\(id):\(secret)".utf8).base64EncodedString()))
         }
-        return try await t.form("/oauth/token", fields, headers: headers)
+        return try await t.form(path, fields, headers: headers)
     }
 }

@@ -12,7 +12,7 @@ public enum ClientRegistry {
     public static func add(
         to store: Store, name: String, redirectURIs: [String], postLogoutURIs: [String],
         isPublic: Bool, idTokenAlg: String = "ES256", otp: Bool = false, ciba: OIDCClient.CIBAMode? = nil,
-        notificationEndpoint: String? = nil, deviceGrant: Bool = false, now: Int
+        notificationEndpoint: String? = nil, deviceGrant: Bool = false, introspect: Bool = false, now: Int
     ) async throws -> (client: OIDCClient, secret: String?) {
         guard let algorithm = SigningKey.Algorithm(rawValue: idTokenAlg.uppercased()) else {
             throw Invalid(description: "the ID token algorithm is ES256 or RS256, not \(idTokenAlg)")
@@ -28,17 +28,23 @@ public enum ClientRegistry {
         case (.poll?, _?), (nil, _?): throw Invalid(description: "--notification-endpoint is only for --ciba ping")
         default: break
         }
-        guard otp || ciba != nil || deviceGrant || !redirectURIs.isEmpty else {
-            throw Invalid(description: "give at least one --redirect-uri (or --otp, --ciba or --device)")
+        if introspect && isPublic {
+            throw Invalid(description: "a resource server that introspects tokens (--introspect) needs a secret: leave out --public")
+        }
+        guard otp || ciba != nil || deviceGrant || introspect || !redirectURIs.isEmpty else {
+            throw Invalid(description: "give at least one --redirect-uri (or --otp, --ciba, --device or --introspect)")
         }
         for uri in redirectURIs + postLogoutURIs + (notificationEndpoint.map { [$0] } ?? []) { try check(uri) }
         let secret: String? = isPublic ? nil : Tokens.fresh()
         let client = OIDCClient(
             id: "zk-" + Tokens.fresh(bytes: 12), name: trimmed, secretHash: secret.map(Tokens.hash),
             redirectURIs: redirectURIs, postLogoutURIs: postLogoutURIs, created: now, idTokenAlg: algorithm.rawValue, otp: otp,
-            ciba: ciba, notificationEndpoint: notificationEndpoint, deviceGrant: deviceGrant)
+            ciba: ciba, notificationEndpoint: notificationEndpoint, deviceGrant: deviceGrant, introspect: introspect)
         try await store.insertOIDCClient(client)
-        let roles = (otp ? " otp" : "") + (ciba.map { " ciba-\($0.rawValue)" } ?? "") + (deviceGrant ? " device" : "")
+        let roles =
+            (otp ? " otp" : "") + (ciba.map { " ciba-\($0.rawValue)" } ?? "") + (deviceGrant ? " device" : "")
+            + (introspect ? " introspect" : "")
+            + (introspect ? " introspect" : "")
         try await store.appendAudit(AuditEvent(time: now, kind: "oidc_client_add", detail: "\(client.id) \(trimmed)\(roles)"))
         return (client, secret)
     }

@@ -6,6 +6,10 @@ struct ProviderMetadata: Codable, Sendable {
     var userinfo_endpoint: String
     var jwks_uri: String
     var end_session_endpoint: String
+    var revocation_endpoint: String
+    var introspection_endpoint: String
+    var revocation_endpoint_auth_methods_supported = ["client_secret_basic", "client_secret_post", "none"]
+    var introspection_endpoint_auth_methods_supported = ["client_secret_basic", "client_secret_post"]
     // Set by the features that add them (`ExtensionGrant.describe`).
     var backchannel_authentication_endpoint: String?
     var device_authorization_endpoint: String?
@@ -34,6 +38,8 @@ struct ProviderMetadata: Codable, Sendable {
         userinfo_endpoint = issuer + "/oauth/userinfo"
         jwks_uri = issuer + "/oauth/jwks"
         end_session_endpoint = issuer + "/oauth/logout"
+        revocation_endpoint = issuer + "/oauth/revoke"
+        introspection_endpoint = issuer + "/oauth/introspect"
         for grant in provider.extensionGrants { grant.describe(&self) }
     }
 }

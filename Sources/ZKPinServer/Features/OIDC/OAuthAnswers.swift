@@ -104,3 +104,7 @@ extension ProviderMetadata: ResponseEncodable {}
 extension JWKSet: ResponseEncodable {}
 extension TokenResponse: ResponseEncodable {}
 extension UserInfo: ResponseEncodable {}
+extension IntrospectionResponse: ResponseEncodable {}
+
+/// RFC 7009's success: 200 with an empty JSON object.
+struct RevocationAnswer: ResponseEncodable {}

@@ -7,6 +7,8 @@ struct OIDCMetrics: Sendable {
     let refusals: Counter
     let logouts: Counter
     let backchannelRequests: Counter
+    let introspections: Counter
+    let revocations: Counter
 
     init(_ metrics: ServerMetrics) {
         let registry = metrics.registry
@@ -15,5 +17,7 @@ struct OIDCMetrics: Sendable {
         refusals = ServerMetrics.counter(registry, "oidc_refusals", "OpenID Connect requests refused (bad client, redirect, code or token).")
         logouts = ServerMetrics.counter(registry, "oidc_logouts", "OpenID Connect logouts.")
         backchannelRequests = ServerMetrics.counter(registry, "ciba_requests", "Backchannel authentication requests (CIBA) accepted.")
+        introspections = ServerMetrics.counter(registry, "oidc_introspections", "Token introspections (RFC 7662) answered.")
+        revocations = ServerMetrics.counter(registry, "oidc_revocations", "Token revocation requests (RFC 7009) answered.")
     }
 }

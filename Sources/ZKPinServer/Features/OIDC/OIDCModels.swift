@@ -21,6 +21,9 @@ public struct OIDCClient: Sendable, Equatable {
     /// A device without a browser (a TV, a command-line tool) that signs people in with the
     /// device authorization grant (RFC 8628, `admin clients add --device`).
     public var deviceGrant: Bool
+    /// A resource server or gateway that may introspect any client's tokens (RFC 7662,
+    /// `admin clients add --introspect`); other clients see only their own as active.
+    public var introspect: Bool
 
     public enum CIBAMode: String, Sendable, CaseIterable { case poll, ping }
 
@@ -29,11 +32,12 @@ public struct OIDCClient: Sendable, Equatable {
     public init(
         id: String, name: String, secretHash: String?, redirectURIs: [String], postLogoutURIs: [String] = [], created: Int,
         idTokenAlg: String = "ES256", otp: Bool = false, ciba: CIBAMode? = nil, notificationEndpoint: String? = nil,
-        deviceGrant: Bool = false
+        deviceGrant: Bool = false, introspect: Bool = false
     ) {
         self.id = id; self.name = name; self.secretHash = secretHash; self.redirectURIs = redirectURIs
         self.postLogoutURIs = postLogoutURIs; self.created = created; self.idTokenAlg = idTokenAlg; self.otp = otp
         self.ciba = ciba; self.notificationEndpoint = notificationEndpoint; self.deviceGrant = deviceGrant
+        self.introspect = introspect
     }
 }
 

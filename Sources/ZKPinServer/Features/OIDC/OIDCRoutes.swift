@@ -89,6 +89,17 @@ enum TokenRoutes {
                 try await provider.token(params, basic: basic, address: from)
             }
         }
+        routes.post("/oauth/revoke") { request, context in
+            try await clientAuthenticated(web, request, context, TokenHintParameters.self) { params, basic, from in
+                try await provider.revoke(params, basic: basic, address: from)
+                return RevocationAnswer()
+            }
+        }
+        routes.post("/oauth/introspect") { request, context in
+            try await clientAuthenticated(web, request, context, TokenHintParameters.self) { params, basic, _ in
+                try await provider.introspect(params, basic: basic)
+            }
+        }
         return routes
     }
 

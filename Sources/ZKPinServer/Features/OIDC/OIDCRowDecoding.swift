@@ -7,7 +7,8 @@ extension OIDCClient {
             redirectURIs: URIList.split(try r.text("redirect_uris")), postLogoutURIs: URIList.split(try r.text("post_logout_uris")),
             created: try r.int("created"), idTokenAlg: try r.text("id_token_alg"), otp: try r.bool("otp"),
             ciba: try r.optionalText("ciba_mode").flatMap(CIBAMode.init(rawValue:)),
-            notificationEndpoint: try r.optionalText("ciba_notification_endpoint"), deviceGrant: try r.bool("device_grant"))
+            notificationEndpoint: try r.optionalText("ciba_notification_endpoint"), deviceGrant: try r.bool("device_grant"),
+            introspect: try r.bool("introspect"))
     }
 }
 

@@ -40,6 +40,10 @@ enum OIDCSchema {
         // A revoked login family (a code or refresh token used twice) takes no new tokens.
         SchemaChange(version: 5, owner: "OIDC", summary: "revoked login families") { d in
             ["ALTER TABLE oidc_codes ADD COLUMN revoked \(d.boolean) NOT NULL DEFAULT \(d.false)"]
+        },
+        // Resource servers and gateways that may introspect any client's tokens (RFC 7662).
+        SchemaChange(version: 10, owner: "OIDC", summary: "clients that introspect tokens") { d in
+            ["ALTER TABLE oidc_clients ADD COLUMN introspect \(d.boolean) NOT NULL DEFAULT \(d.false)"]
         }
     ]
 

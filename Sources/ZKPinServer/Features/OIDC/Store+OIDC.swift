@@ -9,9 +9,10 @@ extension Store {
         try await driver.write(
             """
             INSERT INTO oidc_clients(id, name, secret_hash, redirect_uris, post_logout_uris, created, id_token_alg, otp, ciba_mode,
-                ciba_notification_endpoint, device_grant)
+                ciba_notification_endpoint, device_grant, introspect)
             VALUES (\(c.id), \(c.name), \(c.secretHash), \(URIList.join(c.redirectURIs)), \(URIList.join(c.postLogoutURIs)), \(c.created),
-                    \(c.idTokenAlg), \(c.otp), \(c.ciba?.rawValue), \(c.notificationEndpoint), \(c.deviceGrant))
+                    \(c.idTokenAlg), \(c.otp), \(c.ciba?.rawValue), \(c.notificationEndpoint), \(c.deviceGrant),
+                    \(c.introspect))
             """)
     }
 
@@ -95,6 +96,21 @@ extension Store {
         ).map(OIDCAccessToken.init(row:))
     }
 
+    /// An access token's row, live or not (revocation looks up whose it is).
+    public func oidcAccessTokenRow(hash: String) async throws -> OIDCAccessToken? {
+        try await driver.readOne("SELECT * FROM oidc_access_tokens WHERE hash = \(hash)").map(OIDCAccessToken.init(row:))
+    }
+
+    /// Deletes one access token; false when there was none.
+    public func deleteOIDCAccessToken(hash: String) async throws -> Bool {
+        try await driver.writeOne("DELETE FROM oidc_access_tokens WHERE hash = \(hash) RETURNING 1") != nil
+    }
+
+    /// Whether a login family (its code) has not been revoked.
+    public func oidcFamilyStands(codeHash: String) async throws -> Bool {
+        try await driver.readOne("SELECT 1 AS x FROM oidc_codes WHERE hash = \(codeHash) AND revoked = \(false)") != nil
+    }
+
     /// Revokes every access and refresh token issued from the code (the family), and the
     /// family itself: its code row is marked first, which on PostgreSQL waits for a concurrent
     /// `insertOIDCTokens` of the family to commit, so its tokens are deleted too. Returns how
@@ -139,6 +155,22 @@ extension Store {
     public func redeemOIDCRefreshToken(hash: String, now: Int) async throws -> OIDCRefreshToken? {
         try await driver.writeOne(
             "UPDATE oidc_refresh_tokens SET used = \(true) WHERE hash = \(hash) AND used = \(false) AND expires > \(now) RETURNING *"
+        ).map(OIDCRefreshToken.init(row:))
+    }
+
+    /// A refresh token's row, live or not.
+    public func oidcRefreshTokenRow(hash: String) async throws -> OIDCRefreshToken? {
+        try await driver.readOne("SELECT * FROM oidc_refresh_tokens WHERE hash = \(hash)").map(OIDCRefreshToken.init(row:))
+    }
+
+    /// A live refresh token (unused, unexpired, its family standing) of an active identity.
+    public func liveOIDCRefreshToken(hash: String, now: Int) async throws -> OIDCRefreshToken? {
+        try await driver.readOne(
+            """
+            SELECT r.* FROM oidc_refresh_tokens r JOIN identities i ON i.mpin_id = r.mpin_id
+            JOIN oidc_codes c ON c.hash = r.family
+            WHERE r.hash = \(hash) AND r.used = \(false) AND r.expires > \(now) AND i.state = 'active' AND c.revoked = \(false)
+            """
         ).map(OIDCRefreshToken.init(row:))
     }
 
