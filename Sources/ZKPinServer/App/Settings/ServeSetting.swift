@@ -62,7 +62,7 @@ extension AnyServeSetting {
     public var environmentVariable: String { "ZKPIN_" + name.uppercased().replacingOccurrences(of: "-", with: "_") }
 
     /// The values and the default (or what unset means), as `--help` and the docs say them.
-    public var valuesAndDefault: String {
+    var valuesAndDefault: String {
         [values, defaultText.map { "default \($0)" } ?? unset.map { "unset: \($0)" }].compactMap { $0 }.joined(separator: "; ")
     }
 
