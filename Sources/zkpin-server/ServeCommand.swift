@@ -20,22 +20,20 @@ struct Serve: AsyncParsableCommand {
     @OptionGroup var flags: ServeFlags
 
     func run() async throws {
-        let (configuration, options) = try await EffectiveSettings.load(flags)
-        do {
-            LogSetup.bootstrap(level: try configuration.logLevel(), format: try configuration.logFormat())
-        } catch { throw ServerExitStatus.fail(error) }
+        let options = try await EffectiveSettings.load(flags)
+        LogSetup.bootstrap(level: options.logLevel, format: options.logFormat)
         try await runServe(options, demo: false)
     }
 }
 
-/// Resolves the settings of `serve` and `config check`, turning a bad one into its exit status.
+/// Resolves the settings of `serve`, turning a bad one into its exit status.
 enum EffectiveSettings {
-    static func load(_ flags: ServeFlags) async throws -> (ServeConfiguration, ServeOptions) {
+    static func load(_ flags: ServeFlags) async throws -> ServeOptions {
         do {
             let configuration = try await ServeConfiguration.resolve(
                 flags: flags.given, configFile: flags.config,
                 environment: ProcessInfo.processInfo.environment)
-            return (configuration, try configuration.options())
+            return try configuration.options()
         } catch {
             throw ServerExitStatus.fail(error)
         }

@@ -84,7 +84,7 @@ struct DTA: AsyncParsableCommand {
 
 struct Demo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "serve with demo defaults; prints the page URL and the outbox folder.")
-    @Option var port = 8080
+    @Option var port = ServeOptions().port
     @Option var data = "./zkpin-demo"
     @Option(
         name: .customLong("client-command"),

@@ -95,25 +95,7 @@ public enum ZKPinServerApp {
         }
 
         let publicURL = o.publicURL ?? "http://\(o.host):\(o.port)"
-        var config = ServerConfig(
-            publicURL: publicURL, curve: curve, usePermits: o.permits, maxAttempts: o.maxAttempts,
-            accessCodeTTL: o.accessCodeTTL, serviceName: o.serviceName)
-        config.trustedProxy = o.trustedProxy
-        config.limits.registrationsPerAddress.limit = o.registrationsPerAddress
-        config.limits.pass1PerAddress.limit = o.pass1PerAddress
-        config.limits.pass1PerIdentityAndAddress.limit = o.pass1PerIdentity
-        config.maxVerificationBatch = o.verificationBatch
-        config.verificationWaitMilliseconds = o.verificationWait
-        config.identityCacheEntries = o.identityCache
-        config.otp.digits = o.otpDigits
-        config.otp.ttl = o.otpTTL
-        config.otp.wrongCodes = RateLimiter.Rule(limit: o.otpWrongCodes, window: o.otpWrongWindow)
-        config.bodyTimeout = o.bodyTimeout
-        config.mailFrom = o.mailFrom
-        config.notifyOnBlock = o.notifyUser
-        config.dataDirectory = dir
-        config.clientCommand = o.clientCommand
-        config.webDirectory = try WebFolder.find(setting: o.webDirectory)
+        let config = ServerConfig(o, publicURL: publicURL, curve: curve, webDirectory: try WebFolder.find(setting: o.webDirectory))
         if config.webDirectory == nil {
             logger.warning("no web client folder found (--web-dir): /app and /js are not served")
         }
@@ -222,7 +204,7 @@ public enum ZKPinServerApp {
     /// kept under it; idle connections (and unfinished request heads) are closed after
     /// `limits.idleTimeout` seconds.
     public static func serve(
-        router: Router<AppContext>, host: String, port: Int, logger: Logger, limits: ServerLimits = ServerLimits(),
+        router: Router<AppContext>, host: String, port: Int, logger: Logger, limits: ServerLimits = ServerLimits(ServeOptions()),
         onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
         let descriptors = FileDescriptorLimit.raiseToHardLimit()

@@ -31,7 +31,7 @@ public final class LoginBatcher: @unchecked Sendable {
     let onBatch: @Sendable (Int) -> Void
 
     public init(
-        suite: any MPinSuite, serverSecret: PreparedServerSecret, maxBatch: Int = 256, maxWait: Double = 0,
+        suite: any MPinSuite, serverSecret: PreparedServerSecret, maxBatch: Int, maxWait: Double = 0,
         onBatch: @escaping @Sendable (Int) -> Void = { _ in }
     ) {
         self.suite = suite

@@ -1,6 +1,8 @@
 import ZKPinProtocol
 
-/// Everything the relying party needs to know at start.
+/// Everything the relying party needs to know at start. The App builds it from the serve
+/// settings (`App/ServerConfig+Options.swift`), whose table (`App/Settings/ServeSettings.swift`)
+/// holds the defaults and ranges of the values without one here.
 public struct ServerConfig: Sendable {
     public var publicURL: String
     public var curve: CurveID
@@ -21,27 +23,27 @@ public struct ServerConfig: Sendable {
     /// A reserved attempt not settled in this time (a crash) stops counting.
     public var attemptHold: Int = 30
     /// The most pass-2 logins verified together (1: each alone, as before batch verification).
-    public var maxVerificationBatch: Int = 256
+    public var maxVerificationBatch: Int
     /// Identities (per day, with time permits) whose hashed points and y·HID tables are kept
     /// between logins (`PreparedServerSecret`): about 2.1 KB each on BN254CX, 3.1 KB on BLS12-381.
-    public var identityCacheEntries: Int = PreparedServerSecret.defaultIdentityCacheEntries
+    public var identityCacheEntries: Int
     /// How long a batch may wait for more logins while the server is under load (`LoginBatcher`).
-    public var verificationWaitMilliseconds: Int = 2
+    public var verificationWaitMilliseconds: Int
     /// Seconds a request body may take to arrive (`BodyLimitMiddleware`).
-    public var bodyTimeout: Int = 10
+    public var bodyTimeout: Int
     /// The proxy address whose X-Forwarded-For is believed.
     public var trustedProxy: String?
-    public var mailFrom: String = "ZKPin <no-reply@zkpin.invalid>"
+    public var mailFrom: String
     /// Mail a person when wrong PINs block their identity (`--notify-user on`).
-    public var notifyOnBlock = false
-    public var limits = Limits()
+    public var notifyOnBlock: Bool
+    public var limits: Limits
     /// One-time codes (pass 2 with `OTP`, `/otp/verify`).
-    public var otp = OTPSettings()
+    public var otp: OTPSettings
     /// The data folder (the OpenID Connect provider keeps its signing key there); nil serves
     /// no OpenID Connect endpoints.
     public var dataDirectory: String?
     /// The client command the login page shows before `login 'URL#CODE'`.
-    public var clientCommand = "zkpin"
+    public var clientCommand: String
     /// The web client's folder (`WebFolder`); nil serves no `/js` and `/app`.
     public var webDirectory: String?
 
@@ -49,11 +51,11 @@ public struct ServerConfig: Sendable {
         /// Keyed by e-mail and address: a stranger's registrations for someone else's address
         /// use up only the stranger's own count (docs/limits.md).
         public var registrationsPerEmailAndAddress = RateLimiter.Rule(limit: 5, window: 3600)
-        public var registrationsPerAddress = RateLimiter.Rule(limit: 30, window: 3600)
+        public var registrationsPerAddress: RateLimiter.Rule
         /// Pass 1 per client address, and per identity from one address (a stranger who knows an
         /// mpinId uses up only their own address's count).
-        public var pass1PerAddress = RateLimiter.Rule(limit: 600, window: 60)
-        public var pass1PerIdentityAndAddress = RateLimiter.Rule(limit: 60, window: 60)
+        public var pass1PerAddress: RateLimiter.Rule
+        public var pass1PerIdentityAndAddress: RateLimiter.Rule
         /// Pass 1 with the identity's holder proof, per identity (any address): the holder's
         /// own budget, counted instead of the two per-address limits above.
         public var pass1PerHolder = RateLimiter.Rule(limit: 30, window: 60)
@@ -77,33 +79,28 @@ public struct ServerConfig: Sendable {
         /// Wrong or expired user codes typed at `/device`, per address: a code has about 34
         /// bits and lives ten minutes, so 20 guesses a minute find one with odds of 1 in 10^8.
         public var wrongUserCodesPerAddress = RateLimiter.Rule(limit: 20, window: 60)
-        public init() {}
+
+        /// The three limits that are serve settings: registrations an hour, pass 1 a minute.
+        public init(registrationsPerAddress: Int, pass1PerAddress: Int, pass1PerIdentityAndAddress: Int) {
+            self.registrationsPerAddress = RateLimiter.Rule(limit: registrationsPerAddress, window: 3600)
+            self.pass1PerAddress = RateLimiter.Rule(limit: pass1PerAddress, window: 60)
+            self.pass1PerIdentityAndAddress = RateLimiter.Rule(limit: pass1PerIdentityAndAddress, window: 60)
+        }
     }
 
     /// One-time codes for password-only systems (docs/limits.md).
     public struct OTPSettings: Sendable {
-        /// Digits of a code, 6 to 8.
-        public var digits = 6
+        /// Digits of a code.
+        public var digits: Int
         /// Seconds a code stays valid.
-        public var ttl = 90
+        public var ttl: Int
         /// Wrong codes per person, per service and window; then that service's checks for that
         /// person answer 429 until the window ends (PIN logins are never touched).
-        public var wrongCodes = RateLimiter.Rule(limit: 5, window: 300)
-        public init() {}
-    }
+        public var wrongCodes: RateLimiter.Rule
 
-    public init(
-        publicURL: String, curve: CurveID = .bls12_381, usePermits: Bool = false, maxAttempts: Int = 3,
-        accessCodeTTL: Int = 120, serviceName: String = "ZKPin"
-    ) {
-        var url = publicURL
-        while url.hasSuffix("/") { url.removeLast() }
-        self.publicURL = url
-        self.curve = curve
-        self.usePermits = usePermits
-        self.maxAttempts = maxAttempts
-        self.accessCodeTTL = accessCodeTTL
-        self.serviceName = serviceName
+        public init(digits: Int, ttl: Int, wrongCodes: RateLimiter.Rule) {
+            self.digits = digits; self.ttl = ttl; self.wrongCodes = wrongCodes
+        }
     }
 
     /// Whether the public URL is https (cookie prefix and Secure flag).

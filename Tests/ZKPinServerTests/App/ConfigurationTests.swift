@@ -45,14 +45,14 @@ import ZKPinWire
     /// The variable names the help and README give are the ones swift-configuration reads
     /// (its key mapping also splits camel case and digits, which the names must survive).
     @Test func everySettingIsReadFromItsDocumentedVariable() async throws {
-        for setting in ServeSetting.all {
+        for setting in ServeSettings.all {
             let configuration = try await ServeConfiguration.resolve(
                 flags: [:], configFile: nil,
                 environment: [setting.environmentVariable: "7"])
             #expect(configuration.source(setting.name) == .environment(setting.environmentVariable), "\(setting.name)")
             #expect(configuration.text(setting.name) == "7")
         }
-        #expect(ServeSetting.named("dta2-key-file").environmentVariable == "ZKPIN_DTA2_KEY_FILE")
+        #expect(ServeSettings.named("dta2-key-file")?.environmentVariable == "ZKPIN_DTA2_KEY_FILE")
     }
 
     @Test func aBadValueNamesItsSourceAndOnlyAFlagIsAUsageError() async throws {

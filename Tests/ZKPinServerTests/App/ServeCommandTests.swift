@@ -134,6 +134,27 @@ import ZKPinWire
         #expect(bad.err.contains("ZKPIN_LOG_LEVEL"))
     }
 
+    /// The flags are the settings table's: `serve --help` shows each setting's flag, value name
+    /// and help, and each flag given reaches its setting (`config check` names the flag).
+    @Test func theFlagsAreTheSettingsTable() throws {
+        let help = try Self.server(["serve", "--help"])
+        #expect(help.status == 0, "\(help.err)")
+        // ArgumentParser wraps the help: compare with the white space run together.
+        func flat(_ text: String) -> String { text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+        let shown = flat(help.out)
+        for setting in ServeSettings.all {
+            #expect(shown.contains("--\(setting.name) <\(setting.valueName)>"), "--\(setting.name) <\(setting.valueName)> not in serve --help")
+            #expect(shown.contains(flat(setting.helpText)), "the help of --\(setting.name) is not \(setting.helpText)")
+        }
+        #expect(shown.contains("--config <FILE>"))
+        let flags = ServeSettings.all.enumerated().flatMap { ["--" + $0.element.name, "value\($0.offset)"] }
+        let check = try Self.server(["config", "check"] + flags)
+        for (index, setting) in ServeSettings.all.enumerated() {
+            let row = "(?m)^\(setting.name)\\s+value\(index)\\s+flag --\(setting.name)$"
+            #expect(check.out.range(of: row, options: .regularExpression) != nil, "\(row) not in:\n\(check.out)")
+        }
+    }
+
     /// `config check` and `serve` run the same checks, including the files the settings name;
     /// `serve` refuses with the same status before it writes anything (issue 28, finding 1:
     /// the shipped example passed `config check` and `serve` then wrote the master-secret

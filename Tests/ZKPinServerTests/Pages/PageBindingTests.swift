@@ -83,10 +83,14 @@ import ZKPinWire
     }
 
     @Test func theCookieIsHttpOnlyLaxAndSecureOverHTTPS() throws {
-        let plain = PageBinding(config: ServerConfig(publicURL: "http://127.0.0.1:8080"), key: Array(repeating: 7, count: 32))
+        let plain = PageBinding(
+            config: ServerConfig(ServeOptions(), publicURL: "http://127.0.0.1:8080", curve: .bls12_381, webDirectory: nil),
+            key: Array(repeating: 7, count: 32))
         let cookie = plain.cookie(Tokens.fresh())
         #expect(cookie.name == "zkpin-page" && cookie.httpOnly && cookie.sameSite == .lax && !cookie.secure)
-        let tls = PageBinding(config: ServerConfig(publicURL: "https://id.example"), key: Array(repeating: 7, count: 32))
+        let tls = PageBinding(
+            config: ServerConfig(ServeOptions(), publicURL: "https://id.example", curve: .bls12_381, webDirectory: nil),
+            key: Array(repeating: 7, count: 32))
         let secure = tls.cookie(Tokens.fresh())
         #expect(secure.name == "__Host-zkpin-page" && secure.secure && secure.httpOnly && secure.path == "/")
     }

@@ -85,7 +85,8 @@ struct LiveServer {
     let task: Task<Void, any Error>
     var transport: SocketTransport { SocketTransport(base: "http://127.0.0.1:\(port)") }
 
-    static func start(limits: ServerLimits = ServerLimits(), _ configure: @escaping (inout ServeOptions) -> Void = { _ in }) async throws
+    static func start(limits: ServerLimits = ServerLimits(ServeOptions()), _ configure: @escaping (inout ServeOptions) -> Void = { _ in })
+        async throws
         -> LiveServer
     {
         let port = ServerProcess.freePort()

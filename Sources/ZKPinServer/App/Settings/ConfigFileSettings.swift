@@ -25,10 +25,11 @@ struct ConfigFileSettings {
         } catch {
             throw ConfigurationError("the config file \(path) is not valid JSON", source: source)
         }
-        let known = Set(ServeSetting.all.map(\.name))
+        let names = ServeSettings.all.map { $0.name }
+        let known = Set(names)
         if let unknown = keys.sorted().first(where: { !known.contains($0) }) {
             throw ConfigurationError(
-                "the config file \(path) has an unknown setting \"\(unknown)\"; the settings are: \(ServeSetting.all.map(\.name).joined(separator: ", "))",
+                "the config file \(path) has an unknown setting \"\(unknown)\"; the settings are: \(names.joined(separator: ", "))",
                 source: source)
         }
         let reader: ConfigReader

@@ -5,7 +5,7 @@ public enum SettingsReport {
 
     public static func lines(_ configuration: ServeConfiguration) -> [String] {
         var rows: [[String]] = [["SETTING", "VALUE", "SOURCE"]]
-        for setting in ServeSetting.all {
+        for setting in ServeSettings.all {
             let value = configuration.values[setting.name]
             var text = value?.text ?? "-"
             if setting.mayHoldSecret, let raw = value?.text { text = maskedURLPassword(raw) }

@@ -72,7 +72,7 @@ public struct VAPIDKey: Sendable {
     }
 
     /// `mailto:` with an address, or an https URL with a host.
-    static func isContact(_ subject: String) -> Bool {
+    public static func isContact(_ subject: String) -> Bool {
         if subject.hasPrefix("mailto:") {
             return subject.count > "mailto:".count && subject.contains("@") && !subject.contains(where: \.isWhitespace)
         }

@@ -12,7 +12,8 @@ public struct ServerLimits: Sendable {
     /// The proxy whose connections carry everyone's: no share of its own, only the cap.
     public var trustedProxy: String?
 
-    public init(maxConnections: Int = 10_000, maxConnectionsPerAddress: Int = 0, idleTimeout: Int = 30, trustedProxy: String? = nil) {
+    /// The values come from the serve settings (`ServerLimits(options)`, in App).
+    public init(maxConnections: Int, maxConnectionsPerAddress: Int, idleTimeout: Int, trustedProxy: String?) {
         self.maxConnections = maxConnections
         self.maxConnectionsPerAddress = maxConnectionsPerAddress
         self.idleTimeout = idleTimeout
