@@ -81,6 +81,10 @@ struct ServeFlags: ParsableArguments {
     var database: String?
     @Option(name: .customLong("database-password-file"), help: ArgumentHelp(ServeSetting.helpText("database-password-file"), valueName: "FILE"))
     var databasePasswordFile: String?
+    @Option(name: .customLong("push-services"), help: ArgumentHelp(ServeSetting.helpText("push-services"), valueName: "ORIGINS"))
+    var pushServices: String?
+    @Option(name: .customLong("push-subject"), help: ArgumentHelp(ServeSetting.helpText("push-subject"), valueName: "CONTACT"))
+    var pushSubject: String?
     @Option(name: .customLong("web-dir"), help: ArgumentHelp(ServeSetting.helpText("web-dir"), valueName: "DIR"))
     var webDir: String?
     @Option(name: .customLong("log-level"), help: ArgumentHelp(ServeSetting.helpText("log-level"), valueName: "LEVEL"))
@@ -125,6 +129,8 @@ struct ServeFlags: ParsableArguments {
             "otp-wrong-window": otpWrongWindow,
             "database": database,
             "database-password-file": databasePasswordFile,
+            "push-services": pushServices,
+            "push-subject": pushSubject,
             "web-dir": webDir,
             "log-level": logLevel,
             "log-format": logFormat

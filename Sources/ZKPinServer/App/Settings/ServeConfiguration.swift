@@ -138,6 +138,8 @@ public struct ServeConfiguration: Sendable {
         o.otpWrongWindow = try integer("otp-wrong-window", in: 10...86400)
         o.database = text("database")
         o.databasePasswordFile = text("database-password-file")
+        o.pushServices = text("push-services")
+        o.pushSubject = text("push-subject")
         o.webDirectory = text("web-dir")
         _ = try logLevel()
         _ = try logFormat()

@@ -102,6 +102,12 @@ public struct ServeSetting: Sendable {
         ),
         ServeSetting("database-password-file", help: "0600 file holding the PostgreSQL password"),
         ServeSetting(
+            "push-services",
+            help:
+                "Comma-separated origins Web Push messages may go to (unset: the push services of Chrome, Firefox, Safari and Edge); http only for a loopback origin"
+        ),
+        ServeSetting("push-subject", help: "VAPID contact, mailto: or https (unset: the public URL when https, else mailto: the mail sender)"),
+        ServeSetting(
             "web-dir",
             help:
                 "Folder of the web client (mpin.js, lib/, app/) served at /js and /app (unset: share/zkpin/web above the binaries, else the repository's web/)"
