@@ -539,14 +539,17 @@ async function start() {
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("/app/sw.js", { scope: "/app/" }).catch(() => {});
   const code = codeFromFragment();
   if (code) { await renderHome(); await signInWithCode(code); } else await renderHome();
+  // A live event or a (re)connected stream: the open list of that identity looks again at once;
+  // elsewhere push.js shows the request.
+  const listAgain = (identity) => {
+    if (!approvalSession || approvalSession.identity.key !== identity.key || $("approvals").hidden) return false;
+    listApprovals().catch((error) => { endApprovals(); approvalRefusal(error, identity); });
+    return true;
+  };
   push.start({
     open: (identity, request) => openApprovals(identity, request),
-    // The open list of that identity looks again at once; elsewhere push.js shows the request.
-    event: (identity, payload) => {
-      if (payload.kind !== "approval" || !approvalSession || approvalSession.identity.key !== identity.key || $("approvals").hidden) return false;
-      listApprovals().catch((error) => { endApprovals(); approvalRefusal(error, identity); });
-      return true;
-    },
+    event: (identity, payload) => payload.kind === "approval" && listAgain(identity),
+    live: listAgain,
   });
 }
 

@@ -14,8 +14,9 @@ const $ = (id) => document.getElementById(id);
 
 // What app.js does with a request: `open(identity, request)` lists that identity's requests
 // with `request` ({id, site, message}) selected (the PIN first); `event(identity, payload)`
-// is true when the screen on show took a live event (the open list looks again).
-let hooks = { open: () => {}, event: () => false };
+// is true when the screen on show took a live event (the open list looks again); `live(identity)`
+// when its stream (re)connects: an open list looks again, for what came before the stream.
+let hooks = { open: () => {}, event: () => false, live: () => {} };
 
 function say(text, error = false) {
   $("status").textContent = text;
@@ -70,7 +71,9 @@ async function currentSubscription() {
 async function subscriptionFor(vapidPublicKey, create) {
   const { pushManager } = await registration();
   let subscription = await pushManager.getSubscription();
-  if (subscription && !sameApplicationServerKey(subscription.options && subscription.options.applicationServerKey, vapidPublicKey)) {
+  // A browser that does not tell the key (no `options`) keeps its subscription.
+  const made = subscription && subscription.options && subscription.options.applicationServerKey;
+  if (made && !sameApplicationServerKey(made, vapidPublicKey)) {
     await subscription.unsubscribe();
     subscription = null;
   }
@@ -209,9 +212,9 @@ export async function offer(identity) {
   const box = $("push-offer");
   box.replaceChildren();
   box.hidden = true;
-  if (!identity || !ours(identity)) return;
-  const fresh = (await store.get(identity.key)) || identity;
-  if (await isOn(fresh)) return;
+  if (!identity) return;
+  const fresh = await store.get(identity.key);  // as stored now: registered, with its holder proof
+  if (!fresh || !ours(fresh) || await isOn(fresh)) return;
   const text = document.createElement("p");
   const reason = unavailable();
   if (reason) {
@@ -307,6 +310,7 @@ class LiveStream {
     if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
     this.live = true;
     this.failures = 0;
+    hooks.live(this.identity);
     const reader = response.body.getReader();
     const decoder = new TextDecoder();
     for (;;) {
