@@ -4,6 +4,7 @@
 import * as store from "/app/identities.js";
 import * as client from "/app/client.js";
 import { displayProblem, escapedText } from "/app/display.js";
+import * as push from "/app/push.js";
 
 const $ = (id) => document.getElementById(id);
 const sections = ["home", "register", "activate", "signin", "pin", "approvals", "done"];
@@ -31,6 +32,7 @@ async function renderHome() {
   const ul = $("identities");
   ul.replaceChildren();
   $("no-identities").hidden = list.length > 0;
+  push.watch(list);
   for (const identity of list) {
     const li = document.createElement("li");
     const who = document.createElement("div"); who.className = "who"; who.textContent = identity.userId;
@@ -41,6 +43,7 @@ async function renderHome() {
     remove.setAttribute("aria-label", `Remove ${identity.userId} at ${identity.server}`);
     remove.addEventListener("click", async () => {
       if (!confirm(`Remove ${identity.userId} from this device? You would have to register again.`)) return;
+      await push.forget(identity);
       await store.remove(identity.key);
       say(`Removed ${identity.userId}.`);
       renderHome();
@@ -55,7 +58,7 @@ async function renderHome() {
       approve.type = "button"; approve.textContent = "Requests to approve";
       approve.setAttribute("aria-label", `Requests for ${identity.userId} to approve`);
       approve.addEventListener("click", () => openApprovals(identity));
-      li.append(change, approve);
+      li.append(change, approve, push.controls(identity));
     }
     if (identity.state === "pending") {
       const resume = document.createElement("button");
@@ -130,6 +133,7 @@ function choosePIN(identity, service, secret) {
     // The holder proof came with share 1, so the first sign-in is not counted with strangers.
     await store.put({ ...identity, token: tokenHex, regOTT: undefined, confirmationCode: undefined, state: "registered" });
     done("Registered", `${identity.userId} can now sign in with this device at ${identity.server}.`);
+    push.offer(identity);
     return "done";
   });
 }
@@ -257,6 +261,7 @@ async function signInWithCode(code) {
       const userId = await client.signIn(service, identity, pin, code);
       await store.update(identity.key, { lastLogin: new Date().toISOString(), holder: identity.holder, state: "registered" });
       done("Signed in", `Signed in to ${siteName || service.name} as ${userId}. The other screen is now signed in.`);
+      push.offer(identity);
       return "done";
     } catch (error) {
       return refusal(error, identity);
@@ -311,6 +316,7 @@ async function refusal(error, identity) {
 }
 
 function done(title, text, error = false) {
+  push.offer(null);
   $("done-title").textContent = title;
   $("done-text").textContent = text;
   say(text, error);
@@ -327,17 +333,20 @@ function endApprovals() {
   if (approvalSession) { clearTimeout(approvalSession.timer); approvalSession = null; }
 }
 
-async function openApprovals(identity) {
+// `request` ({id, site, message}): the one a notification or a live event named, shown selected.
+async function openApprovals(identity, request = null) {
   if (!identity.signingKey) {
     done("Cannot approve", `${identity.userId} was registered on this device before approvals existed and cannot sign them. Register this device again to approve requests.`, true);
     return;
   }
   let service;
   try { service = await client.discover(identity.server); } catch (error) { say(error.message, true); return; }
-  askPIN("Enter your PIN", `See what sites ask ${identity.userId} to approve.`, async (pin) => {
+  const hint = request && request.site ? `${request.site} asks: ${request.message}. Type your PIN to see the request and answer it.`
+    : request ? "A request is waiting. Type your PIN to see it and answer it." : `See what sites ask ${identity.userId} to approve.`;
+  askPIN("Enter your PIN", hint, async (pin) => {
     say("Looking for requests…");
     endApprovals();
-    approvalSession = { identity, service, pin, until: Date.now() + 120000, timer: null };
+    approvalSession = { identity, service, pin, until: Date.now() + 120000, timer: null, selected: request && request.id };
     try {
       await listApprovals();
       return "done";
@@ -354,16 +363,21 @@ async function openApprovals(identity) {
   });
 }
 
-// Lists the requests; while there are none it looks again every 5 s for two minutes.
+// Lists the requests. New ones arrive through the live stream (push.js: the list looks again
+// on each); while there is no stream and no request it looks again every 5 s for two minutes.
 async function listApprovals() {
   const session = approvalSession;
-  if (!session) return;
+  if (!session || session.answering) return;
+  clearTimeout(session.timer);
   const requests = await client.pendingApprovals(session.service, session.identity, session.pin);
   if (approvalSession !== session) return;
   renderApprovals(requests);
-  if (requests.length === 0 && Date.now() < session.until) {
-    session.timer = setTimeout(() => listApprovals().catch((error) => { endApprovals(); approvalRefusal(error, session.identity); }), 5000);
-  }
+  const again = () => {
+    if (approvalSession !== session || Date.now() >= session.until) return;
+    if (push.isLive(session.identity)) { session.timer = setTimeout(again, 5000); return; }
+    listApprovals().catch((error) => { endApprovals(); approvalRefusal(error, session.identity); });
+  };
+  if (requests.length === 0) session.timer = setTimeout(again, 5000);
 }
 
 function renderApprovals(requests) {
@@ -374,6 +388,7 @@ function renderApprovals(requests) {
   $("no-approvals").hidden = requests.length > 0;
   for (const request of requests) {
     const li = document.createElement("li");
+    if (request.authReqId === session.selected) { li.className = "selected"; li.setAttribute("aria-current", "true"); }
     const refused = displayProblem(request);
     const site = document.createElement("div"); site.className = "who"; site.textContent = `${escapedText(request.site)} asks:`;
     const message = document.createElement("p"); message.className = "binding"; message.textContent = escapedText(request.bindingMessage);
@@ -405,10 +420,15 @@ function renderApprovals(requests) {
   }
   // A refresh that changes nothing says nothing again, and only the first showing moves the
   // focus: a screen reader is not interrupted every 5 seconds.
-  const status = requests.length === 0 ? "No request is waiting; this list looks again every few seconds."
-    : `${requests.length === 1 ? "1 request is" : requests.length + " requests are"} waiting for your answer.`;
-  if ($("status").textContent !== status) say(status);
+  const gone = session.selected && !requests.some((r) => r.authReqId === session.selected);
+  const status = gone ? "That request is no longer waiting: it was answered or it expired."
+    : requests.length === 0 ? (push.isLive(session.identity) ? "No request is waiting; new requests show here as they arrive." : "No request is waiting; this list looks again every few seconds.")
+      : `${requests.length === 1 ? "1 request is" : requests.length + " requests are"} waiting for your answer.`;
+  if (gone) session.selected = null;
+  if ($("status").textContent !== status) say(status, gone);
   if ($("approvals").hidden) show("approvals");
+  const selected = ul.querySelector("li.selected");
+  if (selected && !session.shownSelected) { session.shownSelected = true; selected.tabIndex = -1; selected.focus(); selected.scrollIntoView({ block: "center" }); }
 }
 
 // RFC 9396 details as "key: value" lines (nested keys joined by dots), as the CLI shows them.
@@ -433,6 +453,7 @@ async function answer(request, verb) {
   const session = approvalSession;
   if (!session) return;
   clearTimeout(session.timer);
+  session.answering = true;
   for (const b of $("approval-list").querySelectorAll("button")) b.disabled = true;
   say(verb === "approve" ? "Signing the approval…" : "Denying…");
   try {
@@ -518,6 +539,18 @@ async function start() {
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("/app/sw.js", { scope: "/app/" }).catch(() => {});
   const code = codeFromFragment();
   if (code) { await renderHome(); await signInWithCode(code); } else await renderHome();
+  // A live event or a (re)connected stream: the open list of that identity looks again at once;
+  // elsewhere push.js shows the request.
+  const listAgain = (identity) => {
+    if (!approvalSession || approvalSession.identity.key !== identity.key || $("approvals").hidden) return false;
+    listApprovals().catch((error) => { endApprovals(); approvalRefusal(error, identity); });
+    return true;
+  };
+  push.start({
+    open: (identity, request) => openApprovals(identity, request),
+    event: (identity, payload) => payload.kind === "approval" && listAgain(identity),
+    live: listAgain,
+  });
 }
 
 start();
