@@ -106,11 +106,6 @@ extension Store {
         try await driver.writeOne("DELETE FROM oidc_access_tokens WHERE hash = \(hash) RETURNING 1") != nil
     }
 
-    /// Whether a login family (its code) has not been revoked.
-    public func oidcFamilyStands(codeHash: String) async throws -> Bool {
-        try await driver.readOne("SELECT 1 AS x FROM oidc_codes WHERE hash = \(codeHash) AND revoked = \(false)") != nil
-    }
-
     /// Revokes every access and refresh token issued from the code (the family), and the
     /// family itself: its code row is marked first, which on PostgreSQL waits for a concurrent
     /// `insertOIDCTokens` of the family to commit, so its tokens are deleted too. Returns how
@@ -163,13 +158,13 @@ extension Store {
         try await driver.readOne("SELECT * FROM oidc_refresh_tokens WHERE hash = \(hash)").map(OIDCRefreshToken.init(row:))
     }
 
-    /// A live refresh token (unused, unexpired, its family standing) of an active identity.
+    /// A live refresh token (unused, unexpired) of an active identity; a revoked family's are
+    /// deleted with the revocation (`revokeOIDCAccessTokens`).
     public func liveOIDCRefreshToken(hash: String, now: Int) async throws -> OIDCRefreshToken? {
         try await driver.readOne(
             """
             SELECT r.* FROM oidc_refresh_tokens r JOIN identities i ON i.mpin_id = r.mpin_id
-            JOIN oidc_codes c ON c.hash = r.family
-            WHERE r.hash = \(hash) AND r.used = \(false) AND r.expires > \(now) AND i.state = 'active' AND c.revoked = \(false)
+            WHERE r.hash = \(hash) AND r.used = \(false) AND r.expires > \(now) AND i.state = 'active'
             """
         ).map(OIDCRefreshToken.init(row:))
     }

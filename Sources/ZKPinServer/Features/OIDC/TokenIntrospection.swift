@@ -62,31 +62,26 @@ extension OIDCProvider {
         let hash = Tokens.hash(token)
         let now = self.now
         metrics.introspections.increment()
-        let inactive = IntrospectionResponse(active: false)
-        if p.token_type_hint != "refresh_token", let access = try await stored({ try await $0.oidcAccessToken(hash: hash, now: now) }) {
-            guard client.introspect || access.clientId == client.id else { return inactive }
-            guard try await stored({ try await $0.oidcFamilyStands(codeHash: access.codeHash) }) else { return inactive }
+        // A revoked family's tokens are deleted with the revocation, so a stored, live token's
+        // family stands: no second look is needed.
+        func access() async throws(OAuthError) -> IntrospectionResponse? {
+            guard let a = try await stored({ try await $0.oidcAccessToken(hash: hash, now: now) }) else { return nil }
+            guard client.introspect || a.clientId == client.id else { return IntrospectionResponse(active: false) }
             return IntrospectionResponse(
-                active: true, scope: access.scope, client_id: access.clientId, username: access.userId, token_type: "Bearer",
-                exp: access.expires, iat: access.expires - Self.accessTokenTTL, sub: subject(userId: access.userId), aud: access.clientId,
-                iss: issuer)
+                active: true, scope: a.scope, client_id: a.clientId, username: a.userId, token_type: "Bearer", exp: a.expires,
+                iat: a.expires - Self.accessTokenTTL, sub: subject(userId: a.userId), aud: a.clientId, iss: issuer)
         }
-        if let refresh = try await stored({ try await $0.liveOIDCRefreshToken(hash: hash, now: now) }) {
-            guard client.introspect || refresh.clientId == client.id else { return inactive }
+        func refresh() async throws(OAuthError) -> IntrospectionResponse? {
+            guard let r = try await stored({ try await $0.liveOIDCRefreshToken(hash: hash, now: now) }) else { return nil }
+            guard client.introspect || r.clientId == client.id else { return IntrospectionResponse(active: false) }
             return IntrospectionResponse(
-                active: true, scope: refresh.scope, client_id: refresh.clientId, username: refresh.userId, token_type: "refresh_token",
-                exp: refresh.expires, iat: refresh.authTime, sub: subject(userId: refresh.userId), aud: refresh.clientId, iss: issuer)
+                active: true, scope: r.scope, client_id: r.clientId, username: r.userId, token_type: "refresh_token", exp: r.expires,
+                iat: r.authTime, sub: subject(userId: r.userId), aud: r.clientId, iss: issuer)
         }
-        if p.token_type_hint == "refresh_token", let access = try await stored({ try await $0.oidcAccessToken(hash: hash, now: now) }) {
-            guard client.introspect || access.clientId == client.id,
-                try await stored({ try await $0.oidcFamilyStands(codeHash: access.codeHash) })
-            else { return inactive }
-            return IntrospectionResponse(
-                active: true, scope: access.scope, client_id: access.clientId, username: access.userId, token_type: "Bearer",
-                exp: access.expires, iat: access.expires - Self.accessTokenTTL, sub: subject(userId: access.userId), aud: access.clientId,
-                iss: issuer)
-        }
-        return inactive
+        // The hint says where to look first (RFC 7662 section 2.1); the other kind is looked at too.
+        let refreshFirst = p.token_type_hint == "refresh_token"
+        if let first = refreshFirst ? try await refresh() : try await access() { return first }
+        return try await (refreshFirst ? access() : refresh()) ?? IntrospectionResponse(active: false)
     }
 
     /// The token, and a hint that is one of RFC 7009's (an unknown hint is

@@ -78,8 +78,5 @@ struct PushSubscriptions: Sendable {
     }
 
     /// The endpoint's origin, for the audit (the rest of the URL names the device).
-    static func origin(_ endpoint: String) -> String {
-        guard let url = URL(string: endpoint), let scheme = url.scheme, let host = url.host else { return "?" }
-        return "\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? "")
-    }
+    static func origin(_ endpoint: String) -> String { PushOrigin.parse(endpoint)?.origin.description ?? "?" }
 }
