@@ -72,10 +72,11 @@ enum PageRoutes {
         // as every form of the pages).
         routes.post("/account/revoke") { request, context in
             try SameOrigin.check(request, publicURL: rp.config.publicURL)
-            guard let account = try await access.account(cookie: session.value(in: request)) else { return HTMLPage.redirect("/") }
+            // The form first: a malformed one is 400 with or without a session (openapi.yaml).
             let form = try await FormBody.decode(RevokeForm.self, from: request, context: context)
-            guard let mpinId = form.mpinId, !mpinId.isEmpty,
-                try await rp.devices.revoke(userId: account.userId, mpinId: mpinId, address: address.of(request, context))
+            guard let mpinId = form.mpinId, !mpinId.isEmpty else { throw APIError.bad("the form has no field mpinId") }
+            guard let account = try await access.account(cookie: session.value(in: request)) else { return HTMLPage.redirect("/") }
+            guard try await rp.devices.revoke(userId: account.userId, mpinId: mpinId, address: address.of(request, context))
             else { throw APIError.bad("no such device of yours to revoke") }
             return HTMLPage.redirect("/account")
         }

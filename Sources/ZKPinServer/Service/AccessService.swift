@@ -84,7 +84,16 @@ struct AccessService: Sendable {
     /// service's own page), so the client can name it.
     func codeStatus(_ request: CodeStatusRequest, address: String) async throws(APIError) -> CodeStatusResponse {
         guard request.status == "wid" else { throw APIError.bad("status must be \"wid\"") }
+        try Self.checkForm(code: request.wid, field: "wid")
         return CodeStatusResponse(clientName: try await present(code: request.wid, address: address).site)
+    }
+
+    /// An access code field's form: seven digits, else 400 (openapi.yaml says so). Whether the
+    /// code is live, and its check digit, are the store's and `present`'s answer (412).
+    static func checkForm(code: String, field: String) throws(APIError) {
+        guard code.utf8.count == AccessCode.length, code.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+            throw APIError.bad("\(field) must be the page's \(AccessCode.length)-digit access code")
+        }
     }
 
     /// Marks an access code as presented (412 for an unknown, expired or used one; rate-limited

@@ -24,6 +24,7 @@ struct LoginService: Sendable {
     func pass1(_ request: Pass1Request, address: String) async throws(APIError) -> Pass1Response {
         guard request.pass == 1 else { throw APIError.bad("pass must be 1") }
         _ = try MPinIDText.bytes(request.mpinId)
+        if let wid = request.wid, wid != "0" { try AccessService.checkForm(code: wid, field: "WID") }
         let u = try MPinIDText.hexField(request.u, "U")
         var ut: [UInt8]? = nil
         // The server's setting decides: a client cannot skip the permit by leaving UT out.
@@ -101,6 +102,7 @@ struct LoginService: Sendable {
             else { throw APIError.bad("challenge is required: send the id that pass 1 answered") }
             mpinId = request.mpinId
             v = try MPinIDText.hexField(request.v, "V")
+            if request.wid != "0" { try AccessService.checkForm(code: request.wid, field: "WID") }
             accessCode = request.wid == "0" ? nil : request.wid
             self.challenge = challenge
         }

@@ -78,11 +78,12 @@ enum DeviceRoutes {
         routes.post("/device/confirm") { request, context in
             try SameOrigin.check(request, publicURL: web.publicURL)
             let form = try await FormBody.decode(DeviceAnswerForm.self, from: request, context: context)
-            guard let session = try await provider.session(cookie: web.cookie.value(in: request)) else {
-                return HTMLPage.redirect("/device?user_code=" + (form.user_code.flatMap(UserCode.canonical).map(UserCode.display) ?? ""))
-            }
+            // The form first: a malformed answer is 400 with or without a session (openapi.yaml).
             guard let decision = form.decision, ["allow", "deny"].contains(decision) else {
                 throw web.page("Device refused", "Choose Allow or Deny.", status: .badRequest)
+            }
+            guard let session = try await provider.session(cookie: web.cookie.value(in: request)) else {
+                return HTMLPage.redirect("/device?user_code=" + (form.user_code.flatMap(UserCode.canonical).map(UserCode.display) ?? ""))
             }
             let from = web.address.of(request, context)
             guard
