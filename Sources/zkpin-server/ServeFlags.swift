@@ -77,6 +77,8 @@ struct ServeFlags: ParsableArguments {
     var otpWrongCodes: String?
     @Option(name: .customLong("otp-wrong-window"), help: ArgumentHelp(ServeSetting.helpText("otp-wrong-window"), valueName: "SECONDS"))
     var otpWrongWindow: String?
+    @Option(name: .customLong("push-services"), help: ArgumentHelp(ServeSetting.helpText("push-services"), valueName: "ORIGIN,..."))
+    var pushServices: String?
     @Option(name: .customLong("database"), help: ArgumentHelp(ServeSetting.helpText("database"), valueName: "URL"))
     var database: String?
     @Option(name: .customLong("database-password-file"), help: ArgumentHelp(ServeSetting.helpText("database-password-file"), valueName: "FILE"))
@@ -123,6 +125,7 @@ struct ServeFlags: ParsableArguments {
             "otp-ttl": otpTtl,
             "otp-wrong-codes": otpWrongCodes,
             "otp-wrong-window": otpWrongWindow,
+            "push-services": pushServices,
             "database": database,
             "database-password-file": databasePasswordFile,
             "web-dir": webDir,

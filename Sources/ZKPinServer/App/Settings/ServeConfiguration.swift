@@ -136,6 +136,7 @@ public struct ServeConfiguration: Sendable {
         o.otpTTL = try integer("otp-ttl", in: 15...600)
         o.otpWrongCodes = try integer("otp-wrong-codes", in: 1...1000)
         o.otpWrongWindow = try integer("otp-wrong-window", in: 10...86400)
+        o.pushServices = text("push-services")
         o.database = text("database")
         o.databasePasswordFile = text("database-password-file")
         o.webDirectory = text("web-dir")

@@ -96,6 +96,11 @@ public struct ServeSetting: Sendable {
             help: "Wrong one-time codes per person and service in a window (otp-wrong-window) before that service's checks wait, 1...1000"),
         ServeSetting("otp-wrong-window", .integer, default: "300", help: "Seconds of the wrong one-time code window, 10...86400"),
         ServeSetting(
+            "push-services",
+            help:
+                "Web Push services the server may send to, ORIGIN,... (https, a wildcard as the whole first label; http only on loopback; unset: the push services of Chrome and Android, Firefox, Safari and iOS, Edge)"
+        ),
+        ServeSetting(
             "database", mayHoldSecret: true,
             help:
                 "postgres://USER@HOST:PORT/DATABASE shared by several instances, or postgres://USER@/DATABASE?host=/run/postgresql through the local Unix socket (unset: SQLite in the data folder); password from PGPASSWORD or --database-password-file"
