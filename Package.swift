@@ -159,7 +159,12 @@ let package = Package(
             exclude: ["Store/SchemaFixtures"]),
         .testTarget(
             name: "ZKPinClientTests",
-            dependencies: ["ZKPinClient", "ZKPinLoad", "ZKPinWire", "ZKPinProtocol", "ZKPinTestSupport", "CQREncode", "CZBar"])
+            dependencies: [
+                "ZKPinClient", "ZKPinLoad", "ZKPinWire", "ZKPinProtocol", "ZKPinTestSupport", "CQREncode", "CZBar",
+                // A CIBA site's forms with Basic auth, which the client's JSON transport does not send.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio")
+            ])
     ]
 )
 

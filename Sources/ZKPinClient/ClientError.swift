@@ -18,6 +18,9 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     case hostMismatch(payloadHost: String, serviceHost: String)
     case storeUnavailable(path: String, reason: String)
     case badInput(String)
+    /// The identity has no holder proof (registered by an older client, never signed in since),
+    /// which the push endpoints require.
+    case noHolderProof(userId: String, server: String)
 
     // 1: authentication or registration refused.
     case wrongPIN(attemptsLeft: Int?)
@@ -33,6 +36,9 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
     case notRegistered(userId: String, state: UserState, server: String? = nil)
     case authenticationTimeout
     case cancelled(String)
+    /// 403 with the server's reason (a holder proof it does not accept, an identity it no
+    /// longer takes, a limit of what one device may hold).
+    case refused(String)
 
     // 3: network or server trouble.
     case networkError(url: String, reason: String)
@@ -46,10 +52,10 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .missingAccessCode, .invalidAccessCode, .malformedURL, .invalidPIN, .pinMismatch, .trivialPIN,
             .invalidEmail, .unknownIdentity, .ambiguousIdentity, .unreadableImage, .hostMismatch,
-            .storeUnavailable, .badInput:
+            .storeUnavailable, .badInput, .noHolderProof:
             return 2
         case .wrongPIN, .wrongCurrentPIN, .invalidToken, .blocked, .accessCodeExpired, .identityNotAuthorized,
-            .notActivated, .registrationExpired, .notRegistered, .authenticationTimeout, .cancelled:
+            .notActivated, .registrationExpired, .notRegistered, .authenticationTimeout, .cancelled, .refused:
             return 1
         case .networkError, .timeout, .notMPinServer, .unexpectedResponse, .rateLimited:
             return 3
@@ -60,14 +66,14 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .missingAccessCode, .invalidAccessCode: return .invalidAccessCode
         case .malformedURL, .invalidPIN, .pinMismatch, .trivialPIN, .invalidEmail, .unknownIdentity,
-            .ambiguousIdentity, .unreadableImage, .storeUnavailable, .badInput:
+            .ambiguousIdentity, .unreadableImage, .storeUnavailable, .badInput, .noHolderProof:
             return .badInput
         case .hostMismatch, .cancelled: return .cancelled
         case .wrongPIN, .wrongCurrentPIN: return .incorrectPIN
         case .invalidToken: return .invalidToken
         case .blocked: return .blocked
         case .accessCodeExpired: return .incorrectAccessNumber
-        case .identityNotAuthorized: return .identityNotAuthorized
+        case .identityNotAuthorized, .refused: return .identityNotAuthorized
         case .notRegistered(_, .blocked, _): return .blocked
         case .notRegistered(_, .revoked, _): return .identityNotAuthorized
         case .notActivated, .registrationExpired, .notRegistered: return .identityNotVerified
@@ -115,6 +121,9 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
                 "The identity store \(path) cannot be used: \(reason). Check --home or ZKPIN_HOME and the folder's permissions; the stored identities were not changed."
         case let .badInput(text):
             return text
+        case let .noHolderProof(userId, server):
+            return
+                "The identity \(userId) at \(server) has no holder proof stored (it was registered by an older client), and the server asks for one here: sign in once with `zkpin login` to get one, then run this again."
 
         case let .wrongPIN(attemptsLeft):
             if let left = attemptsLeft {
@@ -163,6 +172,8 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
         case .authenticationTimeout:
             return "The PIN was right, but the login page did not take the login up in time. Keep the page open, get a new code and try again."
         case let .cancelled(text):
+            return text
+        case let .refused(text):
             return text
 
         case let .networkError(url, reason):

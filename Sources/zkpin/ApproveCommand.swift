@@ -10,10 +10,24 @@ struct ApproveCommand: AsyncParsableCommand {
         commandName: "approve",
         abstract: "Approve (or deny) what a site asks you to confirm, such as a payment, with your PIN.",
         discussion: """
-            Asks for the PIN, lists the requests waiting for this identity (site, message, details,
-            expiry) and asks which to approve. The approval is a signature made with the PIN, which
-            the site keeps as evidence. Scripts: --pin-stdin approves the one waiting request
-            (exit 2 when several wait, unless --binding-message picks one); --deny denies it.
+            Asks for the PIN, lists the requests waiting for this identity (site, message, \
+            details, expiry) and asks which to approve. The approval is a signature made with \
+            the PIN, which the site keeps as evidence. Scripts: --pin-stdin approves the one \
+            waiting request (exit 2 when several wait, unless --binding-message picks one); \
+            --deny denies it.
+
+            --watch keeps running until Ctrl-C (exit 0): it answers the waiting requests, then \
+            shows each new one the moment a site asks (the server's live stream) and asks \
+            "Approve? [y]es, [d]eny, or Enter to skip". The PIN is asked once. When the server \
+            restarts or the network drops, it says so, tries again, and shows what arrived \
+            meanwhile. Without a terminal (or with --pin-stdin or --json) nothing is asked: \
+            --deny denies every request, --binding-message TEXT approves those with \
+            exactly that message, and any other request is shown and left waiting. With \
+            --json each request handled is one line of JSON (status approved, denied or left).
+
+            Examples:
+              zkpin approve --watch
+              echo 2468 | zkpin approve --watch --pin-stdin --binding-message "Deploy v2"
             """)
 
     @Option(help: ArgumentHelp("The server, when identities are stored for several.", valueName: "URL"))
@@ -34,29 +48,33 @@ struct ApproveCommand: AsyncParsableCommand {
     @Flag(name: .customLong("pin-stdin"), help: "Read the PIN as one line from standard input (no questions asked).")
     var pinStdin = false
 
+    @Flag(help: "Keep running: answer each new request as it arrives, until Ctrl-C.")
+    var watch = false
+
     @OptionGroup var options: ClientOptions
 
     func validate() throws {
         guard (0...3600).contains(wait) else { throw ValidationError("--wait is 0 to 3600 seconds") }
+        if watch && wait != 0 { throw ValidationError("--watch waits for requests until Ctrl-C: leave out --wait") }
     }
 
     func run() async throws {
         try await ClientOutput.run(json: options.json) { () async throws(ClientError) in
             let store = try options.openStore()
-            let serverURL = try server.map { (text: String) throws(ClientError) in try ServerURL.normalize(text) }
-            var candidates = try store.all().filter(\.canSignIn)
-            if let user { candidates = candidates.filter { $0.userId.lowercased() == user.lowercased() } }
-            if let serverURL { candidates = candidates.filter { $0.server == serverURL } }
-            guard let identity = candidates.first else { throw .unknownIdentity(userId: user, server: serverURL) }
-            guard candidates.count == 1 else {
-                let names = candidates.map { "\($0.userId) (\($0.server))" }.joined(separator: ", ")
-                throw .badInput("Several stored identities: \(names). Choose one with --user EMAIL, and --server URL if needed.")
-            }
+            let identity = try IdentityChoice.one(in: store, user: user, server: server)
             let connection = options.connection()
             let service = try await Discovery(connection: connection).discover(server: identity.server)
             let approvals = Approvals(connection: connection, store: store)
             ClientOutput.note("Approvals for \(identity.userId) at \(service.info.name) (\(identity.server))")
             let pin = try PINPrompt.read(fromStandardInput: pinStdin)
+            if watch {
+                let live = LiveEvents(streams: EventStreamClient(timeoutSeconds: Int64(options.timeout)))
+                try await ApprovalWatch(
+                    approvals: approvals, live: live, identity: identity, service: service, pin: pin, bindingMessage: bindingMessage, deny: deny,
+                    interactive: !pinStdin && !options.json && Terminal.isInteractive, json: options.json
+                ).run()
+                return
+            }
             let waiting = try await pending(approvals, identity: identity, service: service, pin: pin)
             guard !waiting.isEmpty else {
                 if options.json {

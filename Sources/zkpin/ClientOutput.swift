@@ -35,6 +35,13 @@ enum ClientOutput {
         json(encoded: (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8))
     }
 
+    /// One line of JSON Lines output (`zkpin approve --watch --json`: a line per request, as
+    /// it is handled). A failure still ends the output with its document.
+    static func jsonLine(_ object: [String: Any]) {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        StandardStreams.writeOutput(String(decoding: data, as: UTF8.self) + "\n")
+    }
+
     /// A document already encoded (an `Encodable` report).
     static func json(encoded data: Data) {
         guard !jsonWritten.exchange(true, ordering: .relaxed) else { return }

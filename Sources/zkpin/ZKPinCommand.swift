@@ -18,6 +18,8 @@ struct ZKPinCommand: AsyncParsableCommand {
               zkpin login 'URL#CODE'              sign the page showing that code in
               zkpin users / zkpin delete EMAIL    list or remove stored identities
               zkpin change-pin [--user EMAIL]     change the PIN (proves the current one first)
+              zkpin approve [--watch]             answer what sites ask you to approve, as they ask
+              zkpin push subscribe|list|...       Web Push messages for requests, to any device
 
             Developer tools:
               zkpin vectors check FILE...         check M-Pin test-vector files
@@ -34,7 +36,8 @@ struct ZKPinCommand: AsyncParsableCommand {
         version: ZKPinVersion.text,
         subcommands: [
             ScanCommand.self, RegisterCommand.self, ConfirmCommand.self, LoginCommand.self,
-            UsersCommand.self, DeleteCommand.self, ChangePINCommand.self, OTPCommand.self, ApproveCommand.self, VectorsCommand.self,
+            UsersCommand.self, DeleteCommand.self, ChangePINCommand.self, OTPCommand.self, ApproveCommand.self, PushCommand.self,
+            VectorsCommand.self,
             BenchCommand.self, LoadCommand.self
         ]
     )

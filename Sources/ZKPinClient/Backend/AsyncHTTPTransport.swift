@@ -55,15 +55,20 @@ public struct AsyncHTTPTransport: HTTPTransport {
             let response = try await Self.client.execute(request, timeout: .seconds(seconds))
             let buffer = try await response.body.collect(upTo: maxBodyBytes)
             return HTTPResult(status: Int(response.status.code), body: Array(buffer.readableBytesView))
-        } catch let error as HTTPClientError {
-            if [.deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout].contains(error) {
-                throw .timeout(url: url, seconds: Int(seconds))
-            }
-            if [.invalidURL, .emptyHost, .emptyScheme].contains(error) { throw .malformedURL(url) }
-            throw .networkError(url: url, reason: NetworkErrorText.reason(error))
         } catch {
-            throw .networkError(url: url, reason: NetworkErrorText.reason(error))
+            throw Self.clientError(error, url: url, seconds: seconds)
         }
+    }
+
+    /// The person's reading of an AsyncHTTPClient failure.
+    static func clientError(_ error: any Error, url: String, seconds: Int64) -> ClientError {
+        if let error = error as? HTTPClientError {
+            if [.deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout].contains(error) {
+                return .timeout(url: url, seconds: Int(seconds))
+            }
+            if [.invalidURL, .emptyHost, .emptyScheme].contains(error) { return .malformedURL(url) }
+        }
+        return .networkError(url: url, reason: NetworkErrorText.reason(error))
     }
 
     /// Kept for the load driver's transport.

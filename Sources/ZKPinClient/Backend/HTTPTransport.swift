@@ -3,6 +3,7 @@ public enum HTTPVerb: String, Sendable {
     case get = "GET"
     case put = "PUT"
     case post = "POST"
+    case delete = "DELETE"
 }
 
 /// One HTTP answer: status and body bytes.

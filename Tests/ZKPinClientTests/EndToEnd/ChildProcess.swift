@@ -84,6 +84,25 @@ final class ChildProcess: Sendable {
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
     }
+
+    /// Sends `number` (SIGINT for a Ctrl-C, SIGKILL for a crash) without waiting.
+    func signal(_ number: Int32) {
+        if process.isRunning { kill(process.processIdentifier, number) }
+    }
+
+    /// Waits until standard error matches `pattern`; false when the child exits or `seconds`
+    /// pass first.
+    func waitForError(_ pattern: String, seconds: Double = 120) async -> Bool {
+        let regex = try! NSRegularExpression(pattern: pattern)
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            let text = standardError
+            if regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil { return true }
+            if !process.isRunning && standardError == text { return false }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
 }
 
 /// What a child wrote so far; a class so the pipes' handlers can share it.

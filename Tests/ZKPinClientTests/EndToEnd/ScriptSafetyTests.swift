@@ -57,11 +57,16 @@ import ZKPinWire
             (["confirm", "kim@example.com", "--json"], "BAD_INPUT", 2),
             (["delete", "kim@example.com", "--json"], "BAD_INPUT", 2),
             (["otp", "--server", "http://127.0.0.1:\(port)", "--pin-stdin", "--json"], "BAD_INPUT", 2),
+            (["push", "settings", "--server", "http://127.0.0.1:\(port)", "--json"], "NETWORK_ERROR", 3),
+            (["push", "list", "--json"], "BAD_INPUT", 2),
+            (["approve", "--watch", "--pin-stdin", "--json"], "BAD_INPUT", 2),
             // Usage errors (ArgumentParser's) too.
             (["register", "--json"], "BAD_INPUT", 2),
             (["users", "--json", "--timeout", "0"], "BAD_INPUT", 2),
             (["login", "http://127.0.0.1:\(port)#1234560", "--json", "--timeout", "0"], "BAD_INPUT", 2),
-            (["otp", "http://127.0.0.1:\(port)", "--server", "http://127.0.0.1:\(port)", "--json"], "BAD_INPUT", 2)
+            (["otp", "http://127.0.0.1:\(port)", "--server", "http://127.0.0.1:\(port)", "--json"], "BAD_INPUT", 2),
+            (["push", "subscribe", "not-a-url", "--p256dh", "K", "--auth", "S", "--json"], "BAD_INPUT", 2),
+            (["push", "unsubscribe", "--json"], "BAD_INPUT", 2)
         ]
         for (arguments, status, exitCode) in cases {
             let result = try await home.run(arguments, input: "1234\n")

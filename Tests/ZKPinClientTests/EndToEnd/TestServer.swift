@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import ZKPinClient
 import ZKPinTestSupport
@@ -9,13 +10,16 @@ import ZKPinWire
 /// access code and poll its status.
 final class TestServer: Sendable {
     let folder = TemporaryFolder("zkpin-e2e-server")
-    let process: ChildProcess
+    /// The running `serve` (another one after `restart`).
+    private let running: Mutex<ChildProcess>
+    private let arguments: [String]
     /// `http://127.0.0.1:PORT`.
     let base: String
     let http = RPSConnection(transport: AsyncHTTPTransport(timeoutSeconds: 30))
 
     var data: String { folder.file("data") }
     var outbox: String { folder.file("outbox") }
+    var process: ChildProcess { running.withLock { $0 } }
 
     init(extraArguments: [String] = []) async throws {
         try FileManager.default.createDirectory(atPath: folder.path, withIntermediateDirectories: true)
@@ -27,16 +31,13 @@ final class TestServer: Sendable {
         while true {
             attempt += 1
             let port = try Self.freePort()
-            let child = try ChildProcess(
-                Binaries.server,
-                [
-                    "serve", "--host", "127.0.0.1", "--port", String(port), "--data", data,
-                    "--outbox", outbox
-                ] + extraArguments)
+            let arguments = ["serve", "--host", "127.0.0.1", "--port", String(port), "--data", data, "--outbox", outbox] + extraArguments
+            let child = try ChildProcess(Binaries.server, arguments)
             // A debug build starting while the whole suite runs on two cores has taken close to
             // a minute (its first start makes the keys and prepares the server secret).
             if let url = await child.waitForOutput(#"listening on (http://127\.0\.0\.1:[0-9]+)"#, seconds: 180) {
-                process = child
+                running = Mutex(child)
+                self.arguments = arguments
                 base = url
                 return
             }
@@ -45,6 +46,30 @@ final class TestServer: Sendable {
             if attempt < 5 && err.contains("Address already in use") { continue }
             throw Failure("zkpin-server did not start: \(err.suffix(2000))")
         }
+    }
+
+    /// SIGKILL, as a crash or an out-of-memory kill would end it: nothing is shut down cleanly.
+    func kill() async {
+        let child = process
+        child.signal(SIGKILL)
+        _ = await child.waitForExit()
+    }
+
+    /// Starts `serve` again on the same port and data folder (after `kill`).
+    func restart() async throws {
+        for _ in 0..<20 {
+            let child = try ChildProcess(Binaries.server, arguments)
+            if await child.waitForOutput(#"listening on (http://127\.0\.0\.1:[0-9]+)"#, seconds: 180) != nil {
+                running.withLock { $0 = child }
+                return
+            }
+            let err = child.standardError
+            child.terminate()
+            // The killed server's port can take a moment to be free again.
+            guard err.contains("Address already in use") else { throw Failure("zkpin-server did not start again: \(err.suffix(2000))") }
+            try await Task.sleep(for: .milliseconds(500))
+        }
+        throw Failure("zkpin-server could not listen on \(base) again")
     }
 
     /// A free loopback port for a server started next (see `LoopbackPort.free`).
