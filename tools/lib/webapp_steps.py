@@ -34,15 +34,15 @@ def log(text):
     _settings["log"](text)
 
 
-def new_driver(name, width, height, mobile):
+def new_driver(name, width, height, mobile, extra_flags=()):
     """A headless Chromium with a profile of its own (its own cookies, IndexedDB and service
-    worker): one per device."""
+    worker): one per device. `extra_flags` are more Chromium switches."""
     folder = _settings["shots"]
     options = webdriver.ChromeOptions()
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
     for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--no-first-run",
                  "--disable-extensions", "--window-size=%d,%d" % (width, height),
-                 "--user-data-dir=" + os.path.join(folder, "profile-" + name)):
+                 "--user-data-dir=" + os.path.join(folder, "profile-" + name)) + tuple(extra_flags):
         options.add_argument(flag)
     if mobile:
         options.add_experimental_option("mobileEmulation", {

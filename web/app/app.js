@@ -4,10 +4,22 @@
 import * as store from "/app/identities.js";
 import * as client from "/app/client.js";
 import { displayProblem, escapedText } from "/app/display.js";
+import { missingCapability } from "/app/capability.js";
 
 const $ = (id) => document.getElementById(id);
 const sections = ["home", "register", "activate", "signin", "pin", "approvals", "done"];
 let waiting = null;  // the activation poll's timer
+// Why this page cannot register or sign in (not a secure context, ...), or null: then every
+// step that needs WebCrypto is off, before any server is asked (a registration would mail a
+// link it could never finish).
+const unavailable = missingCapability(window);
+
+/** True (and the reason said) when this page cannot run the step asked for. */
+function cannotRun() {
+  if (!unavailable) return false;
+  say(unavailable, true);
+  return true;
+}
 
 function show(id) {
   for (const s of sections) $(s).hidden = s !== id;
@@ -51,16 +63,19 @@ async function renderHome() {
       change.type = "button"; change.textContent = "Change PIN";
       change.setAttribute("aria-label", `Change the PIN of ${identity.userId}`);
       change.addEventListener("click", () => changePIN(identity));
+      change.disabled = !!unavailable;
       const approve = document.createElement("button");
       approve.type = "button"; approve.textContent = "Requests to approve";
       approve.setAttribute("aria-label", `Requests for ${identity.userId} to approve`);
       approve.addEventListener("click", () => openApprovals(identity));
+      approve.disabled = !!unavailable;
       li.append(change, approve);
     }
     if (identity.state === "pending") {
       const resume = document.createElement("button");
       resume.type = "button"; resume.textContent = "Finish the registration";
       resume.addEventListener("click", () => waitForActivation(identity));
+      resume.disabled = !!unavailable;
       li.append(resume);
     }
     ul.append(li);
@@ -72,6 +87,7 @@ async function renderHome() {
 
 async function startRegistration(event) {
   event.preventDefault();
+  if (cannotRun()) return;
   const email = $("email").value.trim(), device = $("device").value.trim();
   if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) { say("Type an e-mail address like kim@example.com.", true); $("email").focus(); return; }
   try {
@@ -92,6 +108,7 @@ async function startRegistration(event) {
 }
 
 async function waitForActivation(identity) {
+  if (cannotRun()) return;
   $("activate-email").textContent = identity.userId;
   $("confirmation-code").textContent = identity.confirmationCode;
   say(`Confirmation code: ${identity.confirmationCode}`);
@@ -137,6 +154,7 @@ function choosePIN(identity, service, secret) {
 // The CLI's order (zkpin change-pin): the current PIN is proved to the server by a login that
 // signs no page in (code "0"; a wrong one counts towards the block), then the new PIN twice.
 async function changePIN(identity) {
+  if (cannotRun()) return;
   let service;
   try { service = await client.discover(identity.server); } catch (error) { say(error.message, true); return; }
   let old = null, first = null;
@@ -215,6 +233,7 @@ function setupPad() {
 // ---- sign-in with an access code -------------------------------------------------------------
 
 async function signInWithCode(code) {
+  if (cannotRun()) return;
   if (!/^[0-9]{7}$/.test(code)) { say("An access code is 7 digits.", true); $("code").focus(); return; }
   const usable = (await store.all()).filter((i) => i.server === location.origin);
   if (usable.length === 0) {
@@ -328,6 +347,7 @@ function endApprovals() {
 }
 
 async function openApprovals(identity) {
+  if (cannotRun()) return;
   if (!identity.signingKey) {
     done("Cannot approve", `${identity.userId} was registered on this device before approvals existed and cannot sign them. Register this device again to approve requests.`, true);
     return;
@@ -501,7 +521,15 @@ function codeFromFragment() {
 }
 
 async function start() {
-  if (!window.isSecureContext) say("This app needs a secure context: open it over https (or on localhost).", true);
+  if (unavailable) {
+    // Said once, above every screen; the steps that cannot run are not offered.
+    $("unavailable").textContent = unavailable;
+    $("unavailable").hidden = false;
+    for (const id of ["add", "register-submit", "code", "code-submit"]) {
+      $(id).disabled = true;
+      $(id).setAttribute("aria-describedby", "unavailable");
+    }
+  }
   setupPad();
   $("server").value = location.origin;
   $("add").addEventListener("click", () => { say(""); show("register"); });
@@ -509,7 +537,7 @@ async function start() {
   for (const b of document.querySelectorAll("button.cancel")) b.addEventListener("click", () => { say(""); renderHome(); });
   $("done-home").addEventListener("click", () => renderHome());
   $("approvals-again").addEventListener("click", () => { if (approvalSession) { clearTimeout(approvalSession.timer); approvalSession.until = Date.now() + 120000; const { identity } = approvalSession; listApprovals().catch((error) => { endApprovals(); approvalRefusal(error, identity); }); } });
-  if ("BarcodeDetector" in window && navigator.mediaDevices) {
+  if ("BarcodeDetector" in window && navigator.mediaDevices && !unavailable) {
     $("scan").hidden = false;
     $("scan").addEventListener("click", scan);
   }

@@ -2,6 +2,7 @@
 // crypto of /js/mpin.js: discovery, registration, activation wait, both shares, PIN extraction,
 // the code check, time permits, pass 1 and pass 2 (finishing the login: "complete": true).
 import { addG1, extractPIN, clientPass1, clientPass2, dvsKeyPair, dvsClientSecret, dvsSign } from "/js/mpin.js";
+import { ensureCapable } from "/app/capability.js";
 
 /** A refusal with the server's status and error body. */
 export class ServerAnswer extends Error {
@@ -59,6 +60,8 @@ const fold = (email) => email.normalize("NFC").toLowerCase();
  *  (docs/api.md "Signing-capable identities"): a DVS key pair whose Pa ends the mpinId; z is
  *  kept with the token (signingKey), null when the server minted a plain identity. */
 export async function register(service, email, deviceName) {
+  // The server mails the link on this request: only where every later step can run.
+  await ensureCapable(globalThis);
   const key = await dvsKeyPair(service.curve);
   const answer = await call("PUT", service.url(service.settings.registerURL), { userId: email, deviceName: deviceName || undefined, mobile: 1, pa: key.paHex });
   const r = must(answer, "the registration");
