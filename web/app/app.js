@@ -5,6 +5,7 @@ import * as store from "/app/identities.js";
 import * as client from "/app/client.js";
 import { displayProblem, escapedText } from "/app/display.js";
 import { missingCapability } from "/app/capability.js";
+import { accessCodeProblem } from "/app/access-code.js";
 
 const $ = (id) => document.getElementById(id);
 const sections = ["home", "register", "activate", "signin", "pin", "approvals", "done"];
@@ -133,15 +134,17 @@ async function waitForActivation(identity) {
 
 function choosePIN(identity, service, secret) {
   let first = null;
-  askPIN("Choose a PIN", "Activated. Choose a 4-digit PIN: it never leaves this device.", async (pin) => {
+  const choose = "Activated. Choose a 4-digit PIN: it never leaves this device.";
+  askPIN("Choose a PIN", choose, async (pin) => {
     if (first === null) {
       const reason = client.trivialPIN(pin);
       if (reason) { say(`That PIN is easy to guess (${reason}): choose another.`, true); return "again"; }
       first = pin;
-      askPIN("Repeat the PIN", "Type the same PIN again.", null, true);
+      say("");
+      pinStep("Repeat the PIN", "Type the same PIN again.");
       return "again";
     }
-    if (pin !== first) { first = null; say("The two PINs differ: choose a PIN again.", true); $("pin-title").textContent = "Choose a PIN"; return "again"; }
+    if (pin !== first) { first = null; say("The two PINs differ: choose a PIN again.", true); pinStep("Choose a PIN", choose); return "again"; }
     const tokenHex = await client.token(service, identity.mpinId, pin, secret);
     secret = null;
     // The holder proof came with share 1, so the first sign-in is not counted with strangers.
@@ -158,6 +161,7 @@ async function changePIN(identity) {
   let service;
   try { service = await client.discover(identity.server); } catch (error) { say(error.message, true); return; }
   let old = null, first = null;
+  const newHint = `The current PIN is right. Choose the new PIN of ${identity.userId}: it never leaves this device.`;
   askPIN("Current PIN", `Change the PIN of ${identity.userId}: type the current PIN first.`, async (pin) => {
     if (old === null) {
       say("Checking the current PIN…");
@@ -170,8 +174,8 @@ async function changePIN(identity) {
         return refusal(error, identity);
       }
       old = pin;
-      say("Choose the new PIN.");
-      $("pin-title").textContent = "New PIN";
+      say("");
+      pinStep("New PIN", newHint);
       return "again";
     }
     if (first === null) {
@@ -179,10 +183,11 @@ async function changePIN(identity) {
       if (reason) { say(`That PIN is easy to guess (${reason}): choose another.`, true); return "again"; }
       if (pin === old) { say("The new PIN is the same as the current one: choose another.", true); return "again"; }
       first = pin;
-      $("pin-title").textContent = "Repeat the new PIN";
+      say("");
+      pinStep("Repeat the new PIN", "Type the new PIN again.");
       return "again";
     }
-    if (pin !== first) { first = null; $("pin-title").textContent = "New PIN"; say("The two PINs differ: choose the new PIN again.", true); return "again"; }
+    if (pin !== first) { first = null; pinStep("New PIN", newHint); say("The two PINs differ: choose the new PIN again.", true); return "again"; }
     const tokenHex = await client.changedToken(service, identity, old, pin);
     await store.update(identity.key, { token: tokenHex });
     done("PIN changed", `The PIN of ${identity.userId} on this device is changed.`);
@@ -194,10 +199,15 @@ async function changePIN(identity) {
 
 let onPIN = null;
 
-function askPIN(title, hint, handler, keepHandler = false) {
+// The pad's title and hint change together: a hint never speaks of the step before.
+function pinStep(title, hint) {
   $("pin-title").textContent = title;
   $("pin-hint").textContent = hint;
-  if (!keepHandler) onPIN = handler;
+}
+
+function askPIN(title, hint, handler) {
+  pinStep(title, hint);
+  onPIN = handler;
   $("pin-input").value = "";
   show("pin");
   $("pin-input").focus();
@@ -234,7 +244,15 @@ function setupPad() {
 
 async function signInWithCode(code) {
   if (cannotRun()) return;
-  if (!/^[0-9]{7}$/.test(code)) { say("An access code is 7 digits.", true); $("code").focus(); return; }
+  // The check digit first, as the CLI does: a mistyped code is not "expired", and no server is asked.
+  const problem = accessCodeProblem(code);
+  if (problem) {
+    say(problem, true);
+    if ($("home").hidden) await renderHome();
+    $("code").value = code.slice(0, 7);
+    $("code").focus();
+    return;
+  }
   const usable = (await store.all()).filter((i) => i.server === location.origin);
   if (usable.length === 0) {
     say(`No identity of ${location.origin} on this device: register one first, then open the code again.`, true);
@@ -247,7 +265,7 @@ async function signInWithCode(code) {
     service = await client.discover(location.origin);
     siteName = await client.checkCode(service, code);
   } catch (error) {
-    if (error.status === 412 || error.status === 410) say("The access code expired: get a new code on the other screen.", true);
+    if (error.status === 412 || error.status === 410) say("The access code expired or was used already: get a new code on the other screen.", true);
     else say(`The code could not be checked: ${error.message}`, true);
     $("code").value = "";
     renderHome();
@@ -264,9 +282,9 @@ async function signInWithCode(code) {
   const ready = usable.find((i) => i.state === "registered");
   if (ready) select.value = ready.key;
   $("signin-identity-label").hidden = select.hidden = usable.length < 2;
-  say(`Sign in to ${siteName ? siteName + " through " : ""}${service.name} at ${location.origin}?`);
-  $("signin").hidden = false;
-  askPIN("Enter your PIN", `Sign in to ${siteName || service.name} at ${location.origin} with code ${code}.`, async (pin) => {
+  say("");
+  // The facts above say where this PIN signs in; the hint only points at them.
+  askPIN("Enter your PIN", "Check the service and the address above, then type your PIN.", async (pin) => {
     const identity = await store.get(select.value);
     // A blocked identity asks the server too, as the CLI does: an operator may have unblocked
     // it since (the server answers 410 again when not). A revoked one never comes back.
@@ -329,10 +347,13 @@ async function refusal(error, identity) {
   }
 }
 
+// A result is said once, on its own screen (its heading takes the focus and is described by
+// the text); the status line is cleared so it does not repeat it.
 function done(title, text, error = false) {
   $("done-title").textContent = title;
   $("done-text").textContent = text;
-  say(text, error);
+  $("done-text").classList.toggle("error", error);
+  say("");
   show("done");
 }
 
