@@ -565,6 +565,7 @@ async function start() {
   $("code-form").addEventListener("submit", (event) => { event.preventDefault(); signInWithCode($("code").value.trim()); });
   window.addEventListener("hashchange", () => { const code = codeFromFragment(); if (code) signInWithCode(code); });
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("/app/sw.js", { scope: "/app/" }).catch(() => {});
+  await store.applyRevocations();
   const code = codeFromFragment();
   if (code) { await renderHome(); await signInWithCode(code); } else await renderHome();
 }

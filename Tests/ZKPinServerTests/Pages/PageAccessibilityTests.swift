@@ -94,7 +94,7 @@ import ZKPinWire
         let pages = try Pages()
         let account = pages.accountPage(serviceName: "ZKPin", account: AccountView(userId: "bo@example.com", device: "", lastLogin: nil))
         expectCommon(account, "the account page")
-        #expect(account.contains("Device: (not named)") && account.contains("Last login: never"))
+        #expect(account.contains("Device: (not named)") && account.contains("Previous sign-in: none before this one."))
         expectCommon(HTMLPage.message(title: "Not found", "No such page."), "the message page")
     }
 
