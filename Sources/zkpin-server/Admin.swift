@@ -67,20 +67,22 @@ struct IdentityChoice: ParsableArguments {
     var device: String?
     @Option(
         name: .customLong("mpin-id"),
-        help: ArgumentHelp("Only this identity: its mpinId, or the start of it that `admin users` shows.", valueName: "HEX"))
+        help: ArgumentHelp("Only this identity: its mpinId, or the part that `admin users` shows (the start of its salt).", valueName: "HEX"))
     var mpinId: String?
 
     /// Stored addresses are normalised (NFC, lower case); so is what the administrator types.
-    /// A shortened `--mpin-id` (as `admin users` prints it) is completed from the person's
-    /// identities when exactly one starts with it.
+    /// A shortened `--mpin-id` (the start of its salt, as `admin users` prints it, or the start
+    /// of the mpinId) is completed from the person's identities when exactly one fits.
     func selection(in store: Store) async throws -> IdentitySelection {
         guard var id = mpinId?.trimmingCharacters(in: CharacterSet(charactersIn: " …")).lowercased() else {
             return IdentitySelection(userId: folded, device: device, mpinId: nil)
         }
-        let matching = try await store.identities().filter { EmailAddress.folded($0.userId) == folded && $0.mpinId.hasPrefix(id) }
+        let matching = try await store.identities().filter {
+            EmailAddress.folded($0.userId) == folded && ($0.mpinId.hasPrefix(id) || MPinSalt.of($0.mpinId)?.hasPrefix(id) == true)
+        }
         if matching.count > 1 && !matching.contains(where: { $0.mpinId == id }) {
             throw ServerExitStatus.fail(
-                "--mpin-id \(id) starts \(matching.count) identities of \(email); give more of it (admin users --json shows it whole)",
+                "--mpin-id \(id) fits \(matching.count) identities of \(email); give more of it (admin users --json shows it whole)",
                 status: ServerExitStatus.usage)
         }
         if matching.count == 1 { id = matching[0].mpinId }
@@ -90,7 +92,10 @@ struct IdentityChoice: ParsableArguments {
 
     /// For messages and the audit row: "kim@example.com (device phone)".
     var described: String {
-        email + (device.map { " (device \($0))" } ?? "") + (mpinId.map { " (mpinId \($0.prefix(24))…)" } ?? "")
+        // As `admin users` shows it: the start of the salt, whether the whole mpinId or that part was given.
+        let given = mpinId?.trimmingCharacters(in: CharacterSet(charactersIn: " …"))
+        let shown = given.map { MPinSalt.of($0) == nil ? $0 + "…" : AdminTable.shortened($0) }
+        return email + (device.map { " (device \($0))" } ?? "") + (shown.map { " (mpinId \($0))" } ?? "")
     }
 
     var auditDetail: String { (device.map { ", device=\($0)" } ?? "") }

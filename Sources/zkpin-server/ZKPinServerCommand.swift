@@ -25,6 +25,9 @@ struct ZKPinServerCommand: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+        } catch is UsageError {
+            FileHandle.standardError.write(Data("See '\(UsageError.command) --help'.\n".utf8))
+            exit(withError: ExitCode(ServerExitStatus.usage))
         } catch {
             exit(withError: error)
         }
