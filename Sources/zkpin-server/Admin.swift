@@ -11,13 +11,24 @@ struct Admin: AsyncParsableCommand {
 }
 
 /// The server's data folder for an admin command: `--data`, else what the server itself
-/// reads (ZKPIN_DATA, then the `--config` file or ZKPIN_CONFIG), else the default.
+/// reads (ZKPIN_DATA, then the `--config` file or ZKPIN_CONFIG, else the installed server's
+/// /etc/zkpin/zkpin.json when there is one), else the default.
 struct AdminDataFolder: ParsableArguments {
+    /// The config file of an installed server (the Debian package's, install.sh's).
+    static let installedConfig = "/etc/zkpin/zkpin.json"
+
     @Option(
         help: ArgumentHelp(
-            "The server's config file (also ZKPIN_CONFIG): its data, database and database-password-file settings are used unless given as flags.",
+            "The server's config file (also ZKPIN_CONFIG; default /etc/zkpin/zkpin.json when it exists): its data, database and database-password-file settings are used unless given as flags.",
             valueName: "FILE"))
     var config: String?
+
+    /// The config file named by --config or ZKPIN_CONFIG, else the installed one if present.
+    var configFile: String? {
+        if let config { return config }
+        if let named = ProcessInfo.processInfo.environment[ServeConfiguration.configFileVariable], !named.isEmpty { return named }
+        return FileManager.default.fileExists(atPath: Self.installedConfig) ? Self.installedConfig : nil
+    }
     @Option(
         help: ArgumentHelp(
             "The server's data folder (its zkpin.sqlite unless --database is given; default: from --config, else ./zkpin-data).",
@@ -30,7 +41,7 @@ struct AdminDataFolder: ParsableArguments {
         if let data { given["data"] = data }
         do {
             return try await ServeConfiguration.resolve(
-                flags: given, configFile: config, environment: ProcessInfo.processInfo.environment)
+                flags: given, configFile: configFile, environment: ProcessInfo.processInfo.environment)
         } catch { throw ServerExitStatus.fail(error) }
     }
 
@@ -42,8 +53,8 @@ struct AdminStorage: ParsableArguments {
     @OptionGroup var location: AdminDataFolder
     @OptionGroup var database: DatabaseOptions
 
-    /// The config file named with --config or ZKPIN_CONFIG.
-    var config: String? { location.config }
+    /// The config file named with --config or ZKPIN_CONFIG, else the installed one.
+    var config: String? { location.configFile }
 
     /// Opens the existing store; a missing one is an error (an admin command never creates one).
     func open() async throws -> Store {
