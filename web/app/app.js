@@ -8,7 +8,7 @@ import { missingCapability } from "/app/capability.js";
 import { accessCodeProblem } from "/app/access-code.js";
 
 const $ = (id) => document.getElementById(id);
-const sections = ["home", "register", "activate", "signin", "pin", "approvals", "done"];
+const sections = ["home", "register", "activate", "signin", "pin", "approvals", "otp", "done"];
 let waiting = null;  // the activation poll's timer
 // Why this page cannot register or sign in (not a secure context, ...), or null: then every
 // step that needs WebCrypto is off, before any server is asked (a registration would mail a
@@ -40,6 +40,7 @@ const stateWords = { pending: "waiting for activation", registered: "ready", blo
 async function renderHome() {
   stopWaiting();
   endApprovals();
+  endOneTimeCode();
   const list = await store.all();
   const ul = $("identities");
   ul.replaceChildren();
@@ -70,7 +71,12 @@ async function renderHome() {
       approve.setAttribute("aria-label", `Requests for ${identity.userId} to approve`);
       approve.addEventListener("click", () => openApprovals(identity));
       approve.disabled = !!unavailable;
-      li.append(change, approve);
+      const otp = document.createElement("button");
+      otp.type = "button"; otp.textContent = "One-time code";
+      otp.setAttribute("aria-label", `A one-time code for ${identity.userId}`);
+      otp.addEventListener("click", () => openOneTimeCode(identity));
+      otp.disabled = !!unavailable;
+      li.append(change, approve, otp);
     }
     if (identity.state === "pending") {
       const resume = document.createElement("button");
@@ -503,6 +509,68 @@ async function approvalRefusal(error, identity, listing = true) {
   return "done";
 }
 
+// ---- one-time codes for password-only systems (a VPN, SSH), as `zkpin otp` ---------------------
+
+let otpTimer = null;
+
+function endOneTimeCode() {
+  if (otpTimer) { clearInterval(otpTimer); otpTimer = null; }
+}
+
+async function openOneTimeCode(identity) {
+  if (cannotRun()) return;
+  let service;
+  try { service = await client.discover(identity.server); } catch (error) { say(error.message, true); return; }
+  askPIN("Enter your PIN", `A one-time code for ${identity.userId}, to type where a VPN or SSH asks for a password.`, async (pin) => {
+    say("Getting a code…");
+    try {
+      const answer = await client.oneTimeCode(service, identity, pin);
+      await store.update(identity.key, { lastLogin: new Date().toISOString(), holder: identity.holder, state: "registered" });
+      showOneTimeCode(answer, () => openOneTimeCode(identity));
+      return "done";
+    } catch (error) {
+      if (error.status === 401 && error.code === "wrong_pin") {
+        const left = attemptsLeft(error);
+        say(`Wrong PIN: no code was made.${left ? " " + left + "." : ""}`, true);
+        $("pin-title").textContent = "Wrong PIN: try again";
+        return "again";
+      }
+      if (await identityRefused(error, identity)) return "done";
+      // 400: the server has no system that takes codes, or several (its message names them).
+      done("No one-time code", `The server made no code: ${error.message}`, true);
+      return "done";
+    }
+  });
+}
+
+// The code, what it is for, the seconds it stays valid (counted down here from the server's
+// expiresIn, so the phone's clock does not matter) and a copy button.
+function showOneTimeCode(answer, again) {
+  endOneTimeCode();
+  const code = $("otp-code");
+  code.textContent = answer.otp;
+  code.setAttribute("aria-label", `One-time code: ${[...answer.otp].join(" ")}`);
+  code.classList.remove("expired");
+  $("otp-for").textContent = `For ${answer.service}, as ${answer.userId}. Type it where the password is asked: it works once.`;
+  $("otp-copied").textContent = "";
+  $("otp-copy").hidden = !navigator.clipboard;
+  $("otp-copy").disabled = false;
+  $("otp-again").onclick = again;
+  const until = Date.now() + answer.expiresIn * 1000;
+  const tick = () => {
+    const left = Math.max(0, Math.round((until - Date.now()) / 1000));
+    if (left > 0) { $("otp-left").textContent = `Valid for ${left} more second${left === 1 ? "" : "s"}.`; return; }
+    endOneTimeCode();
+    $("otp-left").textContent = "Expired: get another code.";
+    $("otp-copy").disabled = true;
+    code.classList.add("expired");
+  };
+  tick();
+  otpTimer = setInterval(tick, 1000);
+  say("");
+  show("otp");
+}
+
 // ---- in-app camera scan, where the browser has BarcodeDetector (Android's Chrome; not desktop Linux)
 
 let scanning = null;
@@ -557,6 +625,10 @@ async function start() {
   $("register-form").addEventListener("submit", startRegistration);
   for (const b of document.querySelectorAll("button.cancel")) b.addEventListener("click", () => { say(""); renderHome(); });
   $("done-home").addEventListener("click", () => renderHome());
+  $("otp-copy").addEventListener("click", () => {
+    navigator.clipboard.writeText($("otp-code").textContent).then(() => { $("otp-copied").textContent = "Copied."; },
+      () => { $("otp-copied").textContent = "The browser did not allow copying: type the code."; });
+  });
   $("approvals-again").addEventListener("click", () => { if (approvalSession) { clearTimeout(approvalSession.timer); approvalSession.until = Date.now() + 120000; const { identity } = approvalSession; listApprovals().catch((error) => { endApprovals(); approvalRefusal(error, identity); }); } });
   if ("BarcodeDetector" in window && navigator.mediaDevices && !unavailable) {
     $("scan").hidden = false;
