@@ -1,9 +1,9 @@
 // The app shell for offline use: these files only, never an API answer (those go to the
 // network as they are). A new version of this file replaces the cache.
-const CACHE = "zkpin-shell-v6";
+const CACHE = "zkpin-shell-v7";
 const SHELL = [
   "/app/", "/app/app.css", "/app/access-code.js", "/app/app.js", "/app/capability.js", "/app/client.js", "/app/display.js", "/app/identities.js", "/app/manifest.webmanifest",
-  "/app/icon.svg", "/app/icon-192.png", "/app/icon-512.png",
+  "/app/icon.svg", "/app/icon-192.png", "/app/icon-512.png", "/pages/pages.css",
   "/js/mpin.js", "/js/lib/bytes.js", "/js/lib/curve-context.js", "/js/lib/curves.generated.js", "/js/lib/field.js",
   "/js/lib/g1.js", "/js/lib/g2.js", "/js/lib/hash.js", "/js/lib/inputs.js", "/js/lib/random.js",
   "/js/lib/sha256.js", "/js/lib/window.js",

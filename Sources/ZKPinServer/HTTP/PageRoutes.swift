@@ -35,6 +35,11 @@ enum PageRoutes {
                 ], body: .init(byteBuffer: ByteBuffer(string: Logo.svg)))
         }
 
+        // The pages' stylesheet and scripts (no inline script or style on any page).
+        routes.get("/pages/:file") { request, _ in
+            try WebRoutes.answer(PageAssets.files[request.uri.path], request: request, policy: HTMLPage.policy)
+        }
+
         routes.get("/mpinActivate") { request, _ in
             let page = try await activation.page(link(request))
             return activationResponse(page, request: request)

@@ -44,7 +44,8 @@ import ZKPinWire
             #expect(page.contains(#"<a id="sign-in" href="/">"#))
             #expect(try await t.get("/account", headers: [("Cookie", cookie)]).header("Location") == "/")
             // The page tells this browser's app (its list of usable identities) that it is revoked.
-            #expect(page.contains("localStorage.setItem('zkpin-revoked'"))
+            #expect(page.contains(#"<script src="/pages/account.js" defer></script>"#))
+            #expect(try await t.get("/pages/account.js").text.contains("localStorage.setItem('zkpin-revoked'"))
         }
     }
 

@@ -18,9 +18,10 @@ import Testing
             let fold = try #require(html.range(of: #"<details id="cli" open>[\s\S]*?</details>"#, options: .regularExpression))
             for id in ["command", "copy"] { #expect(html[fold].contains(#"id="\#(id)""#), "#\(id) is outside the fold") }
             #expect(html[fold].contains("<summary>Sign in with the zkpin command</summary>"))
-            #expect(html.contains("matchMedia('(pointer: coarse)')"))
+            let script = try await t.get("/pages/login.js").text
+            #expect(script.contains("matchMedia('(pointer: coarse)')"))
             // The link and "Sign in here" take turns: the script shows one of them.
-            #expect(html.contains("window.addEventListener('storage', offerHere)"))
+            #expect(script.contains("window.addEventListener('storage', offerHere)"))
         }
     }
 }
