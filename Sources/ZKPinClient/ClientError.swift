@@ -88,7 +88,7 @@ public enum ClientError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case let .missingAccessCode(payload):
             return
-                "The payload \"\(payload.prefix(200))\" has no access code: it must look like URL#CODE, as the login page shows it. Copy the whole text under the QR code, or use --image with a picture of the code."
+                "The payload \"\(payload.prefix(200))\" has no access code: it must look like URL#CODE, as the sign-in page shows it in its command (zkpin login 'URL#CODE', above the QR code). Copy that command (its Copy the command button does), or use --image with a picture of the QR code."
         case let .invalidAccessCode(code, reason):
             return
                 "The access code \"\(code.prefix(40))\" is not valid (\(reason)). Check the digits on the login page and try again; if the page shows a new code, use that one."

@@ -11,13 +11,24 @@ struct Admin: AsyncParsableCommand {
 }
 
 /// The server's data folder for an admin command: `--data`, else what the server itself
-/// reads (ZKPIN_DATA, then the `--config` file or ZKPIN_CONFIG), else the default.
+/// reads (ZKPIN_DATA, then the `--config` file or ZKPIN_CONFIG, else the installed server's
+/// /etc/zkpin/zkpin.json when there is one), else the default.
 struct AdminDataFolder: ParsableArguments {
+    /// The config file of an installed server (the Debian package's, install.sh's).
+    static let installedConfig = "/etc/zkpin/zkpin.json"
+
     @Option(
         help: ArgumentHelp(
-            "The server's config file (also ZKPIN_CONFIG): its data, database and database-password-file settings are used unless given as flags.",
+            "The server's config file (also ZKPIN_CONFIG; default /etc/zkpin/zkpin.json when it exists): its data, database and database-password-file settings are used unless given as flags.",
             valueName: "FILE"))
     var config: String?
+
+    /// The config file named by --config or ZKPIN_CONFIG, else the installed one if present.
+    var configFile: String? {
+        if let config { return config }
+        if let named = ProcessInfo.processInfo.environment[ServeConfiguration.configFileVariable], !named.isEmpty { return named }
+        return FileManager.default.fileExists(atPath: Self.installedConfig) ? Self.installedConfig : nil
+    }
     @Option(
         help: ArgumentHelp(
             "The server's data folder (its zkpin.sqlite unless --database is given; default: from --config, else ./zkpin-data).",
@@ -30,7 +41,7 @@ struct AdminDataFolder: ParsableArguments {
         if let data { given["data"] = data }
         do {
             return try await ServeConfiguration.resolve(
-                flags: given, configFile: config, environment: ProcessInfo.processInfo.environment)
+                flags: given, configFile: configFile, environment: ProcessInfo.processInfo.environment)
         } catch { throw ServerExitStatus.fail(error) }
     }
 
@@ -42,8 +53,8 @@ struct AdminStorage: ParsableArguments {
     @OptionGroup var location: AdminDataFolder
     @OptionGroup var database: DatabaseOptions
 
-    /// The config file named with --config or ZKPIN_CONFIG.
-    var config: String? { location.config }
+    /// The config file named with --config or ZKPIN_CONFIG, else the installed one.
+    var config: String? { location.configFile }
 
     /// Opens the existing store; a missing one is an error (an admin command never creates one).
     func open() async throws -> Store {
@@ -67,20 +78,22 @@ struct IdentityChoice: ParsableArguments {
     var device: String?
     @Option(
         name: .customLong("mpin-id"),
-        help: ArgumentHelp("Only this identity: its mpinId, or the start of it that `admin users` shows.", valueName: "HEX"))
+        help: ArgumentHelp("Only this identity: its mpinId, or the part that `admin users` shows (the start of its salt).", valueName: "HEX"))
     var mpinId: String?
 
     /// Stored addresses are normalised (NFC, lower case); so is what the administrator types.
-    /// A shortened `--mpin-id` (as `admin users` prints it) is completed from the person's
-    /// identities when exactly one starts with it.
+    /// A shortened `--mpin-id` (the start of its salt, as `admin users` prints it, or the start
+    /// of the mpinId) is completed from the person's identities when exactly one fits.
     func selection(in store: Store) async throws -> IdentitySelection {
         guard var id = mpinId?.trimmingCharacters(in: CharacterSet(charactersIn: " …")).lowercased() else {
             return IdentitySelection(userId: folded, device: device, mpinId: nil)
         }
-        let matching = try await store.identities().filter { EmailAddress.folded($0.userId) == folded && $0.mpinId.hasPrefix(id) }
+        let matching = try await store.identities().filter {
+            EmailAddress.folded($0.userId) == folded && ($0.mpinId.hasPrefix(id) || MPinSalt.of($0.mpinId)?.hasPrefix(id) == true)
+        }
         if matching.count > 1 && !matching.contains(where: { $0.mpinId == id }) {
             throw ServerExitStatus.fail(
-                "--mpin-id \(id) starts \(matching.count) identities of \(email); give more of it (admin users --json shows it whole)",
+                "--mpin-id \(id) fits \(matching.count) identities of \(email); give more of it (admin users --json shows it whole)",
                 status: ServerExitStatus.usage)
         }
         if matching.count == 1 { id = matching[0].mpinId }
@@ -90,7 +103,10 @@ struct IdentityChoice: ParsableArguments {
 
     /// For messages and the audit row: "kim@example.com (device phone)".
     var described: String {
-        email + (device.map { " (device \($0))" } ?? "") + (mpinId.map { " (mpinId \($0.prefix(24))…)" } ?? "")
+        // As `admin users` shows it: the start of the salt, whether the whole mpinId or that part was given.
+        let given = mpinId?.trimmingCharacters(in: CharacterSet(charactersIn: " …"))
+        let shown = given.map { MPinSalt.of($0) == nil ? $0 + "…" : AdminTable.shortened($0) }
+        return email + (device.map { " (device \($0))" } ?? "") + (shown.map { " (mpinId \($0))" } ?? "")
     }
 
     var auditDetail: String { (device.map { ", device=\($0)" } ?? "") }

@@ -53,8 +53,15 @@ struct Clients: AsyncParsableCommand {
                     isPublic: isPublic, idTokenAlg: idTokenAlg, otp: otp, ciba: ciba, notificationEndpoint: notificationEndpoint,
                     deviceGrant: deviceGrant, introspect: introspect, now: Int(Date().timeIntervalSince1970))
                 print("client_id: \(client.id)")
-                if let secret { print("client_secret: \(secret)") } else { print("public client: no secret, PKCE (S256) required") }
-            } catch let error as ClientRegistry.Invalid { throw ValidationError(error.description) }
+                if let secret {
+                    print("client_secret: \(secret)")
+                } else if redirectURIs.isEmpty {
+                    // The device grant has no authorization code, so PKCE does not apply to it.
+                    print("public client: no secret")
+                } else {
+                    print("public client: no secret, PKCE (S256) required at /oauth/authorize")
+                }
+            } catch let error as ClientRegistry.Invalid { throw ServerExitStatus.fail(error.description, status: ServerExitStatus.usage) }
         }
     }
 

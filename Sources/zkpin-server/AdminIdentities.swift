@@ -22,7 +22,7 @@ extension Admin {
                     && (since.map { identity.created >= $0.unix } ?? true)
             }
             if output.json { return try output.printJSON(rows.map(IdentityRow.init)) }
-            // The mpinId is long (hex of a JSON document): its start names it for --mpin-id.
+            // The mpinId is long (hex of a JSON document): its end names it for --mpin-id.
             let table = AdminTable(
                 header: ["USER", "STATE", "FAILED", "DEVICE", "CREATED", "LAST LOGIN", "MPIN ID"],
                 rows: rows.map { i in
@@ -59,7 +59,7 @@ extension Admin {
                 AuditEvent(
                     time: Int(Date().timeIntervalSince1970), kind: "revoke", userId: choice.folded,
                     mpinId: selection.mpinId, detail: "admin, \(n) identities\(choice.auditDetail)"))
-            print("revoked \(n) identities of \(choice.described)")
+            print("revoked \(AdminText.identities(n)) of \(choice.described)")
             if n == 0 { throw ExitCode(1) }
             if let notice { await notice.revoked(userId: choice.folded, devices: devices) }
         }
@@ -81,7 +81,7 @@ extension Admin {
                 AuditEvent(
                     time: Int(Date().timeIntervalSince1970), kind: "unblock", userId: choice.folded,
                     mpinId: selection.mpinId, detail: "admin, \(n) identities\(choice.auditDetail)"))
-            print("unblocked \(n) identities of \(choice.described)" + (n == 0 ? " (none was blocked; see admin users)" : ""))
+            print("unblocked \(AdminText.identities(n)) of \(choice.described)" + (n == 0 ? " (none was blocked; see admin users)" : ""))
             if n == 0 { throw ExitCode(1) }
         }
     }

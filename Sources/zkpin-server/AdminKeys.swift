@@ -25,7 +25,7 @@ struct Keys: AsyncParsableCommand {
                     let old = before.first { $0.algorithm == key.algorithm }.map { "; \($0.kid) retired (still published for an hour)" } ?? ""
                     print("new \(key.algorithm) signing key \(key.kid) in \(Self.fileName(key.algorithm))\(old)")
                 }
-            } catch let error as SetupError { throw ValidationError(error.description) }
+            } catch let error as SetupError { throw ServerExitStatus.fail(error.description, status: ServerExitStatus.usage) }
             let files = keys.map { "oidc-\($0.algorithm.lowercased())*.key" }.joined(separator: " and ")
             print("servers on this data folder pick them up at once; copy the folder's \(files) files to instances that use a copy")
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ZKPinWire
 
 /// `--json`: the listing as one JSON document (an array of objects) on standard output.
 struct AdminOutput: ParsableArguments {
@@ -60,8 +61,29 @@ struct AdminTable {
         }
     }
 
-    /// The start of a long identifier, enough to tell it apart (`--mpin-id` takes it).
-    static func shortened(_ text: String, keep: Int = 16) -> String {
-        text.count > keep + 1 ? String(text.prefix(keep)) + "…" : text
+    /// The part of an mpinId that tells it apart, for `admin users` and `--mpin-id`: the start
+    /// of its salt (16 random bytes in its JSON), followed by "…". Every mpinId starts with the
+    /// same hex of `{"issued`, and a plain one ends with the e-mail address; the salt differs.
+    static func shortened(_ mpinId: String, keep: Int = 12) -> String {
+        guard let salt = MPinSalt.of(mpinId) else { return mpinId.count > keep + 1 ? String(mpinId.prefix(keep)) + "…" : mpinId }
+        return String(salt.prefix(keep)) + "…"
+    }
+}
+
+/// Words of the admin commands' results.
+enum AdminText {
+    /// "1 identity", "2 identities", "0 identities".
+    static func identities(_ n: Int) -> String { n == 1 ? "1 identity" : "\(n) identities" }
+}
+
+/// The salt of an mpinId: hex of the JSON of `MPinIdentity`, followed by the DVS key for a
+/// signing-capable identity, so the JSON is the shortest prefix that decodes.
+enum MPinSalt {
+    static func of(_ mpinId: String) -> String? {
+        guard let bytes = Hex.decode(mpinId) else { return nil }
+        for end in bytes.indices where bytes[end] == UInt8(ascii: "}") {
+            if let identity = try? JSONDecoder().decode(MPinIdentity.self, from: Data(bytes[...end])) { return identity.salt.lowercased() }
+        }
+        return nil
     }
 }

@@ -80,6 +80,7 @@ func runServe(_ options: ServeOptions, demo: Bool) async throws {
             announce("zkpin-server listening on http://\(options.host):\(port) (curve \(rp.config.curve.rawValue))")
             if demo {
                 announce("Open \(url)/ to sign in.")
+                for line in DemoAddress.notes(publicURL: url) { announce(line) }
                 if options.smtp == nil {
                     announce("Activation mails land in \(options.outbox ?? (options.dataDirectory as NSString).appendingPathComponent("outbox"))")
                 }

@@ -31,15 +31,25 @@ enum ServerExitStatus {
         }
     }
 
-    /// Prints `zkpin-server: <message>` on standard error and ends with `status`; a usage
-    /// error goes through ArgumentParser, which adds the usage line.
+    /// Prints `zkpin-server: <message>` on standard error and ends with `status`. A usage
+    /// error found while running (an option's value that the store refutes) is said the same
+    /// way, with a pointer to `--help` rather than the whole usage line (`UsageError`).
     static func fail(_ message: String, status: Int32) -> any Error {
-        if status == usage { return ValidationError(message) }
         FileHandle.standardError.write(Data("zkpin-server: \(message)\n".utf8))
+        if status == usage { return UsageError() }
         return ExitCode(status)
     }
 
     static func fail(_ error: ConfigurationError) -> any Error {
         fail(error.description, status: error.isUsageError ? usage : configuration)
+    }
+}
+
+/// A usage error already said by `ServerExitStatus.fail`: `main` adds where help is and exits 64.
+struct UsageError: Error {
+    /// `zkpin-server admin users`: the subcommand the person ran, for "see ... --help".
+    static var command: String {
+        let words = CommandLine.arguments.dropFirst().prefix { !$0.hasPrefix("-") && !$0.contains("@") && !$0.contains("/") }
+        return (["zkpin-server"] + words.prefix(3)).joined(separator: " ")
     }
 }

@@ -25,6 +25,9 @@ struct ZKPinServerCommand: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+        } catch is UsageError {
+            FileHandle.standardError.write(Data("See '\(UsageError.command) --help'.\n".utf8))
+            exit(withError: ExitCode(ServerExitStatus.usage))
         } catch {
             exit(withError: error)
         }
@@ -83,17 +86,46 @@ struct DTA: AsyncParsableCommand {
 }
 
 struct Demo: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "serve with demo defaults; prints the page URL and the outbox folder.")
+    static let configuration = CommandConfiguration(
+        abstract: "serve with demo defaults; prints the page URL and the outbox folder.",
+        discussion: """
+            The web app (/app) needs a secure context: https, or http at localhost or 127.0.0.1 \
+            on the device that opens it. To try it from a phone, forward the phone's localhost \
+            to this port over USB, or put a tunnel or a TLS proxy in front of it and give its \
+            https URL as --public-url (docs/user.md, "Trying the demo on a phone").
+            """)
+    @Option(
+        help: ArgumentHelp(
+            "Address to listen on: 127.0.0.1 (this machine only), a LAN address, or 0.0.0.0 (every address; needs --public-url).", valueName: "HOST"))
+    var host = "127.0.0.1"
     @Option var port = ServeOptions().port
     @Option var data = "./zkpin-demo"
+    @Option(
+        name: .customLong("public-url"),
+        help: ArgumentHelp(
+            "The URL people open: a tunnel's or TLS proxy's https URL, or http://LAN-ADDRESS:PORT (default http://HOST:PORT).", valueName: "URL"))
+    var publicURL: String?
     @Option(
         name: .customLong("client-command"),
         help: ArgumentHelp("The client command the login page shows (tools/demo gives the path of the one it built).", valueName: "PATH"))
     var clientCommand = "zkpin"
 
+    func validate() throws {
+        if let publicURL, !(publicURL.hasPrefix("http://") || publicURL.hasPrefix("https://")) {
+            throw ValidationError("--public-url must start with http:// or https://")
+        }
+        if publicURL == nil, DemoAddress.isWildcard(host) {
+            throw ValidationError(
+                "--host \(host) listens on every address but names none for the page and the mails: add --public-url http://ADDRESS:\(port) with the address a phone opens (`ip -brief address` lists this machine's), or an https URL of a tunnel or proxy"
+            )
+        }
+    }
+
     func run() async throws {
         var o = ServeOptions()
+        o.host = host
         o.port = port
+        o.publicURL = publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         o.dataDirectory = data
         o.clientCommand = clientCommand
         try await runServe(o, demo: true)

@@ -35,7 +35,9 @@ enum ActivationFinisher {
             ClientOutput.json(object)
         } else {
             ClientOutput.info("Registered \(stored.userId) at \(service.info.name) (\(stored.server)).")
-            ClientOutput.info("Sign in by running `zkpin login 'URL#CODE'` with the text under the QR code on the login page.")
+            ClientOutput.info(
+                "Sign in: run the command the sign-in page shows (\(ClientInvocation.command) login 'URL#CODE'; its Copy the command button copies it)."
+            )
         }
     }
 }

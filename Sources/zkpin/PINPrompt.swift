@@ -35,30 +35,19 @@ enum PINPrompt {
         return try read(fromStandardInput: false, prompt: "PIN (4 digits, \(left)): ")
     }
 
-    /// A new PIN, typed twice (or one line from standard input). A trivial PIN (`TrivialPIN`)
-    /// is refused from standard input, and on the terminal kept only when the person says so,
-    /// unless `allowTrivial`.
+    /// A new PIN (`NewPINDialog` on the terminal: an easy one is flagged before it is typed
+    /// again), or one line from standard input, where a trivial PIN is refused unless
+    /// `allowTrivial`.
     static func readNew(fromStandardInput: Bool, allowTrivial: Bool) throws(ClientError) -> PIN {
         if fromStandardInput {
             let pin = try read(fromStandardInput: true)
             if !allowTrivial, let reason = TrivialPIN.reason(pin) { throw .trivialPIN(reason: reason) }
             return pin
         }
-        for _ in 0..<3 {
-            let first = try read(fromStandardInput: false, prompt: "Choose a PIN (4 digits): ")
-            guard let again = Terminal.readSecret(prompt: "Type the PIN again: ") else { throw noTerminal }
-            guard let second = try? PIN(parsing: again), second.value == first.value else {
-                ClientOutput.note("The two PINs differ; try again.")
-                continue
-            }
-            guard !allowTrivial, let reason = TrivialPIN.reason(first) else { return first }
-            ClientOutput.note("This PIN is easy to guess: \(reason).")
-            if Terminal.confirm("Keep it anyway?") { return first }
-            ClientOutput.note("Choose another PIN.")
-        }
-        throw .pinMismatch
+        return try NewPINDialog(
+            askSecret: { Terminal.readSecret(prompt: $0) }, confirm: { Terminal.confirm($0) }, note: { ClientOutput.note($0) }
+        ).run(allowTrivial: allowTrivial)
     }
 
-    static let noTerminal = ClientError.badInput(
-        "There is no terminal to ask the PIN on. Pass it as one line on standard input with --pin-stdin.")
+    static let noTerminal = NewPINDialog.noTerminal
 }

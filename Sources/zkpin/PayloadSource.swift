@@ -7,7 +7,7 @@ enum PayloadSource {
         switch (argument, image) {
         case (nil, nil):
             throw .badInput(
-                "No payload was given. Pass the text under the QR code ('URL#CODE'), - to read it from standard input, or --image FILE for a picture of the QR code."
+                "No payload was given. Pass the 'URL#CODE' of the command the sign-in page shows, - to read it from standard input, or --image FILE for a picture of the QR code."
             )
         case (.some, .some):
             throw .badInput("Give the payload either as text or with --image, not both.")
@@ -15,7 +15,8 @@ enum PayloadSource {
             return try Payload(parsing: try QRImageDecoder.decodeSingle(path: path))
         case ("-"?, nil):
             guard let line = Terminal.readStandardInputLine() else {
-                throw .badInput("Standard input ended before a payload line. Pipe the text under the QR code ('URL#CODE') into the command.")
+                throw .badInput(
+                    "Standard input ended before a payload line. Pipe the 'URL#CODE' of the command the sign-in page shows into the command.")
             }
             return try Payload(parsing: line)
         case let (text?, nil):

@@ -7,7 +7,9 @@ struct ScanCommand: AsyncParsableCommand {
         commandName: "scan",
         abstract: "Check a login payload (URL#CODE) and show the service it belongs to.")
 
-    @Argument(help: ArgumentHelp("The text under the QR code, URL#CODE; - reads it from standard input.", valueName: "PAYLOAD"))
+    @Argument(
+        help: ArgumentHelp(
+            "URL#CODE, as in the command the sign-in page shows above its QR code (quote it); - reads it from standard input.", valueName: "PAYLOAD"))
     var payload: String?
 
     @Option(help: ArgumentHelp("A PNG picture of the QR code instead of the text.", valueName: "FILE"))

@@ -12,26 +12,28 @@ struct ZKPinCommand: AsyncParsableCommand {
         abstract: "Zero-knowledge PIN authentication (M-Pin): client and developer tools.",
         discussion: """
             Sign in to web pages with a 4-digit PIN that never leaves this machine:
-              zkpin register EMAIL --server URL   ask for an identity; confirm the mailed link
-              zkpin confirm EMAIL                 finish a registration started with --no-wait
-              zkpin scan 'URL#CODE'               show which service a login payload belongs to
-              zkpin login 'URL#CODE'              sign the page showing that code in
-              zkpin users / zkpin delete EMAIL    list or remove stored identities
-              zkpin change-pin [--user EMAIL]     change the PIN (proves the current one first)
-              zkpin approve [--watch]             answer what sites ask you to approve, as they ask
-              zkpin push subscribe|list|...       Web Push messages for requests, to any device
+              zkpin register EMAIL --server URL  ask for an identity (a link is mailed)
+              zkpin confirm EMAIL                finish a registration (--no-wait)
+              zkpin scan 'URL#CODE'              show the service a payload belongs to
+              zkpin login 'URL#CODE'             sign in the page that shows the code
+              zkpin approve [--watch]            answer what sites ask you to approve
+              zkpin push subscribe|list|...      Web Push of requests to any device
+              zkpin otp                          a one-time code (VPN, SSH)
+              zkpin change-pin                   change the PIN (the current one first)
+              zkpin users, zkpin delete EMAIL    list or remove stored identities
 
             Developer tools:
-              zkpin vectors check FILE...         check M-Pin test-vector files
-              zkpin vectors generate ...          write the project's own known-answer vectors
-              zkpin bench                         time the crypto operations (release build)
-              zkpin load --server URL --outbox DIR  load-test servers (N identities logging in)
+              zkpin vectors check FILE...        check M-Pin test-vector files
+              zkpin vectors generate ...         write the project's known-answer files
+              zkpin bench                        time the crypto (release build)
+              zkpin load --server URL ...        load-test a server
 
-            Exit status: 0 success, 1 authentication refused or vectors failed, 2 bad input,
-            3 network or server trouble. When the reader of standard output closes it early
-            (`zkpin users | head -1`), the command ends quietly with 0.
-            With --json, standard output carries exactly one JSON document, also on failure
-            ({"status", "message", "exitCode"}); every other line goes to standard error.
+            Exit status: 0 success, 1 authentication refused or vectors failed,
+            2 bad input, 3 network or server trouble. When the reader of standard
+            output closes it early (`zkpin users | head -1`), the command ends
+            quietly with 0. With --json, standard output carries exactly one JSON
+            document, also on failure ({"status", "message", "exitCode"}); every
+            other line goes to standard error.
             """,
         version: ZKPinVersion.text,
         subcommands: [

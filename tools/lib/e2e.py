@@ -603,10 +603,11 @@ class Server:
 
 # ---- browsers -------------------------------------------------------------------------------
 
-def browser(profile, size=None):
+def browser(profile, size=None, extra_flags=()):
     """A headless Chromium with a profile folder of its own (cookies, IndexedDB, service worker:
     one per device): "phone" or "laptop" (PROFILES); `size` (width, height) overrides the
-    viewport. A second browser of the same profile gets a folder of its own. Quit at clean-up."""
+    viewport; `extra_flags` are more Chromium switches. A second browser of the same profile
+    gets a folder of its own. Quit at clean-up."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     width, height, mobile = PROFILES[profile]
@@ -616,7 +617,7 @@ def browser(profile, size=None):
     options = webdriver.ChromeOptions()
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
     for option in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--no-first-run",
-                   "--disable-extensions", "--window-size=%d,%d" % (width, height), "--user-data-dir=" + tmp("profile-" + name)):
+                   "--disable-extensions", "--window-size=%d,%d" % (width, height), "--user-data-dir=" + tmp("profile-" + name)) + tuple(extra_flags):
         options.add_argument(option)
     if mobile:
         options.add_experimental_option("mobileEmulation", {

@@ -63,6 +63,15 @@ def confirm_in_browser(activator):
     return confirm
 
 
+def app_said(d):
+    """What the app says: its status line, and on a result screen the result's text (a result
+    is said once, on its screen)."""
+    said = status(d)
+    if visible(d, "done"):
+        said = (said + " " + by_id(d, "done-text").text).strip()
+    return said
+
+
 def register(d, server, activator, email, device, pin, check_accessible=True):
     """Registers in the app of browser `d` on `server` (an e2e.Server); `activator` opens the
     mailed link and types the code. Checks on the way that a trivial PIN is refused and that
@@ -102,7 +111,7 @@ def register(d, server, activator, email, device, pin, check_accessible=True):
 def sign_in_here(d, pin, site_name=None):
     """On a sign-in or authorize page of browser `d`: "Sign in here with your PIN" opens the app
     in a second tab (which names `site_name` before the PIN pad, when given); the PIN there; the
-    tab is closed and the page's tab selected again. Returns the app's status line."""
+    tab is closed and the page's tab selected again. Returns what the app said."""
     wait_until(d, "Sign in here", lambda: visible(d, "here"))
     page_tab = d.current_window_handle
     by_id(d, "here").click()
@@ -113,7 +122,7 @@ def sign_in_here(d, pin, site_name=None):
                    and by_id(d, "signin-site").get_attribute("textContent") == site_name)
     type_pin(d, pin, with_pad=True)
     wait_until(d, "the app's Signed in", lambda: by_id(d, "done-title").text == "Signed in")
-    said = status(d)
+    said = app_said(d)
     d.close()
     d.switch_to.window(page_tab)
     return said

@@ -5,10 +5,23 @@ import * as store from "/app/identities.js";
 import * as client from "/app/client.js";
 import { displayProblem, escapedText } from "/app/display.js";
 import * as push from "/app/push.js";
+import { missingCapability } from "/app/capability.js";
+import { accessCodeProblem } from "/app/access-code.js";
 
 const $ = (id) => document.getElementById(id);
-const sections = ["home", "register", "activate", "signin", "pin", "approvals", "done"];
+const sections = ["home", "register", "activate", "signin", "pin", "approvals", "otp", "done"];
 let waiting = null;  // the activation poll's timer
+// Why this page cannot register or sign in (not a secure context, ...), or null: then every
+// step that needs WebCrypto is off, before any server is asked (a registration would mail a
+// link it could never finish).
+const unavailable = missingCapability(window);
+
+/** True (and the reason said) when this page cannot run the step asked for. */
+function cannotRun() {
+  if (!unavailable) return false;
+  say(unavailable, true);
+  return true;
+}
 
 function show(id) {
   for (const s of sections) $(s).hidden = s !== id;
@@ -28,6 +41,7 @@ const stateWords = { pending: "waiting for activation", registered: "ready", blo
 async function renderHome() {
   stopWaiting();
   endApprovals();
+  endOneTimeCode();
   const list = await store.all();
   const ul = $("identities");
   ul.replaceChildren();
@@ -54,16 +68,24 @@ async function renderHome() {
       change.type = "button"; change.textContent = "Change PIN";
       change.setAttribute("aria-label", `Change the PIN of ${identity.userId}`);
       change.addEventListener("click", () => changePIN(identity));
+      change.disabled = !!unavailable;
       const approve = document.createElement("button");
       approve.type = "button"; approve.textContent = "Requests to approve";
       approve.setAttribute("aria-label", `Requests for ${identity.userId} to approve`);
       approve.addEventListener("click", () => openApprovals(identity));
-      li.append(change, approve, push.controls(identity));
+      approve.disabled = !!unavailable;
+      const otp = document.createElement("button");
+      otp.type = "button"; otp.textContent = "One-time code";
+      otp.setAttribute("aria-label", `A one-time code for ${identity.userId}`);
+      otp.addEventListener("click", () => openOneTimeCode(identity));
+      otp.disabled = !!unavailable;
+      li.append(change, approve, otp, push.controls(identity));
     }
     if (identity.state === "pending") {
       const resume = document.createElement("button");
       resume.type = "button"; resume.textContent = "Finish the registration";
       resume.addEventListener("click", () => waitForActivation(identity));
+      resume.disabled = !!unavailable;
       li.append(resume);
     }
     ul.append(li);
@@ -75,6 +97,7 @@ async function renderHome() {
 
 async function startRegistration(event) {
   event.preventDefault();
+  if (cannotRun()) return;
   const email = $("email").value.trim(), device = $("device").value.trim();
   if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) { say("Type an e-mail address like kim@example.com.", true); $("email").focus(); return; }
   try {
@@ -95,6 +118,7 @@ async function startRegistration(event) {
 }
 
 async function waitForActivation(identity) {
+  if (cannotRun()) return;
   $("activate-email").textContent = identity.userId;
   $("confirmation-code").textContent = identity.confirmationCode;
   say(`Confirmation code: ${identity.confirmationCode}`);
@@ -119,15 +143,17 @@ async function waitForActivation(identity) {
 
 function choosePIN(identity, service, secret) {
   let first = null;
-  askPIN("Choose a PIN", "Activated. Choose a 4-digit PIN: it never leaves this device.", async (pin) => {
+  const choose = "Activated. Choose a 4-digit PIN: it never leaves this device.";
+  askPIN("Choose a PIN", choose, async (pin) => {
     if (first === null) {
       const reason = client.trivialPIN(pin);
       if (reason) { say(`That PIN is easy to guess (${reason}): choose another.`, true); return "again"; }
       first = pin;
-      askPIN("Repeat the PIN", "Type the same PIN again.", null, true);
+      say("");
+      pinStep("Repeat the PIN", "Type the same PIN again.");
       return "again";
     }
-    if (pin !== first) { first = null; say("The two PINs differ: choose a PIN again.", true); $("pin-title").textContent = "Choose a PIN"; return "again"; }
+    if (pin !== first) { first = null; say("The two PINs differ: choose a PIN again.", true); pinStep("Choose a PIN", choose); return "again"; }
     const tokenHex = await client.token(service, identity.mpinId, pin, secret);
     secret = null;
     // The holder proof came with share 1, so the first sign-in is not counted with strangers.
@@ -141,9 +167,11 @@ function choosePIN(identity, service, secret) {
 // The CLI's order (zkpin change-pin): the current PIN is proved to the server by a login that
 // signs no page in (code "0"; a wrong one counts towards the block), then the new PIN twice.
 async function changePIN(identity) {
+  if (cannotRun()) return;
   let service;
   try { service = await client.discover(identity.server); } catch (error) { say(error.message, true); return; }
   let old = null, first = null;
+  const newHint = `The current PIN is right. Choose the new PIN of ${identity.userId}: it never leaves this device.`;
   askPIN("Current PIN", `Change the PIN of ${identity.userId}: type the current PIN first.`, async (pin) => {
     if (old === null) {
       say("Checking the current PIN…");
@@ -156,8 +184,8 @@ async function changePIN(identity) {
         return refusal(error, identity);
       }
       old = pin;
-      say("Choose the new PIN.");
-      $("pin-title").textContent = "New PIN";
+      say("");
+      pinStep("New PIN", newHint);
       return "again";
     }
     if (first === null) {
@@ -165,10 +193,11 @@ async function changePIN(identity) {
       if (reason) { say(`That PIN is easy to guess (${reason}): choose another.`, true); return "again"; }
       if (pin === old) { say("The new PIN is the same as the current one: choose another.", true); return "again"; }
       first = pin;
-      $("pin-title").textContent = "Repeat the new PIN";
+      say("");
+      pinStep("Repeat the new PIN", "Type the new PIN again.");
       return "again";
     }
-    if (pin !== first) { first = null; $("pin-title").textContent = "New PIN"; say("The two PINs differ: choose the new PIN again.", true); return "again"; }
+    if (pin !== first) { first = null; pinStep("New PIN", newHint); say("The two PINs differ: choose the new PIN again.", true); return "again"; }
     const tokenHex = await client.changedToken(service, identity, old, pin);
     await store.update(identity.key, { token: tokenHex });
     done("PIN changed", `The PIN of ${identity.userId} on this device is changed.`);
@@ -180,10 +209,15 @@ async function changePIN(identity) {
 
 let onPIN = null;
 
-function askPIN(title, hint, handler, keepHandler = false) {
+// The pad's title and hint change together: a hint never speaks of the step before.
+function pinStep(title, hint) {
   $("pin-title").textContent = title;
   $("pin-hint").textContent = hint;
-  if (!keepHandler) onPIN = handler;
+}
+
+function askPIN(title, hint, handler) {
+  pinStep(title, hint);
+  onPIN = handler;
   $("pin-input").value = "";
   show("pin");
   $("pin-input").focus();
@@ -219,7 +253,16 @@ function setupPad() {
 // ---- sign-in with an access code -------------------------------------------------------------
 
 async function signInWithCode(code) {
-  if (!/^[0-9]{7}$/.test(code)) { say("An access code is 7 digits.", true); $("code").focus(); return; }
+  if (cannotRun()) return;
+  // The check digit first, as the CLI does: a mistyped code is not "expired", and no server is asked.
+  const problem = accessCodeProblem(code);
+  if (problem) {
+    say(problem, true);
+    if ($("home").hidden) await renderHome();
+    $("code").value = code.slice(0, 7);
+    $("code").focus();
+    return;
+  }
   const usable = (await store.all()).filter((i) => i.server === location.origin);
   if (usable.length === 0) {
     say(`No identity of ${location.origin} on this device: register one first, then open the code again.`, true);
@@ -232,7 +275,7 @@ async function signInWithCode(code) {
     service = await client.discover(location.origin);
     siteName = await client.checkCode(service, code);
   } catch (error) {
-    if (error.status === 412 || error.status === 410) say("The access code expired: get a new code on the other screen.", true);
+    if (error.status === 412 || error.status === 410) say("The access code expired or was used already: get a new code on the other screen.", true);
     else say(`The code could not be checked: ${error.message}`, true);
     $("code").value = "";
     renderHome();
@@ -249,9 +292,9 @@ async function signInWithCode(code) {
   const ready = usable.find((i) => i.state === "registered");
   if (ready) select.value = ready.key;
   $("signin-identity-label").hidden = select.hidden = usable.length < 2;
-  say(`Sign in to ${siteName ? siteName + " through " : ""}${service.name} at ${location.origin}?`);
-  $("signin").hidden = false;
-  askPIN("Enter your PIN", `Sign in to ${siteName || service.name} at ${location.origin} with code ${code}.`, async (pin) => {
+  say("");
+  // The facts above say where this PIN signs in; the hint only points at them.
+  askPIN("Enter your PIN", "Check the service and the address above, then type your PIN.", async (pin) => {
     const identity = await store.get(select.value);
     // A blocked identity asks the server too, as the CLI does: an operator may have unblocked
     // it since (the server answers 410 again when not). A revoked one never comes back.
@@ -315,11 +358,14 @@ async function refusal(error, identity) {
   }
 }
 
+// A result is said once, on its own screen (its heading takes the focus and is described by
+// the text); the status line is cleared so it does not repeat it.
 function done(title, text, error = false) {
   push.offer(null);
   $("done-title").textContent = title;
   $("done-text").textContent = text;
-  say(text, error);
+  $("done-text").classList.toggle("error", error);
+  say("");
   show("done");
 }
 
@@ -335,6 +381,7 @@ function endApprovals() {
 
 // `request` ({id, site, message}): the one a notification or a live event named, shown selected.
 async function openApprovals(identity, request = null) {
+  if (cannotRun()) return;
   if (!identity.signingKey) {
     done("Cannot approve", `${identity.userId} was registered on this device before approvals existed and cannot sign them. Register this device again to approve requests.`, true);
     return;
@@ -483,6 +530,68 @@ async function approvalRefusal(error, identity, listing = true) {
   return "done";
 }
 
+// ---- one-time codes for password-only systems (a VPN, SSH), as `zkpin otp` ---------------------
+
+let otpTimer = null;
+
+function endOneTimeCode() {
+  if (otpTimer) { clearInterval(otpTimer); otpTimer = null; }
+}
+
+async function openOneTimeCode(identity) {
+  if (cannotRun()) return;
+  let service;
+  try { service = await client.discover(identity.server); } catch (error) { say(error.message, true); return; }
+  askPIN("Enter your PIN", `A one-time code for ${identity.userId}, to type where a VPN or SSH asks for a password.`, async (pin) => {
+    say("Getting a code…");
+    try {
+      const answer = await client.oneTimeCode(service, identity, pin);
+      await store.update(identity.key, { lastLogin: new Date().toISOString(), holder: identity.holder, state: "registered" });
+      showOneTimeCode(answer, () => openOneTimeCode(identity));
+      return "done";
+    } catch (error) {
+      if (error.status === 401 && error.code === "wrong_pin") {
+        const left = attemptsLeft(error);
+        say(`Wrong PIN: no code was made.${left ? " " + left + "." : ""}`, true);
+        $("pin-title").textContent = "Wrong PIN: try again";
+        return "again";
+      }
+      if (await identityRefused(error, identity)) return "done";
+      // 400: the server has no system that takes codes, or several (its message names them).
+      done("No one-time code", `The server made no code: ${error.message}`, true);
+      return "done";
+    }
+  });
+}
+
+// The code, what it is for, the seconds it stays valid (counted down here from the server's
+// expiresIn, so the phone's clock does not matter) and a copy button.
+function showOneTimeCode(answer, again) {
+  endOneTimeCode();
+  const code = $("otp-code");
+  code.textContent = answer.otp;
+  code.setAttribute("aria-label", `One-time code: ${[...answer.otp].join(" ")}`);
+  code.classList.remove("expired");
+  $("otp-for").textContent = `For ${answer.service}, as ${answer.userId}. Type it where the password is asked: it works once.`;
+  $("otp-copied").textContent = "";
+  $("otp-copy").hidden = !navigator.clipboard;
+  $("otp-copy").disabled = false;
+  $("otp-again").onclick = again;
+  const until = Date.now() + answer.expiresIn * 1000;
+  const tick = () => {
+    const left = Math.max(0, Math.round((until - Date.now()) / 1000));
+    if (left > 0) { $("otp-left").textContent = `Valid for ${left} more second${left === 1 ? "" : "s"}.`; return; }
+    endOneTimeCode();
+    $("otp-left").textContent = "Expired: get another code.";
+    $("otp-copy").disabled = true;
+    code.classList.add("expired");
+  };
+  tick();
+  otpTimer = setInterval(tick, 1000);
+  say("");
+  show("otp");
+}
+
 // ---- in-app camera scan, where the browser has BarcodeDetector (Android's Chrome; not desktop Linux)
 
 let scanning = null;
@@ -522,21 +631,34 @@ function codeFromFragment() {
 }
 
 async function start() {
-  if (!window.isSecureContext) say("This app needs a secure context: open it over https (or on localhost).", true);
+  if (unavailable) {
+    // Said once, above every screen; the steps that cannot run are not offered.
+    $("unavailable").textContent = unavailable;
+    $("unavailable").hidden = false;
+    for (const id of ["add", "register-submit", "code", "code-submit"]) {
+      $(id).disabled = true;
+      $(id).setAttribute("aria-describedby", "unavailable");
+    }
+  }
   setupPad();
   $("server").value = location.origin;
   $("add").addEventListener("click", () => { say(""); show("register"); });
   $("register-form").addEventListener("submit", startRegistration);
   for (const b of document.querySelectorAll("button.cancel")) b.addEventListener("click", () => { say(""); renderHome(); });
   $("done-home").addEventListener("click", () => renderHome());
+  $("otp-copy").addEventListener("click", () => {
+    navigator.clipboard.writeText($("otp-code").textContent).then(() => { $("otp-copied").textContent = "Copied."; },
+      () => { $("otp-copied").textContent = "The browser did not allow copying: type the code."; });
+  });
   $("approvals-again").addEventListener("click", () => { if (approvalSession) { clearTimeout(approvalSession.timer); approvalSession.until = Date.now() + 120000; const { identity } = approvalSession; listApprovals().catch((error) => { endApprovals(); approvalRefusal(error, identity); }); } });
-  if ("BarcodeDetector" in window && navigator.mediaDevices) {
+  if ("BarcodeDetector" in window && navigator.mediaDevices && !unavailable) {
     $("scan").hidden = false;
     $("scan").addEventListener("click", scan);
   }
   $("code-form").addEventListener("submit", (event) => { event.preventDefault(); signInWithCode($("code").value.trim()); });
   window.addEventListener("hashchange", () => { const code = codeFromFragment(); if (code) signInWithCode(code); });
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("/app/sw.js", { scope: "/app/" }).catch(() => {});
+  await store.applyRevocations();
   const code = codeFromFragment();
   if (code) { await renderHome(); await signInWithCode(code); } else await renderHome();
   // A live event or a (re)connected stream: the open list of that identity looks again at once;

@@ -2,6 +2,7 @@
 // crypto of /js/mpin.js: discovery, registration, activation wait, both shares, PIN extraction,
 // the code check, time permits, pass 1 and pass 2 (finishing the login: "complete": true).
 import { addG1, extractPIN, clientPass1, clientPass2, dvsKeyPair, dvsClientSecret, dvsSign } from "/js/mpin.js";
+import { ensureCapable } from "/app/capability.js";
 
 /** A refusal with the server's status and error body. */
 export class ServerAnswer extends Error {
@@ -59,6 +60,8 @@ const fold = (email) => email.normalize("NFC").toLowerCase();
  *  (docs/api.md "Signing-capable identities"): a DVS key pair whose Pa ends the mpinId; z is
  *  kept with the token (signingKey), null when the server minted a plain identity. */
 export async function register(service, email, deviceName) {
+  // The server mails the link on this request: only where every later step can run.
+  await ensureCapable(globalThis);
   const key = await dvsKeyPair(service.curve);
   const answer = await call("PUT", service.url(service.settings.registerURL), { userId: email, deviceName: deviceName || undefined, mobile: 1, pa: key.paHex });
   const r = must(answer, "the registration");
@@ -104,8 +107,9 @@ export async function checkCode(service, code) {
   return (answer.json && answer.json.clientName) || null;
 }
 
-/** Pass 1 (with a time permit when the server uses them) and pass 2 finishing the login. */
-export async function signIn(service, identity, pin, code) {
+/** Pass 1 (with a time permit when the server uses them), then pass 2 with `fields` added
+ *  (finishing a login, or asking for a one-time code); pass 2's answer. */
+async function proveAndPass2(service, identity, pin, code, fields, what) {
   const auth = service.url(service.settings.mpinAuthServerURL);
   let permit = {};
   if (service.settings.usePermits) {
@@ -122,13 +126,26 @@ export async function signIn(service, identity, pin, code) {
     // holder: the proof the last verified login gave (docs/limits.md "A shared address").
     const challenge = must(await call("POST", auth + "/pass1", { mpin_id: identity.mpinId, U: pass1.U, UT: pass1.UT || undefined, WID: code, pass: 1, holder: identity.holder || undefined }), "pass 1");
     const V = await clientPass2(service.curve, { xHex: pass1.xHex, yHex: challenge.y, secHex: pass1.SEC });
-    const result = must(await call("POST", auth + "/pass2", { mpin_id: identity.mpinId, V, WID: code, challenge: challenge.challenge, pass: 2, complete: true }), "the login");
-    // The caller stores it with the identity (identity.holder) for the next pass 1.
-    if (typeof result.holder === "string" && /^[0-9a-f]{64}$/.test(result.holder)) identity.holder = result.holder;
-    return result.userId;
+    return must(await call("POST", auth + "/pass2", { mpin_id: identity.mpinId, V, WID: code, challenge: challenge.challenge, pass: 2, ...fields }), what);
   } finally {
     pass1 = null;  // x and SEC must not outlive pass 2
   }
+}
+
+/** Pass 1 and pass 2 finishing the login of the page that shows `code`. */
+export async function signIn(service, identity, pin, code) {
+  const result = await proveAndPass2(service, identity, pin, code, { complete: true }, "the login");
+  // The caller stores it with the identity (identity.holder) for the next pass 1.
+  if (typeof result.holder === "string" && /^[0-9a-f]{64}$/.test(result.holder)) identity.holder = result.holder;
+  return result.userId;
+}
+
+/** A one-time code for a password-only system (`zkpin otp`; docs/api.md "One-time codes"):
+ *  the same proof with no access code, pass 2 with OTP; {otp, expiresIn, service, userId}. */
+export async function oneTimeCode(service, identity, pin, serviceName) {
+  const answer = await proveAndPass2(service, identity, pin, "0", { OTP: true, service: serviceName || undefined }, "the one-time code");
+  if (!answer || typeof answer.otp !== "string" || !/^[0-9]+$/.test(answer.otp)) throw new Error("the server's one-time code is not digits");
+  return answer;
 }
 
 // ---- approvals (docs/api.md "Approvals: the person's side"), as the CLI's Approvals flow ----

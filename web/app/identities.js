@@ -51,9 +51,29 @@ export async function update(key, fields) {
 }
 
 // The sign-in page of this origin offers "Sign in here with your PIN" when this browser holds
-// an identity that can sign in: it reads this flag (it never opens the database). A blocked
-// identity counts: an operator may have unblocked it, and only the server can say.
+// an identity that can sign in: it reads the list of their mpinIds kept under "zkpin-identity"
+// (it never opens the database). A blocked identity counts: an operator may have unblocked it,
+// and only the server can say. The account page, when the person revokes one of them there,
+// takes it off that list and puts it on "zkpin-revoked", which `applyRevocations` reads.
+const HELD = "zkpin-identity", REVOKED = "zkpin-revoked";
+
 async function remember() {
-  const usable = (await all()).some((i) => i.server === location.origin && (i.state === "registered" || i.state === "blocked"));
-  if (usable) localStorage.setItem("zkpin-identity", "1"); else localStorage.removeItem("zkpin-identity");
+  const held = (await all())
+    .filter((i) => i.server === location.origin && (i.state === "registered" || i.state === "blocked"))
+    .map((i) => i.mpinId);
+  if (held.length) localStorage.setItem(HELD, JSON.stringify(held)); else localStorage.removeItem(HELD);
+}
+
+/** Marks revoked the identities that the account page revoked in this browser. */
+export async function applyRevocations() {
+  let revoked;
+  try { revoked = JSON.parse(localStorage.getItem(REVOKED) || "[]"); } catch { revoked = []; }
+  if (!Array.isArray(revoked) || revoked.length === 0) return;
+  for (const identity of await all()) {
+    if (identity.server === location.origin && identity.state !== "revoked" && revoked.includes(identity.mpinId)) {
+      await run("readwrite", (s) => s.put({ ...identity, state: "revoked" }));
+    }
+  }
+  localStorage.removeItem(REVOKED);
+  await remember();
 }

@@ -35,6 +35,11 @@ enum PageRoutes {
                 ], body: .init(byteBuffer: ByteBuffer(string: Logo.svg)))
         }
 
+        // The pages' stylesheet and scripts (no inline script or style on any page).
+        routes.get("/pages/:file") { request, _ in
+            try WebRoutes.answer(PageAssets.files[request.uri.path], request: request, policy: HTMLPage.policy)
+        }
+
         routes.get("/mpinActivate") { request, _ in
             let page = try await activation.page(link(request))
             return activationResponse(page, request: request)
@@ -66,19 +71,38 @@ enum PageRoutes {
         routes.get("/account") { request, _ in
             guard let account = try await access.account(cookie: session.value(in: request)) else { return HTMLPage.redirect("/") }
             let devices = try await rp.devices.devices(userId: account.userId, current: account.mpinId)
-            return HTMLPage.response(pages.accountPage(serviceName: name, account: account, devices: devices))
+            let events = try await rp.storage("read audit") { try await $0.auditLog(AuditQuery(userId: account.userId, limit: 200)) }
+            // `?revoked=HANDLE` after a revocation: said only for a device of this person that is revoked.
+            let handle = request.uri.queryParameters.get("revoked")
+            let revoked = devices.first { $0.state == .revoked && DeviceHandle.of($0.mpinId) == handle }
+            return HTMLPage.response(
+                pages.accountPage(
+                    serviceName: name, account: account, devices: devices, previous: PreviousSignIn.from(events, devices: devices),
+                    revoked: revoked))
         }
         // "This device is lost": the person revokes one of their own identities (same origin only,
-        // as every form of the pages).
+        // as every form of the pages), after a question that names the device; the account page
+        // then says which one was revoked.
         routes.post("/account/revoke") { request, context in
             try SameOrigin.check(request, publicURL: rp.config.publicURL)
             // The form first: a malformed one is 400 with or without a session (openapi.yaml).
             let form = try await FormBody.decode(RevokeForm.self, from: request, context: context)
             guard let mpinId = form.mpinId, !mpinId.isEmpty else { throw APIError.bad("the form has no field mpinId") }
             guard let account = try await access.account(cookie: session.value(in: request)) else { return HTMLPage.redirect("/") }
+            let devices = try await rp.devices.devices(userId: account.userId, current: account.mpinId)
+            guard let device = devices.first(where: { $0.mpinId == mpinId && $0.state != .revoked })
+            else { throw APIError.bad("no such device of yours to revoke") }
+            guard form.confirm == "yes" else {
+                return HTMLPage.response(pages.accountPage(serviceName: name, account: account, confirm: device))
+            }
             guard try await rp.devices.revoke(userId: account.userId, mpinId: mpinId, address: address.of(request, context))
             else { throw APIError.bad("no such device of yours to revoke") }
-            return HTMLPage.redirect("/account")
+            guard device.current else { return HTMLPage.redirect("/account?revoked=" + DeviceHandle.of(mpinId)) }
+            // The identity of this very sign-in: its session ends with it, said on this answer.
+            try await access.closeSession(cookie: session.value(in: request))
+            var response = HTMLPage.response(pages.accountPage(serviceName: name, account: account, revoked: device, ended: true))
+            response.setCookie(session.removal())
+            return response
         }
 
         @Sendable func link(_ request: Request) -> ActivationService.Link {
@@ -102,7 +126,11 @@ enum PageRoutes {
     /// The activation page's form.
     struct ActivationForm: Decodable { var code: String? }
     /// The account page's revocation form.
-    struct RevokeForm: Decodable { var mpinId: String? }
+    struct RevokeForm: Decodable {
+        var mpinId: String?
+        /// "yes" from the question's form; without it the question is asked.
+        var confirm: String?
+    }
 }
 
 /// The service logo that `/service` names as `logo_url`: a small inline SVG (a padlock

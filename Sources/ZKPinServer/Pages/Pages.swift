@@ -58,23 +58,38 @@ public struct Pages: Sendable {
         return login.render(PageStrings.adding(to: object))
     }
 
-    func accountPage(serviceName: String, account: AccountView, devices: [DeviceView] = []) -> String {
+    /// The account page; with `confirm`, the question before that device is revoked instead;
+    /// `revoked`: the device just revoked (the result said at the top); `previous`: the sign-in
+    /// before this session's.
+    func accountPage(
+        serviceName: String, account: AccountView, devices: [DeviceView] = [], previous: PreviousSignIn? = nil,
+        revoked: DeviceView? = nil, confirm: DeviceView? = nil, ended: Bool = false
+    ) -> String {
         let t = PageStrings.table
-        let rows: [[String: Any]] = devices.map { d in
+        func name(_ device: String) -> String { device.isEmpty ? t["accountDeviceUnnamed", default: ""] : device }
+        func deviceObject(_ d: DeviceView) -> [String: Any] {
             [
-                "mpinId": d.mpinId, "device": d.device.isEmpty ? t["accountDeviceUnnamed", default: ""] : d.device,
-                "created": ISOTime.string(d.created), "lastLogin": d.lastLogin.map(ISOTime.string) ?? t["accountNever", default: ""],
+                "mpinId": d.mpinId, "device": name(d.device), "created": PageTime.text(d.created), "createdISO": ISOTime.string(d.created),
+                "lastLogin": d.lastLogin.map(PageTime.text) ?? t["accountNever", default: ""],
                 "state": t["accountState_" + d.state.rawValue, default: d.state.rawValue], "current": d.current,
                 "revocable": d.state != .revoked
-            ]
+            ].merging(d.lastLogin.map { ["lastLoginISO": ISOTime.string($0)] } ?? [:]) { a, _ in a }
         }
-        return self.account.render(
-            PageStrings.adding(to: [
-                "serviceName": serviceName, "userId": account.userId,
-                "device": account.device.isEmpty ? t["accountDeviceUnnamed", default: ""] : account.device,
-                "lastLogin": account.lastLogin.map(ISOTime.string) ?? t["accountNever", default: ""],
-                "devices": rows
-            ]))
+        var object: [String: Any] = [
+            "serviceName": serviceName, "userId": account.userId, "device": name(account.device),
+            "devices": devices.map(deviceObject)
+        ]
+        if let previous {
+            // Absent parts are left out (a section over "" would still render).
+            var shown: [String: Any] = ["time": PageTime.text(previous.time), "iso": ISOTime.string(previous.time)]
+            if let device = previous.device { shown["device"] = name(device) }
+            if let address = previous.address, !address.isEmpty { shown["address"] = address }
+            object["previous"] = shown
+        }
+        if let revoked { object["revoked"] = deviceObject(revoked) }
+        if let confirm { object["confirm"] = deviceObject(confirm) }
+        if ended { object["ended"] = true }
+        return self.account.render(PageStrings.adding(to: object))
     }
 
     /// The device grant's pages (RFC 8628): the code to type, the question, the outcome.

@@ -32,6 +32,10 @@ struct EndToEndTests {
         #expect(try await server.activate(email: "alice@example.com", code: code.lowercased()) == 200)
         #expect(await register.waitForExit() == 0, "\(register.standardError)")
         #expect(register.standardOutput.contains("Registered alice@example.com"))
+        // The next step names the client as it was run (the demo's is not on PATH) and the command the page shows.
+        #expect(
+            register.standardOutput.contains("Sign in: run the command the sign-in page shows (\(Binaries.client) login 'URL#CODE';"),
+            "\(register.standardOutput)")
         #expect(register.standardError.contains("mailed an activation link to alice@example.com"))
 
         let storePath = home.path + "/" + IdentityStore.fileName

@@ -22,6 +22,10 @@ import Testing
 
         let pub = try AdminCommandTests.admin(["clients", "add", "App", "--public", "--data", h.dir, "--redirect-uri", "http://127.0.0.1:9/cb"])
         #expect(pub.status == 0 && pub.out.contains("public client") && !pub.out.contains("client_secret"))
+        #expect(pub.out.contains("PKCE (S256) required"))
+        // A device (RFC 8628) has no authorization code: nothing is said about PKCE.
+        let tv = try AdminCommandTests.admin(["clients", "add", "TV", "--device", "--public", "--data", h.dir])
+        #expect(tv.status == 0 && tv.out.contains("public client: no secret") && !tv.out.contains("PKCE"), "\(tv)")
 
         let list = try AdminCommandTests.admin(["clients", "list", "--data", h.dir])
         #expect(list.out.contains("\(id)\tWiki\tconfidential") && list.out.contains("App\tpublic"))

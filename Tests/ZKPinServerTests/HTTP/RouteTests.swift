@@ -119,7 +119,7 @@ import ZKPinWire
             let link = try Outbox.activationLink(in: h.outbox, to: "bob@example.com")
             let path = String(link.dropFirst("http://127.0.0.1:8080".count))
             let page = try await t.get(path)
-            #expect(page.header("Content-Security-Policy") == "frame-ancestors 'none'")
+            #expect(page.header("Content-Security-Policy") == HTMLPage.policy)
             let miss = try await t.form(path, ["code": "AAAA-AAAA"])
             #expect(miss.status == 400 && miss.text.contains("id=\"wrong\""))
             #expect(try await t.get("/rps/signature/\(reg.mpinId)?regOTT=\(reg.regOTT)").status == 401)
@@ -257,8 +257,8 @@ import ZKPinWire
             #expect(right.status == 200)
             let after = try await t.json("POST", "/rps/access", AccessRequest(webOTT: access.webOTT)).json(AccessResponse.self)
             #expect(after.status == .user && after.userId == "wanda@example.com")
-            // The login page knows the status.
-            #expect(try await t.get("/").text.contains("'wrong_pin'"))
+            // The login page's script knows the status.
+            #expect(try await t.get("/pages/login.js").text.contains("'wrong_pin'"))
         }
     }
 
@@ -386,7 +386,7 @@ import ZKPinWire
         try await h.run { t in
             let page = try await t.get("/")
             #expect(page.status == 200)
-            #expect(page.header("Content-Security-Policy") == "frame-ancestors 'none'")
+            #expect(page.header("Content-Security-Policy") == HTMLPage.policy)
             #expect(page.text.contains("<svg"))
             let code = page.text.range(of: #"id="code">(\d{7})<"#, options: .regularExpression).map { String(page.text[$0].dropFirst(10).prefix(7)) }
             #expect(code.map(AccessCode.isValid) == true)

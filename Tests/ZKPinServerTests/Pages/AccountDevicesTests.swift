@@ -50,14 +50,30 @@ import ZKPinWire
             #expect(try await h.rp.store.identity(mpinId: other.mpinId)?.state == .active)
             #expect(try await h.rp.store.identity(mpinId: phone.mpinId)?.state == .active)
 
-            let revoked = try await t.form("/account/revoke", fields, headers: [("Cookie", cookie), ("Origin", Self.origin)])
-            #expect(revoked.status == 303 && revoked.header("Location") == "/account")
+            // The button asks first, naming the device; nothing changes until the answer.
+            let question = try await t.form("/account/revoke", fields, headers: [("Cookie", cookie), ("Origin", Self.origin)])
+            #expect(question.status == 200 && question.text.contains("Revoke this device?") && question.text.contains("<strong>phone</strong>"))
+            #expect(
+                question.text.contains(#"<input type="hidden" name="confirm" value="yes">"#)
+                    && question.text.contains(#"<a id="keep" href="/account">"#))
+            #expect(!question.text.contains("You signed in with this device just now"), "the phone is not this sign-in's device")
+            #expect(try await h.rp.store.identity(mpinId: phone.mpinId)?.state == .active)
+            let answer = fields.merging(["confirm": "yes"]) { a, _ in a }
+            let revoked = try await t.form("/account/revoke", answer, headers: [("Cookie", cookie), ("Origin", Self.origin)])
+            let location = try #require(revoked.header("Location"))
+            #expect(revoked.status == 303 && location == "/account?revoked=" + DeviceHandle.of(phone.mpinId))
             #expect(try await h.rp.store.identity(mpinId: phone.mpinId)?.state == .revoked)
             #expect(try await h.rp.store.identity(mpinId: laptop.mpinId)?.state == .active)
-            let after = try await t.get("/account", headers: [("Cookie", cookie)])
+            let after = try await t.get(location, headers: [("Cookie", cookie)])
             #expect(after.text.contains(">revoked<") && !after.text.contains("value=\"\(phone.mpinId)\""), "\(after.text)")
+            #expect(after.text.contains("Revoked: <strong>phone</strong> can no longer sign in."), "\(after.text)")
+            #expect(after.text.contains("data-mpin-id=\"\(phone.mpinId)\""))
+            // The message is not said on the plain page, nor for a handle of a device still active.
+            #expect(!(try await t.get("/account", headers: [("Cookie", cookie)])).text.contains("Revoked:"))
+            let active = "/account?revoked=" + DeviceHandle.of(laptop.mpinId)
+            #expect(!(try await t.get(active, headers: [("Cookie", cookie)])).text.contains("Revoked:"))
             // Revoking again is not a second revocation.
-            #expect(try await t.form("/account/revoke", fields, headers: [("Cookie", cookie), ("Origin", Self.origin)]).status == 400)
+            #expect(try await t.form("/account/revoke", answer, headers: [("Cookie", cookie), ("Origin", Self.origin)]).status == 400)
 
             // Audited, mailed, and refused at the next sign-in (403 at pass 1).
             let audit = try await h.rp.store.auditLog(AuditQuery(userId: "dev@example.com"))

@@ -34,6 +34,8 @@ import ZKPinWire
         #expect(done.status == 303 && done.header("Location") == "/device?user_code=" + userCode, "\(done.status) \(done.text)")
         let question = try await t.get("/device?user_code=" + userCode, headers: [("Cookie", cookie)])
         #expect(question.text.contains(user.email) && question.text.contains("id=\"allow\""), "\(question.text)")
+        // The code to compare with the device's screen is shown, not only carried (RFC 8628, 5.4).
+        #expect(question.text.contains(#"<strong id="shown-code" class="code">\#(userCode)</strong>"#), "\(question.text)")
         let answered = try await t.form(
             "/device/confirm", ["user_code": userCode, "decision": allow ? "allow" : "deny"],
             headers: [("Cookie", cookie), ("Origin", OIDCFlow.origin)])
