@@ -41,6 +41,9 @@ public enum AccessStatus: String, Codable, Sendable, CaseIterable {
     /// The login with this code was refused: the client holds no genuine token, or its
     /// identity is revoked.
     case refused
+    /// This project's addition: the person denied this code's push sign-in on their device
+    /// (a number that was not the page's, or "Not me"). The page asks for a new code.
+    case denied
 }
 
 /// The answer to `POST /rps/access`.

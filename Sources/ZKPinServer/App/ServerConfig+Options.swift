@@ -24,6 +24,8 @@ extension ServerConfig {
         bodyTimeout = o.bodyTimeout
         mailFrom = o.mailFrom
         notifyOnBlock = o.notifyUser
+        notMeBlocks = o.notMeBlocks
+        limits.pendingRequestsPerPerson = o.pendingRequests
         dataDirectory = o.dataDirectory
         clientCommand = o.clientCommand
         self.webDirectory = webDirectory

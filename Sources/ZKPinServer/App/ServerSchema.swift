@@ -6,7 +6,7 @@ import Logging
 public enum ServerSchema {
     public static let changes: [SchemaChange] =
         CoreSchema.changes + OIDCSchema.changes + OTPSchema.changes + BackchannelSchema.changes + DeviceGrantSchema.changes
-        + PushSchema.changes
+        + PushSchema.changes + PushSignInSchema.changes
 }
 
 extension Store {

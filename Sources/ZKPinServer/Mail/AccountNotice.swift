@@ -50,4 +50,31 @@ public enum AccountNotice {
             """
         return Mail(from: from, to: userId, subject: "Your \(serviceName) sign-in was blocked", body: body)
     }
+
+    /// The person answered "Not me" on `device` to a push sign-in to `site`; `blocked`: their
+    /// identities were blocked with it (`--not-me-blocks on`).
+    public static func notMe(
+        userId: String, device: String, site: String, address: String?, blocked: Bool, serviceName: String, publicURL: String, from: String
+    ) -> Mail {
+        let where_ = address.map { " from the address \($0)" } ?? ""
+        let outcome =
+            blocked
+            ? """
+            Your identities for \(userId) on \(serviceName) are blocked until its administrator
+            unblocks them, so nobody can sign in as you meanwhile (you neither). Ask them to
+            unblock your identity when you are ready.
+            """
+            : """
+            Nothing was signed in. If this happens again, tell the administrator of \(serviceName).
+            """
+        let body = """
+            Someone asked to sign in to \(site) as \(userId)\(where_), and you answered "Not me" on
+            your device \(device.isEmpty ? "(not named)" : device). The request was denied.
+
+            \(outcome)
+
+            \(serviceName): \(publicURL)
+            """
+        return Mail(from: from, to: userId, subject: "A sign-in to \(site) you did not ask for was denied", body: body)
+    }
 }

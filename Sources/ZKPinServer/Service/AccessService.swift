@@ -69,6 +69,7 @@ struct AccessService: Sendable {
         case .user: return AccessResponse(status: .user, userId: session.userId)
         case .blocked: return AccessResponse(status: .blocked)
         case .refused: return AccessResponse(status: .refused)
+        case .denied: return AccessResponse(status: .denied)
         }
     }
 
@@ -118,6 +119,13 @@ struct AccessService: Sendable {
         guard let code else { return }
         let now = clock.now
         _ = try await storage("mark refused") { try await $0.markRefused(code: code, outcome: outcome, now: now) }
+    }
+
+    /// Shows the page of `code` that its push sign-in was denied on the person's device; false
+    /// when a login with it finished (or it expired) first.
+    func markDenied(code: String) async throws(APIError) -> Bool {
+        let now = clock.now
+        return try await storage("mark denied") { try await $0.markDenied(code: code, now: now) }
     }
 
     /// wid → user: pass 2 verified `identity` with the code's login; false when the code

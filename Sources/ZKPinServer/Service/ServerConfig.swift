@@ -36,6 +36,9 @@ public struct ServerConfig: Sendable {
     public var mailFrom: String
     /// Mail a person when wrong PINs block their identity (`--notify-user on`).
     public var notifyOnBlock: Bool
+    /// "Not me" on a device also blocks every identity of the person until an operator
+    /// unblocks them (`--not-me-blocks on`).
+    public var notMeBlocks = false
     public var limits: Limits
     /// One-time codes (pass 2 with `OTP`, `/otp/verify`).
     public var otp: OTPSettings
@@ -79,6 +82,13 @@ public struct ServerConfig: Sendable {
         /// Wrong or expired user codes typed at `/device`, per address: a code has about 34
         /// bits and lives ten minutes, so 20 guesses a minute find one with odds of 1 in 10^8.
         public var wrongUserCodesPerAddress = RateLimiter.Rule(limit: 20, window: 60)
+        /// Requests that may wait on one person's devices at once, of each kind (a site's
+        /// approvals, push sign-ins): more are refused, so nobody can bury a person in prompts.
+        public var pendingRequestsPerPerson = 3
+        /// Push sign-ins asked from one client address (any e-mail), and for one e-mail address
+        /// (any client address, known or not: the same answer either way).
+        public var pushSignInsPerAddress = RateLimiter.Rule(limit: 10, window: 600)
+        public var pushSignInsPerEmail = RateLimiter.Rule(limit: 10, window: 3600)
 
         /// The three limits that are serve settings: registrations an hour, pass 1 a minute.
         public init(registrationsPerAddress: Int, pass1PerAddress: Int, pass1PerIdentityAndAddress: Int) {

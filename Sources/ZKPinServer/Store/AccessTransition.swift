@@ -46,7 +46,11 @@ public struct AccessTransition: Sendable, Equatable {
     /// The login with this code was refused (no genuine token, a revoked or unknown identity).
     public static let refuse = AccessTransition(name: "refuse", from: [.wid, .user], to: .refused, sets: [], conditions: [.live])
 
-    public static let all: [AccessTransition] = [present, wrongPIN, verify, authenticate, takeUp, use, block, refuse]
+    /// The person denied this code's push sign-in on their device (a wrong number, "Not me"):
+    /// before any login with it finished.
+    public static let deny = AccessTransition(name: "deny", from: [.new, .wid, .wrongPIN], to: .denied, sets: [], conditions: [.live])
+
+    public static let all: [AccessTransition] = [present, wrongPIN, verify, authenticate, takeUp, use, block, refuse, deny]
 
     /// The table of docs/login-states.md ("Transitions"), one row per move.
     public static var markdownTable: String {

@@ -112,6 +112,11 @@ extension Store {
         try await move(outcome == .blocked ? .block : .refuse, .code(code), AccessMoveValues(now: now)) != nil
     }
 
+    /// new, wid or wrong_pin → denied for a live code: its push sign-in was denied on a device.
+    public func markDenied(code: String, now: Int) async throws -> Bool {
+        try await move(.deny, .code(code), AccessMoveValues(now: now)) != nil
+    }
+
     /// wid → user after pass 2 verified.
     public func markUser(code: String, mpinId: String, userId: String, authOTTHash: String, now: Int) async throws -> Bool {
         try await move(.verify, .code(code), AccessMoveValues(now: now, mpinId: mpinId, userId: userId, authOTTHash: authOTTHash)) != nil

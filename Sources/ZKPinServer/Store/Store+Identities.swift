@@ -80,6 +80,12 @@ extension Store {
         }
     }
 
+    /// Active → blocked for the identities `selection` names (the person's "Not me" with
+    /// `--not-me-blocks on`); returns how many changed.
+    public func block(_ selection: IdentitySelection) async throws -> Int {
+        try await changed("UPDATE identities SET state = 'blocked' WHERE \(selected: selection) AND state = 'active' RETURNING 1")
+    }
+
     /// Blocked → active with no failed attempts, for the blocked identities `selection` names
     /// (an operator's recovery: the person keeps their token and PIN); returns how many changed.
     public func unblock(_ selection: IdentitySelection) async throws -> Int {

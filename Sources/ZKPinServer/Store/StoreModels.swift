@@ -88,6 +88,8 @@ public struct AccessSession: Sendable, Equatable {
         case blocked
         /// The login with this code was refused: no genuine token, or a revoked identity.
         case refused
+        /// The person denied the code's push sign-in on their device.
+        case denied
     }
     public var webOTTHash: String
     public var code: String

@@ -65,11 +65,17 @@ extension OIDCProvider {
         let (email, userId) = try await hintedPerson(p, client: client)
         try await countRequest(client: client, email: email, address: address)
         let now = self.now
+        let waiting = try await stored { try await $0.pendingBackchannelRequestCount(person: email, now: now) }
+        guard waiting < limits.pendingRequestsPerPerson else {
+            throw OAuthError(
+                code: "access_denied",
+                description: "\(waiting) requests already wait for this person's answer: wait until they are answered or expire", statusCode: 403)
+        }
         let request = BackchannelRequest(
             id: Tokens.fresh(), clientId: client.id, userId: userId, scope: scope, bindingMessage: message,
             authorizationDetails: details, notificationToken: notificationToken, created: now, expires: now + expiry,
             interval: Self.backchannelInterval)
-        _ = try await stored { try await $0.insertBackchannelRequest(request) }
+        _ = try await stored { try await $0.insertBackchannelRequest(request, person: email) }
         metrics.backchannelRequests.increment()
         if let userId {
             await events.emit(

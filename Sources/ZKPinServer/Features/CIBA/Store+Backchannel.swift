@@ -3,14 +3,27 @@
 /// Every change of a request's status is one statement or one locked transaction, so two
 /// answers, or two redemptions, give exactly one winner.
 extension Store {
-    public func insertBackchannelRequest(_ r: BackchannelRequest) async throws {
+    /// Stores `r`, asked for the person the hint named (`person`: the e-mail address, whether
+    /// anybody registered it or not).
+    public func insertBackchannelRequest(_ r: BackchannelRequest, person: String? = nil) async throws {
         try await driver.write(
             """
             INSERT INTO ciba_requests(id, client_id, user_id, scope, binding_message, authorization_details, notification_token,
-                status, created, expires, poll_interval, next_poll)
+                status, created, expires, poll_interval, next_poll, person)
             VALUES (\(r.id), \(r.clientId), \(r.userId), \(r.scope), \(r.bindingMessage), \(r.authorizationDetails),
-                    \(r.notificationToken), \(r.status.rawValue), \(r.created), \(r.expires), \(r.interval), \(r.nextPoll))
+                    \(r.notificationToken), \(r.status.rawValue), \(r.created), \(r.expires), \(r.interval), \(r.nextPoll), \(person))
             """)
+    }
+
+    /// Requests asked for `person` (the hint's e-mail address) that wait for an answer: the
+    /// same count for an address nobody registered, so the limit on it tells a site nothing.
+    public func pendingBackchannelRequestCount(person: String, now: Int) async throws -> Int {
+        try await driver.readOne(
+            """
+            SELECT count(*) AS n FROM ciba_requests WHERE person = \(person)
+                AND status = \(BackchannelRequest.Status.pending.rawValue) AND expires > \(now)
+            """
+        )?.int("n") ?? 0
     }
 
     /// One poll of the token endpoint by `clientId`: decides by `PollingRules` and records the
@@ -143,6 +156,11 @@ enum BackchannelSchema {
                 """,
                 "CREATE INDEX ciba_requests_user ON ciba_requests(user_id, status)"
             ]
+        },
+        // The hint's e-mail address on every request, registered or not: the limit of waiting
+        // requests per person counts it.
+        SchemaChange(version: 12, owner: "CIBA", summary: "the person each backchannel request names") { _ in
+            ["ALTER TABLE ciba_requests ADD COLUMN person TEXT", "CREATE INDEX ciba_requests_person ON ciba_requests(person, status)"]
         }
     ]
 }

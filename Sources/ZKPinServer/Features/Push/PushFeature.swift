@@ -10,6 +10,7 @@ final class PushFeature: Sendable {
     let notifier: PushNotifier
     let deliverer: PushDeliverer
     let liveStream: PushLiveStream
+    let signIns: PushSignIns
     let metrics: PushMetrics
 
     init(rp: RelyingParty, options: PushOptions, vapid: VAPIDKey, logger: Logger) {
@@ -27,6 +28,9 @@ final class PushFeature: Sendable {
         deliverer = PushDeliverer(
             storage: rp.storage, sender: sender, options: options, clock: rp.clock, metrics: metrics, audit: rp.audit, logger: logger,
             wake: wake)
+        signIns = PushSignIns(
+            config: rp.config, access: rp.access, subscriptions: subscriptions, notifier: notifier, storage: rp.storage, limiter: rp.limiter,
+            audit: rp.audit, clock: rp.clock, metrics: metrics, mailer: rp.mailer, logger: logger)
         let notifier = self.notifier
         rp.events.listen { event in await notifier.handle(event) }
     }

@@ -10,6 +10,12 @@ struct PushMetrics: Sendable {
     let gone: Counter
     /// Messages queued (one per subscription).
     let queued: Counter
+    /// Push sign-ins asked from sign-in pages (any e-mail address, known or not).
+    let signIns: Counter
+    /// Push sign-ins denied on a device: a number that was not the page's.
+    let signInsDenied: Counter
+    /// "Not me" answers on a device.
+    let notMe: Counter
 
     init(_ metrics: ServerMetrics) {
         let r = metrics.registry
@@ -17,5 +23,8 @@ struct PushMetrics: Sendable {
         failed = ServerMetrics.counter(r, "push_failed", "Web Push sends that failed (retried until the message expires, or dropped when refused).")
         gone = ServerMetrics.counter(r, "push_gone", "Web Push subscriptions removed because the push service said they are gone (404, 410).")
         queued = ServerMetrics.counter(r, "push_queued", "Web Push messages queued (one per subscription).")
+        signIns = ServerMetrics.counter(r, "push_signins", "Push sign-ins asked from sign-in pages.")
+        signInsDenied = ServerMetrics.counter(r, "push_signins_denied", "Push sign-ins denied on a device: the number tapped was not the page's.")
+        notMe = ServerMetrics.counter(r, "push_not_me", "\"Not me\" answers to push sign-ins on a device.")
     }
 }

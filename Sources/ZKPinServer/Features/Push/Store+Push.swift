@@ -110,12 +110,13 @@ extension Store {
         try await driver.write("DELETE FROM push_deliveries WHERE id = \(id)")
     }
 
-    /// Deletes expired deliveries, and the subscriptions (with their deliveries) of
+    /// Deletes expired deliveries, live events and push sign-ins, and the subscriptions (with their deliveries) of
     /// identities that are no longer active (revoked, blocked) or gone.
     public func purgeExpiredPush(now: Int) async throws {
         try await transaction { tx in
             _ = try tx.run("DELETE FROM push_deliveries WHERE expires <= \(now)")
             _ = try tx.run("DELETE FROM push_events WHERE expires <= \(now)")
+            _ = try tx.run("DELETE FROM push_signins WHERE expires <= \(now)")
             let inactive = """
                 SELECT s.id FROM push_subscriptions s LEFT JOIN identities i ON i.mpin_id = s.mpin_id
                 WHERE i.mpin_id IS NULL OR i.state <> 'active'
