@@ -9,7 +9,7 @@ import { missingCapability } from "/app/capability.js";
 import { accessCodeProblem } from "/app/access-code.js";
 
 const $ = (id) => document.getElementById(id);
-const sections = ["home", "register", "activate", "signin", "pin", "approvals", "otp", "done"];
+const sections = ["home", "register", "activate", "signin", "pin", "approvals", "otp", "pushsignin", "done"];
 let waiting = null;  // the activation poll's timer
 // Why this page cannot register or sign in (not a secure context, ...), or null: then every
 // step that needs WebCrypto is off, before any server is asked (a registration would mail a
@@ -252,7 +252,8 @@ function setupPad() {
 
 // ---- sign-in with an access code -------------------------------------------------------------
 
-async function signInWithCode(code) {
+// `preferred`: the key of the identity to sign in with (the one that answered a push sign-in).
+async function signInWithCode(code, preferred = null) {
   if (cannotRun()) return;
   // The check digit first, as the CLI does: a mistyped code is not "expired", and no server is asked.
   const problem = accessCodeProblem(code);
@@ -289,7 +290,7 @@ async function signInWithCode(code) {
   $("signin-code").textContent = code;
   const select = $("signin-identity");
   select.replaceChildren(...usable.map((i) => new Option(`${i.userId} (${stateWords[i.state] || i.state})`, i.key)));
-  const ready = usable.find((i) => i.state === "registered");
+  const ready = usable.find((i) => i.key === preferred) || usable.find((i) => i.state === "registered");
   if (ready) select.value = ready.key;
   $("signin-identity-label").hidden = select.hidden = usable.length < 2;
   say("");
@@ -538,6 +539,47 @@ function endOneTimeCode() {
   if (otpTimer) { clearInterval(otpTimer); otpTimer = null; }
 }
 
+// A push sign-in ("Send a request to my device" on a sign-in page): the three numbers the
+// server offers, one of them the page's. The page's number signs that page in with its code
+// and the PIN, as a scanned code does; another number, or Not me, denies it there.
+async function openPushSignIn(identity, request) {
+  if (cannotRun()) return;
+  let waiting;
+  try { waiting = await push.signInsWaiting(identity); } catch (error) {
+    if (!(await identityRefused(error, identity))) say(`The sign-in request could not be fetched: ${error.message}`, true);
+    return;
+  }
+  const found = waiting.find((r) => r.id === request.id);
+  if (!found) { done("Nothing to answer", "This sign-in request was answered already, replaced by a newer one, or has expired."); return; }
+  const site = escapedText(found.site);
+  $("pushsignin-title").textContent = `Sign in to ${site}?`;
+  $("pushsignin-text").textContent = `Someone asks to sign in to ${site} as ${identity.userId}. If it is you, tap the number the sign-in page shows; then type your PIN.`;
+  const answer = async (body) => {
+    say("Answering…");
+    let outcome;
+    try { outcome = await push.answerSignIn(identity, found.id, body); } catch (error) {
+      if (!(await identityRefused(error, identity))) say(`The answer did not reach the server: ${error.message}`, true);
+      return;
+    }
+    if (outcome.outcome === "matched") { await signInWithCode(outcome.accessCode, identity.key); return; }
+    if (outcome.outcome === "denied") {
+      done("Denied", `That is not the number the page shows, so the sign-in to ${site} was denied there. If it was you, ask again on the page.`, true);
+    } else {
+      done("Denied", `Nobody was signed in to ${site}; a mail to ${identity.userId} records it.`
+        + (outcome.blocked ? " Your identities are blocked until the operator unblocks them." : ""));
+    }
+  };
+  $("pushsignin-numbers").replaceChildren(...found.choices.map((n) => {
+    const b = document.createElement("button");
+    b.type = "button"; b.className = "number"; b.textContent = String(n);
+    b.addEventListener("click", () => answer({ choice: n }));
+    return b;
+  }));
+  $("pushsignin-notme").onclick = () => answer({ notMe: true });
+  say("");
+  show("pushsignin");
+}
+
 async function openOneTimeCode(identity) {
   if (cannotRun()) return;
   let service;
@@ -670,6 +712,7 @@ async function start() {
   };
   push.start({
     open: (identity, request) => openApprovals(identity, request),
+    signin: (identity, request) => openPushSignIn(identity, request),
     event: (identity, payload) => payload.kind === "approval" && listAgain(identity),
     live: listAgain,
   });

@@ -1,7 +1,8 @@
 // What a push message shows (a classic script: the service worker loads it with importScripts,
 // and node tests it, web/test/notification.test.js). The message is the server's small JSON
-// (docs/api.md "Push"): {"kind": "approval", "id", "site", "message", "expires"} or
-// {"kind": "identity", "device", "expires"}. A notification shows the site and the binding
+// (docs/api.md "Push"): {"kind": "approval", "id", "site", "message", "expires"},
+// {"kind": "signin", "id", "site", "expires"} (a push sign-in: the numbers are fetched by the
+// app, never carried) or {"kind": "identity", "device", "expires"}. A notification shows the site and the binding
 // message as plain text, with the characters the app's display rule refuses (display.js,
 // DisplayText in the server and the CLI) written as \u{XXXX}; it never carries a PIN or a
 // token, only the request's id, which the app then lists and answers with the PIN. Every push
@@ -29,6 +30,18 @@ function notificationFor(payload, nowSeconds) {
         tag: "zkpin-approval-" + payload.id,
         icon,
         data: { kind: "approval", id: payload.id, site, message, url: "/app/?request=" + encodeURIComponent(payload.id) },
+      },
+    };
+  }
+  if (kind === "signin" && typeof payload.id === "string" && payload.id !== "") {
+    const site = shown(payload.site, "a site");
+    return {
+      title: `Sign in to ${site}?`,
+      options: {
+        body: expired ? "This sign-in request has expired." : "Tap, then choose the number the sign-in page shows. Not you? Answer Not me.",
+        tag: "zkpin-signin-" + payload.id,
+        icon,
+        data: { kind: "signin", id: payload.id, site, url: "/app/?signin=" + encodeURIComponent(payload.id) },
       },
     };
   }

@@ -16,7 +16,7 @@ const $ = (id) => document.getElementById(id);
 // with `request` ({id, site, message}) selected (the PIN first); `event(identity, payload)`
 // is true when the screen on show took a live event (the open list looks again); `live(identity)`
 // when its stream (re)connects: an open list looks again, for what came before the stream.
-let hooks = { open: () => {}, event: () => false, live: () => {} };
+let hooks = { open: () => {}, signin: () => {}, event: () => false, live: () => {} };
 
 function say(text, error = false) {
   $("status").textContent = text;
@@ -39,6 +39,16 @@ async function api(method, path, body) {
 }
 
 const proof = (identity) => ({ mpinId: identity.mpinId, holder: identity.holder });
+
+/** The push sign-ins waiting for the identity's person: [{id, site, choices, expires}]. */
+export async function signInsWaiting(identity) {
+  return (await api("POST", "signin/pending", proof(identity))).requests || [];
+}
+
+/** Answers a push sign-in: `{choice: N}` or `{notMe: true}`; the server's {outcome, accessCode?, blocked?}. */
+export async function answerSignIn(identity, id, answer) {
+  return api("POST", "signin/answer", { ...proof(identity), id, ...answer });
+}
 
 // ---- whether this browser can, and whether an identity gets notifications -----------------
 
@@ -232,10 +242,14 @@ export async function offer(identity) {
 const shownLive = new Map();  // tag -> {li, timer}
 
 function showLive(identity, payload) {
-  const tag = payload.kind === "approval" ? "approval-" + payload.id : "identity-" + identity.key + "-" + payload.device;
+  const tag = payload.kind === "identity" ? "identity-" + identity.key + "-" + payload.device : payload.kind + "-" + payload.id;
   const li = document.createElement("li");
   const text = document.createElement("span");
-  if (payload.kind === "approval") {
+  if (payload.kind === "signin") {
+    const site = escapedText(String(payload.site || "a site"));
+    text.textContent = `Sign in to ${site}?`;
+    li.append(text, button("Answer", `Answer the sign-in to ${site}`, () => { dropLive(tag); hooks.signin(identity, { id: payload.id, site }); }));
+  } else if (payload.kind === "approval") {
     const request = { id: payload.id, site: escapedText(String(payload.site || "A site")), message: escapedText(String(payload.message || "")) };
     text.textContent = `${request.site} asks: ${request.message}`;
     li.append(text, button("Answer", `Answer: ${request.message}`, () => { dropLive(tag); hooks.open(identity, request); }));
@@ -326,7 +340,7 @@ class LiveStream {
     try { payload = JSON.parse(event.data); } catch { return; }
     if (!payload || typeof payload !== "object" || typeof payload.expires !== "number") return;
     if (payload.expires <= Math.floor(Date.now() / 1000)) return;
-    if (payload.kind === "approval" && typeof payload.id === "string") seen.set(payload.id, this.identity.key);
+    if ((payload.kind === "approval" || payload.kind === "signin") && typeof payload.id === "string") seen.set(payload.id, this.identity.key);
     else if (payload.kind !== "identity") return;
     if (!hooks.event(this.identity, payload)) showLive(this.identity, payload);
   }
@@ -376,6 +390,21 @@ async function identityFor(requestId) {
   return ready.length === 1 ? ready[0] : null;
 }
 
+/** A tapped sign-in notification: the identity whose stream saw it, else the one holding this
+ *  browser's subscription, else the only one here with a holder proof. */
+export async function openSignIn(request) {
+  const ready = (await store.all()).filter((i) => ours(i) && i.holder);
+  const subscription = await currentSubscription().catch(() => null);
+  const identity = ready.find((i) => i.key === seen.get(request.id))
+    || (subscription && ready.find((i) => i.pushEndpoint === subscription.endpoint)) || (ready.length === 1 ? ready[0] : null);
+  if (!identity) {
+    say("A sign-in request is waiting: open it from the identity it is for.", true);
+    return;
+  }
+  dropLive("signin-" + request.id);
+  hooks.signin(identity, request);
+}
+
 export async function openRequest(request) {
   const identity = await identityFor(request.id);
   if (!identity) {
@@ -394,6 +423,7 @@ export function start(appHooks) {
   if ("serviceWorker" in navigator) {
     navigator.serviceWorker.addEventListener("message", (event) => {
       const data = event.data || {};
+      if (data.type === "zkpin-signin" && typeof data.id === "string") openSignIn({ id: data.id, site: typeof data.site === "string" ? data.site : "" });
       if (data.type === "zkpin-request" && typeof data.id === "string") {
         openRequest({ id: data.id, site: typeof data.site === "string" ? data.site : "", message: typeof data.message === "string" ? data.message : "" });
       }
@@ -406,6 +436,11 @@ export function start(appHooks) {
     if (document.hidden) { for (const key of [...streams.keys()]) stopStream(key); } else watch(await store.all());
   });
   sync().catch(() => { /* offline, or the browser refused: the identity's line says notifications are off */ });
+  const signIn = new URLSearchParams(location.search).get("signin");
+  if (signIn) {
+    history.replaceState(null, "", location.pathname + location.hash);
+    openSignIn({ id: signIn, site: "" });
+  }
   const asked = new URLSearchParams(location.search).get("request");
   if (asked) {
     history.replaceState(null, "", location.pathname + location.hash);

@@ -4,7 +4,7 @@
 // that request.
 importScripts("/app/notification.js");
 
-const CACHE = "zkpin-shell-v8";
+const CACHE = "zkpin-shell-v9";
 const SHELL = [
   "/app/", "/app/app.css", "/app/access-code.js", "/app/app.js", "/app/capability.js", "/app/client.js", "/app/display.js",
   "/app/identities.js", "/app/manifest.webmanifest", "/app/notification.js", "/app/push.js", "/app/push-support.js",
@@ -55,5 +55,6 @@ async function openApp(data) {
   const app = windows.find((client) => new URL(client.url).pathname.startsWith("/app"));
   if (!app) return self.clients.openWindow(data.url || "/app/");
   if (data.kind === "approval") app.postMessage({ type: "zkpin-request", id: data.id, site: data.site, message: data.message });
+  if (data.kind === "signin") app.postMessage({ type: "zkpin-signin", id: data.id, site: data.site });
   try { await app.focus(); } catch { /* focusing needs the tap itself; the message is delivered anyway */ }
 }

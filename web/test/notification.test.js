@@ -70,3 +70,15 @@ test("a notification carries only what it shows and the request's id: never a PI
   assert.deepEqual(Object.keys(shown.options.data).sort(), ["id", "kind", "message", "site", "url"]);
   assert.doesNotMatch(JSON.stringify(shown), /1234|04ab|holder/);
 });
+
+test("a push sign-in: 'Sign in to Wiki?', tagged by its request, no number in it, opening the app on it", () => {
+  const shown = plain(notificationFor({ kind: "signin", id: "s-1", site: "Wiki", expires: now + 120 }, now));
+  assert.equal(shown.title, "Sign in to Wiki?");
+  assert.match(shown.options.body, /choose the number the sign-in page shows/);
+  assert.equal(shown.options.tag, "zkpin-signin-s-1");
+  assert.deepEqual(shown.options.data, { kind: "signin", id: "s-1", site: "Wiki", url: "/app/?signin=s-1" });
+  assert.doesNotMatch(JSON.stringify(shown), /choices|number":/);
+  assert.match(plain(notificationFor({ kind: "signin", id: "s-1", site: "Wiki", expires: now }, now)).options.body, /expired/);
+  // Without an id it is not a sign-in the app can open.
+  assert.equal(plain(notificationFor({ kind: "signin", site: "Wiki", expires: now + 120 }, now)).options.data.kind, "other");
+});

@@ -61,7 +61,7 @@
           document.getElementById('authOTT').value = a.authOTT;
           document.getElementById('session').submit();
           return;
-        } else if (a.status === 'blocked' || a.status === 'refused') {
+        } else if (a.status === 'blocked' || a.status === 'refused' || a.status === 'denied') {
           done = true;
           retire();
           status.textContent = say(a.status);
@@ -79,5 +79,26 @@
       })
       .catch(function () { setTimeout(poll, 1500); });
   }
+  // "Send a request to my device": the person's devices offer three numbers; this page shows
+  // the one to tap. The answer is the same whether anybody registered the address or not.
+  var pushForm = document.getElementById('push-form');
+  pushForm.addEventListener('submit', function (event) {
+    event.preventDefault();
+    var email = document.getElementById('push-email').value.trim();
+    var said = document.getElementById('push-said');
+    said.textContent = '';
+    fetch('/rps/push/signin', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({webOTT: webOTT, userId: email})})
+      .then(function (r) { return r.json().then(function (body) { return {ok: r.ok, body: body}; }); })
+      .then(function (answer) {
+        if (!answer.ok) {
+          said.textContent = pushForm.dataset.failed + ' ' + ((answer.body && (answer.body.message || answer.body.error)) || '');
+          return;
+        }
+        document.getElementById('push-number').textContent = String(answer.body.number);
+        document.getElementById('push-number-line').hidden = false;
+        said.textContent = pushForm.dataset.sent.replace('{email}', email);
+      })
+      .catch(function () { said.textContent = pushForm.dataset.failed; });
+  });
   poll();
 })();
