@@ -71,7 +71,8 @@ struct PushSignIns: Sendable {
         let identity = try await subscriptions.holder(r.mpinId, r.holder, address: address)
         let now = clock.now
         let waiting = try await storage("read push sign-ins") { try await $0.pendingPushSignIns(email: identity.userId.lowercased(), now: now) }
-        return PushSignInList(requests: waiting.map { PushSignInView(id: $0.id, site: $0.site ?? config.serviceName, choices: $0.choices, expires: $0.expires) })
+        return PushSignInList(
+            requests: waiting.map { PushSignInView(id: $0.id, site: $0.site ?? config.serviceName, choices: $0.choices, expires: $0.expires) })
     }
 
     /// `POST /rps/push/signin/answer`.
@@ -104,7 +105,8 @@ struct PushSignIns: Sendable {
         default:
             _ = try await access.markDenied(code: answered.code)
             metrics.notMe.increment()
-            let blocked = config.notMeBlocks
+            let blocked =
+                config.notMeBlocks
                 ? try await storage("block identities") { try await $0.block(IdentitySelection(userId: identity.userId)) } > 0 : false
             await audit.record(
                 "push_signin_not_me", userId: identity.userId, mpinId: mpinId, address: address,

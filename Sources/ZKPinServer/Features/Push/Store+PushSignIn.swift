@@ -7,7 +7,8 @@ extension Store {
     public func insertPushSignIn(_ s: PushSignIn) async throws {
         try await transaction { tx in
             _ = try tx.run(
-                "UPDATE push_signins SET state = \(PushSignIn.State.replaced.rawValue) WHERE code = \(s.code) AND state = \(PushSignIn.State.pending.rawValue)")
+                "UPDATE push_signins SET state = \(PushSignIn.State.replaced.rawValue) WHERE code = \(s.code) AND state = \(PushSignIn.State.pending.rawValue)"
+            )
             _ = try tx.run(
                 """
                 INSERT INTO push_signins(id, email, code, number, choices, site, state, created, expires, address)

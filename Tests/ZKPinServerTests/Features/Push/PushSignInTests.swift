@@ -118,7 +118,8 @@ struct PushSignInTests {
             // The denied code cannot be used any more.
             let presented = try await t.json("POST", "/rps/codeStatus", CodeStatusRequest(wid: page.code))
             #expect(presented.status == 412, "\(presented.text)")
-            let denied = try #require(try await h.rp.store.auditLog(AuditQuery(userId: "alice@example.com")).first { $0.kind == "push_signin_denied" })
+            let denied = try #require(
+                try await h.rp.store.auditLog(AuditQuery(userId: "alice@example.com")).first { $0.kind == "push_signin_denied" })
             #expect(denied.detail.contains("chose \(wrong)") && denied.mpinId == alice.mpinId, "\(denied)")
             #expect(try await t.get("/metrics").text.contains("zkpin_push_signins_denied_total 1"))
             // Neither field, or both: 400. Someone else's request: 404.
@@ -209,7 +210,8 @@ struct PushSignInTests {
                 var mail = ""
                 for _ in 0..<100 where mail.isEmpty {
                     let files = (try? FileManager.default.contentsOfDirectory(atPath: h.outbox)) ?? []
-                    mail = try files.map { try String(contentsOfFile: h.outbox + "/" + $0, encoding: .utf8) }
+                    mail =
+                        try files.map { try String(contentsOfFile: h.outbox + "/" + $0, encoding: .utf8) }
                         .first { $0.contains("Not me") } ?? ""
                     if mail.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
                 }
