@@ -57,9 +57,10 @@ import ZKPinWire
     @Test func accessStatusValues() throws {
         let a = try json(AccessResponse(status: .authenticate, userId: "a@b.c", authOTT: "00"))
         #expect(a["status"] as? String == "authenticate")
-        // The five statuses of rps-api.md plus this project's `wrong_pin`, `blocked` and
-        // `refused` (shown live on the page).
-        #expect(AccessStatus.allCases.map(\.rawValue) == ["new", "wid", "user", "authenticate", "expired", "wrong_pin", "blocked", "refused"])
+        // The five statuses of rps-api.md plus this project's `wrong_pin`, `blocked`, `refused`
+        // and `denied` (shown live on the page).
+        #expect(
+            AccessStatus.allCases.map(\.rawValue) == ["new", "wid", "user", "authenticate", "expired", "wrong_pin", "blocked", "refused", "denied"])
     }
 
     @Test func curveNames() {

@@ -127,9 +127,10 @@ import ZKPinWire
     }
 }
 
-/// A site cannot flood a person with requests: of a burst for one person at most the
-/// per-person limit reach the person's list, the rest answer 429, for a registered and an
-/// unknown person alike; the client's own budget ends a flood across people.
+/// A site cannot flood a person with requests: of a burst for one person at most
+/// `--pending-requests` reach the person's list, the rest are refused (access_denied while
+/// those wait, 429 past the per-person rate), for a registered and an unknown person alike;
+/// the client's own budget ends a flood across people.
 @Suite struct BackchannelFloodTests {
     @Test func aFloodOfRequestsReachesThePersonAsAFew() async throws {
         let h = try await Harness.make()
@@ -145,9 +146,15 @@ import ZKPinWire
             }
             // Registered or not, the same answers: the limit tells the site nobody's account.
             #expect(statuses["alice@example.com"] == statuses["nobody@example.com"], "\(statuses)")
-            #expect(statuses["alice@example.com"] == Array(repeating: 200, count: perPerson) + Array(repeating: 429, count: 12 - perPerson))
+            // The first few wait (--pending-requests); the rest of the client's budget for the
+            // person is access_denied (403) while those wait, then 429.
+            let waiting = h.rp.config.limits.pendingRequestsPerPerson
+            #expect(
+                statuses["alice@example.com"]
+                    == Array(repeating: 200, count: waiting) + Array(repeating: 403, count: perPerson - waiting)
+                    + Array(repeating: 429, count: 12 - perPerson))
             let listed = try await alice.list(t, time: h.clock.now).json(ApprovalsResponse.self).requests
-            #expect(listed.count == perPerson)
+            #expect(listed.count == waiting)
             // The client's own budget (every request counted, refused ones too) ends the flood.
             var others: [Int] = []
             for n in 0..<276 {
