@@ -42,7 +42,8 @@ public struct ApprovalsResponse: Codable, Sendable, Equatable {
 public struct ApprovalAnswerRequest: Codable, Sendable, Equatable {
     public var mpinId: String
     public var authReqId: String
-    /// `approve` or `deny`.
+    /// `approve`, `deny`, or `not_me` (a denial that also tells the server the person did not
+    /// ask: counted, mailed to them, and with `--not-me-blocks on` their identities blocked).
     public var answer: String
     public var time: Int
     public var U: String
@@ -55,7 +56,7 @@ public struct ApprovalAnswerRequest: Codable, Sendable, Equatable {
 
 public struct ApprovalAnswerResponse: Codable, Sendable, Equatable {
     public var authReqId: String
-    /// `approved` or `denied`.
+    /// `approved`, `denied` or `not_me`.
     public var status: String
     public init(authReqId: String, status: String) { self.authReqId = authReqId; self.status = status }
 }

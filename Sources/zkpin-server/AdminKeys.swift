@@ -2,11 +2,51 @@ import ArgumentParser
 import Foundation
 import ZKPinServer
 
-/// `zkpin-server admin keys rotate|list`: the OpenID Connect provider's ID-token signing keys.
+/// `zkpin-server admin keys rotate|list`: the OpenID Connect provider's ID-token signing keys;
+/// `admin keys vapid [--rotate]`: the Web Push key.
 struct Keys: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "The ID-token signing keys of the OpenID Connect provider.",
-        subcommands: [Rotate.self, List.self])
+        abstract: "The ID-token signing keys of the OpenID Connect provider, and the Web Push (VAPID) key.",
+        subcommands: [Rotate.self, List.self, VAPID.self])
+
+    struct VAPID: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "vapid",
+            abstract: "Show the Web Push (VAPID) public key, or make a new key pair with --rotate.",
+            discussion: """
+                Browsers tie each notification subscription to this key. After --rotate, restart \
+                the servers on this data folder (they read the key at start; copy vapid.key to \
+                instances with a copy of the folder): push services then refuse messages for \
+                subscriptions made with the old key, which are dropped, and the web app \
+                subscribes again with the new key the next time it opens. The old key is kept \
+                as vapid.key.retired-TIME beside it.
+                """)
+        @OptionGroup var location: AdminDataFolder
+        @Flag(help: "Replace the key pair with a new one (the old one is kept, retired).") var rotate = false
+
+        func run() async throws {
+            let data = try await location.folder()
+            let path = (data as NSString).appendingPathComponent(VAPIDKey.fileName)
+            do {
+                if rotate {
+                    let (key, retired) = try VAPIDKey.rotate(dataDirectory: data, now: Int(Date().timeIntervalSince1970))
+                    print("new VAPID key in \(path); public key \(key.applicationServerKey)")
+                    if let retired { print("the old key is kept as \(retired)") }
+                    print("restart the servers on this data folder; devices subscribe again when the app next opens")
+                    return
+                }
+                guard FileManager.default.fileExists(atPath: path) else {
+                    throw ServerExitStatus.fail(
+                        "no VAPID key in \(data) yet: the server makes one at its first start", status: ServerExitStatus.usage)
+                }
+                let key = try VAPIDKey.load(path: path, create: false)
+                print("VAPID public key: \(key.applicationServerKey)")
+                print("file: \(path)")
+            } catch let error as VAPIDKey.Failure {
+                throw ServerExitStatus.fail(error.description, status: ServerExitStatus.usage)
+            }
+        }
+    }
 
     struct Rotate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

@@ -14,7 +14,8 @@ struct ApproveCommand: AsyncParsableCommand {
             details, expiry) and asks which to approve. The approval is a signature made with \
             the PIN, which the site keeps as evidence. Scripts: --pin-stdin approves the one \
             waiting request (exit 2 when several wait, unless --binding-message picks one); \
-            --deny denies it.
+            --deny denies it; --not-me denies it and tells the server you did not ask (you \
+            get a mail, and your operator may block your identities until they unblock them).
 
             --watch keeps running until Ctrl-C (exit 0): it answers the waiting requests, then \
             shows each new one the moment a site asks (the server's live stream) and asks \
@@ -45,6 +46,13 @@ struct ApproveCommand: AsyncParsableCommand {
     @Flag(help: "Deny the request instead of approving it.")
     var deny = false
 
+    @Flag(
+        name: .customLong("not-me"),
+        help:
+            "Deny the request and tell the server you did not ask for it (you get a mail; your operator may block your identities until they unblock them)."
+    )
+    var notMe = false
+
     @Flag(name: .customLong("pin-stdin"), help: "Read the PIN as one line from standard input (no questions asked).")
     var pinStdin = false
 
@@ -56,6 +64,7 @@ struct ApproveCommand: AsyncParsableCommand {
     func validate() throws {
         guard (0...3600).contains(wait) else { throw ValidationError("--wait is 0 to 3600 seconds") }
         if watch && wait != 0 { throw ValidationError("--watch waits for requests until Ctrl-C: leave out --wait") }
+        if notMe && (deny || watch) { throw ValidationError("--not-me answers one request: leave out --deny and --watch") }
     }
 
     func run() async throws {
@@ -85,14 +94,13 @@ struct ApproveCommand: AsyncParsableCommand {
                 return
             }
             let chosen = try choose(from: waiting)
-            let approve = try decide(chosen)
-            let status = try await approvals.answer(chosen, approve: approve, identity: identity, service: service, pin: pin)
+            let verb = try decide(chosen)
+            let status = try await approvals.answer(chosen, verb: verb, identity: identity, service: service, pin: pin)
             if options.json {
                 ClientOutput.json(["status": status, "authReqId": chosen.authReqId, "site": chosen.site, "bindingMessage": chosen.bindingMessage])
             } else {
-                ClientOutput.info(
-                    "\(status == "approved" ? "Approved" : "Denied"): \"\(DisplayText.escaped(chosen.bindingMessage))\" for \(DisplayText.escaped(chosen.site))."
-                )
+                let said = status == "approved" ? "Approved" : status == "not_me" ? "Denied as not yours (a mail records it)" : "Denied"
+                ClientOutput.info("\(said): \"\(DisplayText.escaped(chosen.bindingMessage))\" for \(DisplayText.escaped(chosen.site)).")
             }
         }
     }
@@ -120,27 +128,25 @@ struct ApproveCommand: AsyncParsableCommand {
         return waiting[number - 1]
     }
 
-    /// Approve or deny: the flags decide for scripts, the person decides at a terminal.
-    private func decide(_ request: PendingApproval) throws(ClientError) -> Bool {
+    /// Approve, deny or not me: the flags decide for scripts, the person decides at a terminal.
+    private func decide(_ request: PendingApproval) throws(ClientError) -> String {
         ClientOutput.note(Self.describe(request))
         let unshowable = Self.displayProblem(request)
+        if notMe { return "not_me" }
         if pinStdin || options.json || deny {
             if !deny, let unshowable { throw .badInput("This request cannot be approved: \(unshowable). Deny it with --deny, or leave it.") }
-            return !deny
+            return deny ? "deny" : "approve"
         }
-        if unshowable != nil {
-            guard let answer = Terminal.ask("[d]eny, or Enter to leave it waiting: ") else {
-                throw .cancelled("No answer given; the request is still waiting.")
-            }
-            if ["d", "deny"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased()) { return false }
-            throw .cancelled("Left waiting; run `zkpin approve` again to answer it.")
-        }
-        guard let answer = Terminal.ask("Approve? [y]es, [d]eny, or Enter to leave it waiting: ") else {
-            throw .cancelled("No answer given; the request is still waiting.")
-        }
+        let question =
+            unshowable != nil
+            ? "[d]eny, [n]ot me, or Enter to leave it waiting: " : "Approve? [y]es, [d]eny, [n]ot me, or Enter to leave it waiting: "
+        guard let answer = Terminal.ask(question) else { throw .cancelled("No answer given; the request is still waiting.") }
         switch answer.trimmingCharacters(in: .whitespaces).lowercased() {
-        case "y", "yes": return true
-        case "d", "deny": return false
+        case "y",
+            "yes" where unshowable == nil:
+            return "approve"
+        case "d", "deny": return "deny"
+        case "n", "not me": return "not_me"
         default: throw .cancelled("Left waiting; run `zkpin approve` again to answer it.")
         }
     }

@@ -463,7 +463,12 @@ function renderApprovals(requests) {
     deny.type = "button"; deny.textContent = "Deny";
     deny.setAttribute("aria-label", `Deny: ${request.bindingMessage}`);
     deny.addEventListener("click", () => answer(request, "deny"));
-    if (refused) li.append(expiry, deny); else li.append(expiry, approve, deny);
+    // "Not me": a denial that also tells the server this was not the person's doing.
+    const notMe = document.createElement("button");
+    notMe.type = "button"; notMe.textContent = "Not me";
+    notMe.setAttribute("aria-label", `Not me: ${request.bindingMessage}`);
+    notMe.addEventListener("click", () => answer(request, "not_me"));
+    if (refused) li.append(expiry, deny, notMe); else li.append(expiry, approve, deny, notMe);
     ul.append(li);
   }
   // A refresh that changes nothing says nothing again, and only the first showing moves the
@@ -509,7 +514,8 @@ async function answer(request, verb) {
     endApprovals();
     done(status === "approved" ? "Approved" : "Denied",
       status === "approved" ? `You approved "${request.bindingMessage}" for ${request.site}. The site now has your signed approval.`
-        : `You denied "${request.bindingMessage}" for ${request.site}.`);
+        : status === "not_me" ? `You denied "${request.bindingMessage}" for ${request.site} as not yours; a mail to ${session.identity.userId} records it.`
+          : `You denied "${request.bindingMessage}" for ${request.site}.`);
   } catch (error) {
     endApprovals();
     if (error.status === 404) { done("No longer waiting", `"${request.bindingMessage}" from ${request.site} expired or was already answered.`, true); return; }

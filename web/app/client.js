@@ -176,7 +176,7 @@ export async function pendingApprovals(service, identity, pin) {
   return Array.isArray(answer && answer.requests) ? answer.requests : [];
 }
 
-/** POST /rps/approvals/answer: "approve" or "deny" one request; answers "approved" or "denied". */
+/** POST /rps/approvals/answer: "approve", "deny" or "not_me" one request; answers "approved", "denied" or "not_me". */
 export async function answerApproval(service, identity, pin, request, verb) {
   const time = seconds();
   const text = ["zkpin-approval-v1", verb, request.authReqId, request.clientId, request.bindingMessage, time, request.authorizationDetails || ""].join("\n");

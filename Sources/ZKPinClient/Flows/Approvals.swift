@@ -32,9 +32,16 @@ public struct Approvals: Sendable {
     public func answer(
         _ request: PendingApproval, approve: Bool, identity: Identity, service: Service, pin: PIN
     ) async throws(ClientError) -> String {
+        try await answer(request, verb: approve ? "approve" : "deny", identity: identity, service: service, pin: pin)
+    }
+
+    /// `verb`: "approve", "deny", or "not_me" (a denial that tells the server the person did
+    /// not ask: it mails them, and may block their identities, as the operator set).
+    public func answer(
+        _ request: PendingApproval, verb: String, identity: Identity, service: Service, pin: PIN
+    ) async throws(ClientError) -> String {
         let mpinId = try signingIdentity(identity)
         let time = now()
-        let verb = approve ? "approve" : "deny"
         let text = ApprovalText.answer(
             answer: verb, authReqId: request.authReqId, clientId: request.clientId, bindingMessage: request.bindingMessage,
             time: time, authorizationDetails: request.authorizationDetails)

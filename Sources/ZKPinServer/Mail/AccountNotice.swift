@@ -51,12 +51,14 @@ public enum AccountNotice {
         return Mail(from: from, to: userId, subject: "Your \(serviceName) sign-in was blocked", body: body)
     }
 
-    /// The person answered "Not me" on `device` to a push sign-in to `site`; `blocked`: their
-    /// identities were blocked with it (`--not-me-blocks on`).
+    /// The person answered "Not me" on `device` to `request` ("sign in to Wiki as ...", "Bank
+    /// asks you to approve: ..."), asked from `address` when known; `blocked`: their identities
+    /// were blocked with it (`--not-me-blocks on`).
     public static func notMe(
-        userId: String, device: String, site: String, address: String?, blocked: Bool, serviceName: String, publicURL: String, from: String
+        userId: String, device: String, request: String, address: String?, blocked: Bool, serviceName: String, publicURL: String,
+        from: String
     ) -> Mail {
-        let where_ = address.map { " from the address \($0)" } ?? ""
+        let asked = address.map { " (asked from the address \($0))" } ?? ""
         let outcome =
             blocked
             ? """
@@ -65,16 +67,17 @@ public enum AccountNotice {
             unblock your identity when you are ready.
             """
             : """
-            Nothing was signed in. If this happens again, tell the administrator of \(serviceName).
+            Nothing was signed in or approved. If this happens again, tell the administrator of
+            \(serviceName).
             """
         let body = """
-            Someone asked to sign in to \(site) as \(userId)\(where_), and you answered "Not me" on
-            your device \(device.isEmpty ? "(not named)" : device). The request was denied.
+            A request came to your device \(device.isEmpty ? "(not named)" : device): \(request)\(asked).
+            You answered "Not me", and it was denied.
 
             \(outcome)
 
             \(serviceName): \(publicURL)
             """
-        return Mail(from: from, to: userId, subject: "A sign-in to \(site) you did not ask for was denied", body: body)
+        return Mail(from: from, to: userId, subject: "A request you did not make was denied", body: body)
     }
 }

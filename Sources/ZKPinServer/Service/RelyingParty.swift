@@ -31,6 +31,8 @@ public final class RelyingParty: Sendable {
     let batcher: LoginBatcher
     /// What happened for a person, for the features that act on it (`PersonEvents`).
     public let events: PersonEvents
+    /// "Not me" on a device (push sign-ins, a site's approval requests).
+    let notMe: NotMeResponse
 
     public init(
         config: ServerConfig, store: Store, dta1: TrustedAuthority, dta2: DTA2Link, dta2Key: [UInt8],
@@ -47,6 +49,7 @@ public final class RelyingParty: Sendable {
         let links = LinkSigner(key: linkKey, publicURL: config.publicURL)
         let events = PersonEvents()
         self.events = events
+        notMe = NotMeResponse(config: config, storage: storage, metrics: metrics, mailer: mailer, logger: logger)
         self.storage = storage
         self.limiter = limiter
         self.mailer = mailer

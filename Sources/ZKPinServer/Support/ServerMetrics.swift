@@ -26,6 +26,8 @@ public final class ServerMetrics: Sendable {
     /// Approvals (CIBA) answered by the person, requests that expired unanswered, and the
     /// person's signatures refused (wrong PIN or not a valid signature).
     let approvals: Counter
+    /// "Not me" answers on a device (push sign-ins and a site's approval requests).
+    let notMe: Counter
     let denials: Counter
     let approvalExpiries: Counter
     let approvalRefusals: Counter
@@ -46,6 +48,7 @@ public final class ServerMetrics: Sendable {
         otpUsed = Self.counter(registry, "otp_used", "One-time codes accepted at /otp/verify.")
         otpRefused = Self.counter(registry, "otp_refused", "Checks at /otp/verify refused: wrong, used or expired code, or over the limit.")
         approvals = Self.counter(registry, "ciba_approved", "Backchannel requests (CIBA) the person approved with a signature.")
+        notMe = Self.counter(registry, "not_me", "\"Not me\" answers on a device, to push sign-ins and to sites' approval requests.")
         denials = Self.counter(registry, "ciba_denied", "Backchannel requests (CIBA) the person denied.")
         approvalExpiries = Self.counter(registry, "ciba_expired", "Backchannel requests (CIBA) purged unanswered after their expiry.")
         approvalRefusals = Self.counter(

@@ -20,6 +20,7 @@ struct ApprovalService: Sendable {
     let suite: any MPinSuite
     let serverSecret: PreparedServerSecret
     let notifier: BackchannelNotifier
+    let notMe: NotMeResponse
 
     init(rp: RelyingParty) {
         config = rp.config
@@ -32,6 +33,7 @@ struct ApprovalService: Sendable {
         suite = rp.suite
         serverSecret = rp.preparedSecret
         notifier = BackchannelNotifier(audit: rp.audit)
+        notMe = rp.notMe
     }
 
     /// How far a signature's time may be from the server's clock.
@@ -63,7 +65,7 @@ struct ApprovalService: Sendable {
     /// an answered one and an expired one are all "no such pending request" (404), so a
     /// stranger learns nothing about anyone's requests.
     func answer(_ request: ApprovalAnswerRequest, address: String) async throws(APIError) -> ApprovalAnswerResponse {
-        guard request.answer == "approve" || request.answer == "deny" else { throw APIError.bad("answer is approve or deny") }
+        guard ["approve", "deny", "not_me"].contains(request.answer) else { throw APIError.bad("answer is approve, deny or not_me") }
         guard request.authReqId.utf8.count <= 256 else { throw APIError.bad("authReqId is too long") }
         let now = clock.now
         let signer = try await self.identity(request.mpinId)
@@ -87,10 +89,18 @@ struct ApprovalService: Sendable {
             notifier.ping(endpoint: endpoint, token: token, authReqId: pending.id, clientId: client.id)
         }
         (request.answer == "approve" ? metrics.approvals : metrics.denials).increment()
+        // "Not me" is a denial the site sees as any other (access_denied), and more for the person.
+        var blocked = false
+        if request.answer == "not_me" {
+            let site = (try? await storage("read OIDC client", { try await $0.oidcClient(id: pending.clientId) }))??.name ?? pending.clientId
+            blocked = try await notMe.record(identity, request: "\(site) asks you to approve: \(pending.bindingMessage)", askedFrom: nil)
+        }
+        let kind = ["approve": "ciba_approved", "deny": "ciba_denied", "not_me": "ciba_not_me"][request.answer] ?? "ciba_denied"
         await audit.record(
-            request.answer == "approve" ? "ciba_approved" : "ciba_denied", userId: identity.userId, mpinId: identity.mpinId,
-            address: address, "client \(pending.clientId): \(pending.bindingMessage)")
-        return ApprovalAnswerResponse(authReqId: pending.id, status: request.answer == "approve" ? "approved" : "denied")
+            kind, userId: identity.userId, mpinId: identity.mpinId, address: address,
+            "client \(pending.clientId): \(pending.bindingMessage)\(blocked ? "; the person's identities blocked" : "")")
+        return ApprovalAnswerResponse(
+            authReqId: pending.id, status: request.answer == "approve" ? "approved" : request.answer == "not_me" ? "not_me" : "denied")
     }
 
     /// The ID token's `approval` claim (JSON) for a verified approval.

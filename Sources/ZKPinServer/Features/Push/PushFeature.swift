@@ -30,7 +30,7 @@ final class PushFeature: Sendable {
             wake: wake)
         signIns = PushSignIns(
             config: rp.config, access: rp.access, subscriptions: subscriptions, notifier: notifier, storage: rp.storage, limiter: rp.limiter,
-            audit: rp.audit, clock: rp.clock, metrics: metrics, mailer: rp.mailer, logger: logger)
+            audit: rp.audit, clock: rp.clock, metrics: metrics, notMe: rp.notMe)
         let notifier = self.notifier
         rp.events.listen { event in await notifier.handle(event) }
     }

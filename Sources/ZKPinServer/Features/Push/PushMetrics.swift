@@ -14,8 +14,6 @@ struct PushMetrics: Sendable {
     let signIns: Counter
     /// Push sign-ins denied on a device: a number that was not the page's.
     let signInsDenied: Counter
-    /// "Not me" answers on a device.
-    let notMe: Counter
 
     init(_ metrics: ServerMetrics) {
         let r = metrics.registry
@@ -25,6 +23,5 @@ struct PushMetrics: Sendable {
         queued = ServerMetrics.counter(r, "push_queued", "Web Push messages queued (one per subscription).")
         signIns = ServerMetrics.counter(r, "push_signins", "Push sign-ins asked from sign-in pages.")
         signInsDenied = ServerMetrics.counter(r, "push_signins_denied", "Push sign-ins denied on a device: the number tapped was not the page's.")
-        notMe = ServerMetrics.counter(r, "push_not_me", "\"Not me\" answers to push sign-ins on a device.")
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import ZKPinWire
 
 /// Push sign-in with number matching: a sign-in page asks for a request to the devices of
@@ -18,8 +17,7 @@ struct PushSignIns: Sendable {
     let audit: AuditTrail
     let clock: ServerClock
     let metrics: PushMetrics
-    let mailer: any Mailer
-    let logger: Logger
+    let notMe: NotMeResponse
 
     /// `POST /rps/push/signin`.
     func start(_ r: PushSignInRequest, address: String) async throws(APIError) -> PushSignInStarted {
@@ -77,8 +75,8 @@ struct PushSignIns: Sendable {
 
     /// `POST /rps/push/signin/answer`.
     func answer(_ r: PushSignInAnswerRequest, address: String) async throws(APIError) -> PushSignInAnswer {
-        let notMe = r.notMe == true
-        guard notMe != (r.choice != nil) else { throw APIError.bad("give either choice (the number the page shows) or notMe: true") }
+        let saysNotMe = r.notMe == true
+        guard saysNotMe != (r.choice != nil) else { throw APIError.bad("give either choice (the number the page shows) or notMe: true") }
         guard r.id.utf8.count <= 64 else { throw APIError.bad("id must be a push sign-in's id") }
         let identity = try await subscriptions.holder(r.mpinId, r.holder, address: address)
         let now = clock.now
@@ -86,7 +84,7 @@ struct PushSignIns: Sendable {
         guard let request = found, request.email == identity.userId.lowercased() else {
             throw APIError(.notFound, "no such sign-in request for you")
         }
-        let state: PushSignIn.State = notMe ? .notMe : r.choice == request.number ? .matched : .denied
+        let state: PushSignIn.State = saysNotMe ? .notMe : r.choice == request.number ? .matched : .denied
         let mpinId = identity.mpinId
         let answered = try await storage("answer push sign-in") { try await $0.answerPushSignIn(id: r.id, state: state, mpinId: mpinId, now: now) }
         guard let answered else { throw APIError(.notFound, "this sign-in request was answered already, replaced or expired") }
@@ -104,17 +102,10 @@ struct PushSignIns: Sendable {
             return PushSignInAnswer(outcome: "denied")
         default:
             _ = try await access.markDenied(code: answered.code)
-            metrics.notMe.increment()
-            let blocked =
-                config.notMeBlocks
-                ? try await storage("block identities") { try await $0.block(IdentitySelection(userId: identity.userId)) } > 0 : false
+            let blocked = try await notMe.record(identity, request: "sign in to \(site) as \(identity.userId)", askedFrom: answered.address)
             await audit.record(
                 "push_signin_not_me", userId: identity.userId, mpinId: mpinId, address: address,
                 "to \(site), asked from \(answered.address ?? "?")\(blocked ? "; the person's identities blocked" : "")")
-            mail(
-                AccountNotice.notMe(
-                    userId: identity.userId, device: identity.device, site: site, address: answered.address, blocked: blocked,
-                    serviceName: config.serviceName, publicURL: config.publicURL, from: config.mailFrom))
             return PushSignInAnswer(outcome: "not_me", blocked: blocked)
         }
     }
@@ -131,12 +122,5 @@ struct PushSignIns: Sendable {
             if !picked.contains(n) { picked.append(n) }
         }
         return (picked[0], picked.shuffled(using: &generator))
-    }
-
-    private func mail(_ mail: Mail) {
-        let mailer = self.mailer, logger = self.logger
-        Task {
-            do { try await mailer.send(mail) } catch { logger.error("not-me notice mail failed", metadata: ["error": "\(error)"]) }
-        }
     }
 }

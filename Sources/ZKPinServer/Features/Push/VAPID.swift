@@ -41,6 +41,20 @@ public struct VAPIDKey: Sendable {
         do { return try VAPIDKey(rawScalar: raw) } catch { throw Failure.notAKey(path) }
     }
 
+    /// A new key in `dataDirectory/vapid.key`; the one it replaces, if any, is kept beside it
+    /// as `vapid.key.retired-<now>` (its path returned), for the record and to go back to.
+    /// Servers read the key at start: they use the new one once restarted.
+    public static func rotate(dataDirectory: String, now: Int) throws -> (key: VAPIDKey, retired: String?) {
+        let path = (dataDirectory as NSString).appendingPathComponent(fileName)
+        var retired: String?
+        if FileManager.default.fileExists(atPath: path) {
+            let moved = path + ".retired-\(now)"
+            try FileManager.default.moveItem(atPath: path, toPath: moved)
+            retired = moved
+        }
+        return (try load(path: path, create: true), retired)
+    }
+
     /// From the 32-byte private scalar.
     public init(rawScalar: [UInt8]) throws {
         privateKey = try P256.Signing.PrivateKey(rawRepresentation: rawScalar)

@@ -46,7 +46,11 @@ import ZKPinWire
         }
 
         func answer(_ t: any Transport, _ r: PendingApproval, approve: Bool, time: Int, pin: Int? = nil) async throws -> Reply {
-            let answer = approve ? "approve" : "deny"
+            try await answer(t, r, verb: approve ? "approve" : "deny", time: time, pin: pin)
+        }
+
+        /// `verb`: approve, deny or not_me.
+        func answer(_ t: any Transport, _ r: PendingApproval, verb answer: String, time: Int, pin: Int? = nil) async throws -> Reply {
             let text = ApprovalText.answer(
                 answer: answer, authReqId: r.authReqId, clientId: r.clientId, bindingMessage: r.bindingMessage, time: time,
                 authorizationDetails: r.authorizationDetails)

@@ -204,7 +204,7 @@ struct PushSignInTests {
                 #expect(try answered.json(PushSignInAnswer.self) == PushSignInAnswer(outcome: "not_me", blocked: blocks), "\(answered.text)")
                 #expect(try await Self.status(t, page).status == .denied)
                 #expect(try await Self.kinds(h, "alice@example.com").contains("push_signin_not_me"))
-                #expect(try await t.get("/metrics").text.contains("zkpin_push_not_me_total 1"))
+                #expect(try await t.get("/metrics").text.contains("zkpin_not_me_total 1"))
                 let login = try await alice.login(t)
                 #expect(login.status == (blocks ? 410 : 200), "\(login.text)")
                 var mail = ""
@@ -215,7 +215,9 @@ struct PushSignInTests {
                         .first { $0.contains("Not me") } ?? ""
                     if mail.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
                 }
-                #expect(mail.contains("you did not ask for was denied") && mail.contains("blocked until") == blocks, "\(mail)")
+                #expect(
+                    mail.contains("A request you did not make was denied") && mail.contains("sign in to ZKPin as alice@example.com")
+                        && mail.contains("blocked until") == blocks, "\(mail)")
             }
         }
     }
