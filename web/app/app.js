@@ -707,6 +707,8 @@ async function start() {
   window.addEventListener("hashchange", () => { const code = codeFromFragment(); if (code) signInWithCode(code); });
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("/app/sw.js", { scope: "/app/" }).catch(() => {});
   await store.applyRevocations();
+  // The operator's service name in the header (the logo and colour come with the stylesheet).
+  client.discover(location.origin).then((service) => { if (service && service.name) $("brand-name").textContent = service.name; }).catch(() => {});
   const code = codeFromFragment();
   if (code) { await renderHome(); await signInWithCode(code); } else await renderHome();
   // A live event or a (re)connected stream: the open list of that identity looks again at once;

@@ -4,11 +4,11 @@
 // that request.
 importScripts("/app/notification.js");
 
-const CACHE = "zkpin-shell-v9";
+const CACHE = "zkpin-shell-v10";
 const SHELL = [
   "/app/", "/app/app.css", "/app/access-code.js", "/app/app.js", "/app/capability.js", "/app/client.js", "/app/display.js",
   "/app/identities.js", "/app/manifest.webmanifest", "/app/notification.js", "/app/push.js", "/app/push-support.js",
-  "/app/icon.svg", "/app/icon-192.png", "/app/icon-512.png", "/pages/pages.css",
+  "/app/icon.svg", "/app/icon-192.png", "/app/icon-512.png", "/pages/pages.css", "/pages/brand.css", "/pages/logo",
   "/js/mpin.js", "/js/lib/bytes.js", "/js/lib/curve-context.js", "/js/lib/curves.generated.js", "/js/lib/field.js",
   "/js/lib/g1.js", "/js/lib/g2.js", "/js/lib/hash.js", "/js/lib/inputs.js", "/js/lib/random.js",
   "/js/lib/sha256.js", "/js/lib/window.js",

@@ -150,7 +150,8 @@ public enum ZKPinServerApp {
                 access: rp.access, binding: PageBinding(config: rp.config, key: rp.links.key),
                 address: address))
         let pages = try Pages(clientCommand: rp.config.clientCommand)
-        router.addRoutes(PageRoutes.collection(rp: rp, pages: pages, address: address))
+        router.addRoutes(
+            PageRoutes.collection(rp: rp, pages: pages, brand: try PageBrand(accent: o.accentColor, logoFile: o.logoFile), address: address))
         if let dir = rp.config.dataDirectory {
             let web = try OIDCRoutes.add(
                 to: router, rp: rp, pages: pages, dataDirectory: dir, extensionGrants: [CIBARoutes.grant, DeviceRoutes.grant])

@@ -6,7 +6,7 @@ import ZKPinWire
 
 /// The browser pages: login, account, activation, session and logout.
 enum PageRoutes {
-    static func collection(rp: RelyingParty, pages: Pages, address: ClientAddress) -> RouteCollection<AppContext> {
+    static func collection(rp: RelyingParty, pages: Pages, brand: PageBrand, address: ClientAddress) -> RouteCollection<AppContext> {
         let routes = RouteCollection(context: AppContext.self)
         let name = rp.config.serviceName
         let session = SessionCookie(config: rp.config)
@@ -35,9 +35,15 @@ enum PageRoutes {
                 ], body: .init(byteBuffer: ByteBuffer(string: Logo.svg)))
         }
 
-        // The pages' stylesheet and scripts (no inline script or style on any page).
+        // The pages' stylesheet and scripts (no inline script or style on any page), and the
+        // operator's branding: the accent colour's stylesheet and the logo (an SVG runs no script).
         routes.get("/pages/:file") { request, _ in
-            try WebRoutes.answer(PageAssets.files[request.uri.path], request: request, policy: HTMLPage.policy)
+            switch request.uri.path {
+            case "/pages/brand.css": return try WebRoutes.answer(brand.css, request: request, policy: HTMLPage.policy)
+            case "/pages/logo":
+                return try WebRoutes.answer(brand.logo, request: request, policy: "default-src 'none'; style-src 'unsafe-inline'")
+            default: return try WebRoutes.answer(PageAssets.files[request.uri.path], request: request, policy: HTMLPage.policy)
+            }
         }
 
         routes.get("/mpinActivate") { request, _ in

@@ -43,8 +43,9 @@ public enum AccountNotice {
               device: \(device.isEmpty ? "(not named)" : device)
 
             Only a PIN tried with this identity's token counts, so either you mistyped your PIN
-            or someone has used that device. It cannot sign in any more: register it again with
-            your client (zkpin register \(userId) --server \(publicURL)).
+            or someone has used that device. It cannot sign in until the administrator of
+            \(serviceName) unblocks it (ask them), or you register the device again with your
+            client (zkpin register \(userId) --server \(publicURL)).
 
             If you did not try to sign in, make sure the device is in safe hands.
             """

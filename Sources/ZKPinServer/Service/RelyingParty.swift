@@ -89,7 +89,7 @@ public final class RelyingParty: Sendable {
     // MARK: Discovery
 
     public func service() -> ServiceInfo {
-        ServiceInfo(name: config.serviceName, url: config.publicURL, logoURL: config.publicURL + "/logo.svg")
+        ServiceInfo(name: config.serviceName, url: config.publicURL, logoURL: config.publicURL + "/pages/logo")
     }
 
     public func clientSettings() -> ClientSettings {

@@ -97,6 +97,8 @@ import ZKPinWire
             #expect(
                 notices.count == 1 && notices.first?.contains("To: lee@example.com") == true
                     && notices.first?.contains("after 3 wrong PINs") == true && notices.first?.contains("device: laptop") == true)
+            // It says what the operator can do (unblock), not only "register again".
+            #expect(notices.first?.contains("until the administrator of") == true, "\(notices)")
             #expect(
                 try Self.admin(["users", "--user", "LEE@example.com"] + storage).out
                     .range(of: #"lee@example.com +blocked +3 "#, options: .regularExpression) != nil)

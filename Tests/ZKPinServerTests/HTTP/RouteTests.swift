@@ -18,8 +18,12 @@ import ZKPinWire
             #expect(settings.dta2URL == "/dta2" && !settings.usePermits)
             #expect(try await t.get("/status").json(ServerStatus.self).curve == "bn254cx")
             #expect(try await t.get("/dta2/status").json(ServerStatus.self).role == "dta2")
-            // logo_url points at a served SVG.
-            #expect(service.logoURL == "http://127.0.0.1:8080/logo.svg")
+            // logo_url points at the served logo (the ZKPin SVG unless --logo-file); /logo.svg
+            // stays for clients that fetch it by that name.
+            #expect(service.logoURL == "http://127.0.0.1:8080/pages/logo")
+            let served = try await t.get("/pages/logo").text
+            let named = try await t.get("/logo.svg").text
+            #expect(served == named)
             let logo = try await t.get("/logo.svg")
             #expect(logo.status == 200 && logo.header("Content-Type") == "image/svg+xml")
             #expect(logo.text.hasPrefix("<svg") && logo.text.contains("</svg>"))

@@ -19,7 +19,7 @@ import ZKPinWire
         #expect(html.components(separatedBy: "<main>").count == 2, "\(page) has no single <main> landmark")
         #expect(
             html.range(
-                of: #"<body>\s*<header><img src="/logo.svg" alt="" width="32" height="32"><span>[^<]+</span></header>\s*<main>"#,
+                of: #"<body>\s*<header><img src="/pages/logo" alt="" width="32" height="32"><span>[^<]+</span></header>\s*<main>"#,
                 options: .regularExpression)
                 != nil, "\(page): content before <main> other than the header")
         #expect(html.range(of: #"</main>\s*</body>"#, options: .regularExpression) != nil, "\(page): content after </main>")

@@ -28,7 +28,8 @@ import ZKPinWire
                 #expect(page.header("Content-Security-Policy") == HTMLPage.policy, "\(path)")
                 #expect(Self.inline(page.text).isEmpty, "\(path): \(Self.inline(page.text))")
                 #expect(page.text.contains(#"<link rel="stylesheet" href="/pages/pages.css">"#), "\(path)")
-                #expect(page.text.contains(#"<header><img src="/logo.svg" alt=""#), "\(path)")
+                #expect(page.text.contains(#"<link rel="stylesheet" href="/pages/brand.css">"#), "\(path)")
+                #expect(page.text.contains(#"<header><img src="/pages/logo" alt=""#), "\(path)")
             }
             #expect(HTMLPage.policy.contains("script-src 'self'") && !HTMLPage.policy.contains("unsafe-inline"))
         }

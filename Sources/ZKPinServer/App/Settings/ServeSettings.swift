@@ -55,12 +55,20 @@ public struct ServeSettings: Sendable {
         "notify-user", default: false, help: "Mail a person when wrong PINs block their identity",
         docs: "(through `smtp` or the outbox, from `mail-from`)")
     public let pendingRequests = ServeSetting<Int>(
-        "pending-requests", default: 3, in: 1...100,
+        "pending-requests", default: 3, in: 1...1000,
         help: "Requests that may wait on one person's devices at once, of each kind (a site's approvals, push sign-ins); more are refused",
         docs: "([Notifications](#notifications-web-push))")
     public let notMeBlocks = ServeSetting<Bool>(
         "not-me-blocks", default: false, help: "\"Not me\" on a device also blocks every identity of the person until an operator unblocks them",
         docs: "(the person is mailed either way)")
+    public let accentColor = ServeSetting<String>(
+        "accent-color", default: PageBrand.defaultAccent, valueName: "#RRGGBB", requirement: PageBrand.accentRequirement,
+        help: "The accent colour of the pages and the web app (header, buttons, links); white text must be readable on it",
+        docs: "([Branding](#branding))", accepts: { PageBrand.isUsableAccent($0) })
+    public let logoFile = ServeSetting<String?>(
+        "logo-file", unset: "the ZKPin logo", valueName: "FILE",
+        help: "The logo in the header of the pages and the web app: an SVG or PNG file of at most 256 KB",
+        docs: "([Branding](#branding))")
     public let accessCodeTTL = ServeSetting<Int>(
         "access-code-ttl", default: 120, in: 10...3600, valueName: "SECONDS", help: "Seconds an access code on the page lives")
     public let trustedProxy = ServeSetting<String?>(
