@@ -65,6 +65,27 @@ struct PushFlowTests {
         }
     }
 
+    @Test func aPingModeSitesRequestIsPushedToo() async throws {
+        let peer = try PushServicePeer()
+        defer { peer.stop() }
+        let h = try await Self.harness(peer)
+        let site = try await BackchannelRequestTests.addSite(h, mode: .ping)
+        try await h.run { t in
+            let alice = try await TestUser.register(t, email: "alice@example.com", pin: 1234, outbox: h.outbox)
+            let device = try await peer.subscribe()
+            #expect(try await Self.subscribe(t, alice, device).status == 200)
+            var fields = BackchannelRequestTests.payment
+            fields["client_notification_token"] = "ntok-1"
+            let asked = try await BackchannelRequestTests.ask(t, site, fields)
+            #expect(asked.status == 200, "\(asked.text)")
+            #expect(try await h.assembly.background.deliverPushMessages() == 1)
+            let payload = try #require(try await peer.messages(device.id).first?.payload)
+            let message = try JSONDecoder().decode(PushPayload.self, from: Data(payload.utf8))
+            let id = try asked.json(BackchannelResponse.self).auth_req_id
+            #expect(message.kind == "approval" && message.id == id)
+        }
+    }
+
     @Test func onlyAllowedEndpointsAndValidKeysAreStored() async throws {
         let peer = try PushServicePeer()
         defer { peer.stop() }
