@@ -98,8 +98,13 @@ struct LoginService: Sendable {
             // OneTimeCodeLogin clears the flag once it has checked its own fields.
             if request.otp == true { throw APIError.bad("a one-time code request is answered by the one-time code login") }
             _ = try MPinIDText.bytes(request.mpinId)
-            guard let challenge = request.challenge, !challenge.isEmpty, challenge.utf8.count <= 128
-            else { throw APIError.bad("challenge is required: send the id that pass 1 answered") }
+            // The form first (openapi.yaml: 32 lowercase hex digits), before the access code is
+            // looked at: a malformed request is 400 whatever state the page's code is in.
+            guard let challenge = request.challenge, challenge.utf8.count == 32,
+                challenge.utf8.allSatisfy({
+                    ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "f"))
+                })
+            else { throw APIError.bad("challenge is required: send the id (32 hex digits) that pass 1 answered") }
             mpinId = request.mpinId
             v = try MPinIDText.hexField(request.v, "V")
             if request.wid != "0" { try AccessService.checkForm(code: request.wid, field: "WID") }

@@ -25,15 +25,21 @@ import ZKPinWire
             // Seven digits: the store's answer (unknown, or a wrong check digit), as before.
             #expect(try await codeStatus("1234567").status == 412)
 
-            let pass2 = { (wid: String) in
+            let pass2 = { (wid: String, challenge: String) in
                 try await t.send(
                     "POST", "/rps/pass2", headers: [("Content-Type", "application/json")],
-                    body: Array(#"{"mpin_id": "ab", "V": "00", "WID": "\#(wid)", "challenge": "c", "pass": 2}"#.utf8))
+                    body: Array(#"{"mpin_id": "ab", "V": "00", "WID": "\#(wid)", "challenge": "\#(challenge)", "pass": 2}"#.utf8))
             }
-            let malformed = try await pass2("12")
+            let challenge = String(repeating: "0a", count: 16)
+            let malformed = try await pass2("12", challenge)
             #expect(malformed.status == 400 && malformed.text.contains("WID must be"), "\(malformed.status) \(malformed.text)")
-            #expect(try await pass2("").status == 400)
-            #expect(try await pass2("1234567").status == 412)
+            #expect(try await pass2("", challenge).status == 400)
+            #expect(try await pass2("1234567", challenge).status == 412)
+            // A challenge that is not 32 lowercase hex digits is 400 before the code is looked at.
+            for bad in ["c", challenge + "*", challenge.uppercased(), String(challenge.dropLast())] {
+                let reply = try await pass2("1234567", bad)
+                #expect(reply.status == 400 && reply.text.contains("challenge"), "challenge \(bad): \(reply.status) \(reply.text)")
+            }
 
             let pass1 = { (wid: String) in
                 try await t.send(
