@@ -158,6 +158,15 @@ public enum ZKPinServerApp {
             router.addRoutes(CIBARoutes.collection(web, approvals: approvals))
             router.addRoutes(DeviceRoutes.collection(web, pages: pages))
         }
+        if let text = o.forwardAuth {
+            do { router.addRoutes(ForwardAuthRoutes.collection(rp: rp, rules: try ForwardAuthRules(parsing: text))) } catch {
+                throw SetupError("--forward-auth: \(error.description)", kind: .configuration)
+            }
+        }
+        if let domain = rp.config.cookieDomain, let host = ReturnAddress.host(of: rp.config.publicURL), host != domain, !host.hasSuffix("." + domain)
+        {
+            throw SetupError("--cookie-domain \(domain) does not contain the public URL's host \(host)", kind: .configuration)
+        }
         if let dta2 { DTA2Routes.add(to: router, dta2: dta2, prefix: "/dta2", withStatus: true) }
         if let web = rp.config.webDirectory {
             do { router.addRoutes(WebRoutes.collection(files: try WebFiles(folder: web), dta2URL: rp.dta2.clientURL)) } catch {

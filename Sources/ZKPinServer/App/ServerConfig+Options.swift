@@ -25,6 +25,8 @@ extension ServerConfig {
         mailFrom = o.mailFrom
         notifyOnBlock = o.notifyUser
         notMeBlocks = o.notMeBlocks
+        cookieDomain = o.cookieDomain?.lowercased()
+        returnHosts = Set((o.forwardAuth.flatMap { try? ForwardAuthRules(parsing: $0) }?.hosts.keys).map(Array.init) ?? [])
         limits.pendingRequestsPerPerson = o.pendingRequests
         dataDirectory = o.dataDirectory
         clientCommand = o.clientCommand

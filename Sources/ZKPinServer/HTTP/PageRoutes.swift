@@ -16,10 +16,16 @@ enum PageRoutes {
         routes.get("/") { request, context in
             let browser = binding.browser(of: request)
             let a = try await access.accessNumber(address: address.of(request, context)) { binding.webOTT(.session, browser: browser) }
+            // `?rd=URL` (a proxy's sign-in redirect): the session form returns there once signed
+            // in, when its host is one ZKPin protects; any other is dropped here.
+            var action = "/session"
+            if let rd = ReturnAddress.allowed(request.uri.queryParameters.get("rd"), hosts: rp.config.returnHosts) {
+                action += "?rd=" + (rd.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+            }
             var response = HTMLPage.response(
                 pages.loginPage(
                     serviceName: name, accessNumber: a.accessNumber, webOTT: a.webOTT,
-                    ttl: a.ttlSeconds, qrUrl: a.qrUrl))
+                    ttl: a.ttlSeconds, qrUrl: a.qrUrl, action: action))
             response.setCookie(binding.cookie(browser))
             return response
         }
@@ -67,7 +73,8 @@ enum PageRoutes {
             // Only the browser that opened this sign-in page, and only a sign-in page's webOTT.
             try binding.check(form.webOTT, for: .session, in: request)
             let cookie = try await access.openSession(form)
-            return HTMLPage.redirect("/account", cookie: session.cookie(cookie))
+            let back = ReturnAddress.allowed(request.uri.queryParameters.get("rd"), hosts: rp.config.returnHosts)
+            return HTMLPage.redirect(back ?? "/account", cookie: session.cookie(cookie))
         }
         routes.post("/logout") { request, _ in
             try SameOrigin.check(request, publicURL: rp.config.publicURL)

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 
 // The browser's session helpers, in one place: its cookie and the same-origin rule of the
@@ -5,24 +6,45 @@ import Hummingbird
 // `/oauth/logout`).
 
 /// The session cookie: HttpOnly, SameSite=Lax, and `Secure` with the `__Host-` prefix when the
-/// public URL is https.
+/// public URL is https. With `--cookie-domain` it is sent to every host under that domain (the
+/// sites a proxy protects with `/auth/verify`): `__Secure-` then, as `__Host-` forbids a Domain.
 struct SessionCookie: Sendable {
     let name: String
     let secure: Bool
     let maxAge: Int
+    let domain: String?
 
     init(config: ServerConfig) {
         secure = config.isHTTPS
-        name = secure ? "__Host-zkpin" : "zkpin"
+        domain = config.cookieDomain
+        name = secure ? (domain == nil ? "__Host-zkpin" : "__Secure-zkpin") : "zkpin"
         maxAge = config.sessionTTL
     }
 
     func value(in request: Request) -> String? { request.cookies[name]?.value }
     func cookie(_ value: String) -> Cookie {
-        Cookie(name: name, value: value, maxAge: maxAge, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
+        Cookie(name: name, value: value, maxAge: maxAge, domain: domain, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
     }
     func removal() -> Cookie {
-        Cookie(name: name, value: "", maxAge: 0, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
+        Cookie(name: name, value: "", maxAge: 0, domain: domain, path: "/", secure: secure, httpOnly: true, sameSite: .lax)
+    }
+}
+
+/// Where a sign-in returns to (`rd`, as nginx, Caddy and Traefik setups pass it): an absolute
+/// http(s) URL whose host is one of `hosts`, else nil (the sign-in goes to /account).
+enum ReturnAddress {
+    static func allowed(_ rd: String?, hosts: Set<String>) -> String? {
+        guard let rd, rd.utf8.count <= 2048, let host = host(of: rd), hosts.contains(host) else { return nil }
+        return rd
+    }
+
+    /// The lower-case host (no port, no user info) of an absolute http(s) URL; nil otherwise.
+    static func host(of url: String) -> String? {
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+            scheme == "http" || scheme == "https", components.user == nil, components.password == nil,
+            let host = components.host, !host.isEmpty
+        else { return nil }
+        return host.lowercased()
     }
 }
 

@@ -39,6 +39,12 @@ public struct ServerConfig: Sendable {
     /// "Not me" on a device also blocks every identity of the person until an operator
     /// unblocks them (`--not-me-blocks on`).
     public var notMeBlocks = false
+    /// The session cookie's Domain (`--cookie-domain`), so that sites under it (behind a proxy
+    /// that asks `/auth/verify`) see the sign-in; nil: the public URL's host only.
+    public var cookieDomain: String?
+    /// Hosts a sign-in may return to (`/?rd=URL`): those `--forward-auth` protects. Any other
+    /// return address is ignored (no open redirect).
+    public var returnHosts: Set<String> = []
     public var limits: Limits
     /// One-time codes (pass 2 with `OTP`, `/otp/verify`).
     public var otp: OTPSettings

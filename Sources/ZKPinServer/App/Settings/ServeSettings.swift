@@ -69,6 +69,17 @@ public struct ServeSettings: Sendable {
         "logo-file", unset: "the ZKPin logo", valueName: "FILE",
         help: "The logo in the header of the pages and the web app: an SVG or PNG file of at most 256 KB",
         docs: "([Branding](#branding))")
+    public let forwardAuth = ServeSetting<String?>(
+        "forward-auth", unset: "/auth/verify is not served", valueName: "HOST=WHO|...,...",
+        requirement: "must be HOST=WHO rules, WHO being *, @DOMAIN or an e-mail address, joined by | and ,",
+        help: "The hosts a reverse proxy protects with /auth/verify and who may enter each: * (anyone signed in), @DOMAIN or an e-mail address",
+        docs: "([Protecting other sites](#protecting-other-sites-nginx-caddy-traefik))"
+    ) { (try? ForwardAuthRules(parsing: $0)) != nil }
+    public let cookieDomain = ServeSetting<String?>(
+        "cookie-domain", unset: "the public URL's host only", valueName: "DOMAIN",
+        requirement: "must be a domain name", help: "The session cookie's domain, so that the sites under it a proxy protects see the sign-in",
+        docs: "It must contain the public URL's host ([Protecting other sites](#protecting-other-sites-nginx-caddy-traefik))"
+    ) { ForwardAuthRules.isHostName($0) && $0.contains(".") }
     public let accessCodeTTL = ServeSetting<Int>(
         "access-code-ttl", default: 120, in: 10...3600, valueName: "SECONDS", help: "Seconds an access code on the page lives")
     public let trustedProxy = ServeSetting<String?>(
