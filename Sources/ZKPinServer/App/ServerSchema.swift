@@ -22,9 +22,9 @@ extension Store {
 extension Store {
     /// The PostgreSQL store at `location` with the server's schema.
     public static func postgres(
-        _ location: PostgresLocation, maxConnections: Int = 20, logger: Logger = Logger(label: "zkpin.postgres")
+        _ location: PostgresLocation, maxConnections: Int = 20, logger: Logger = Logger(label: "zkpin.postgres"), patience: Double = 1
     ) async throws -> Store {
-        try await postgres(location, schema: ServerSchema.changes, maxConnections: maxConnections, logger: logger)
+        try await postgres(location, schema: ServerSchema.changes, maxConnections: maxConnections, logger: logger, patience: patience)
     }
 }
 

@@ -86,12 +86,15 @@ struct RedactingLogMiddleware: RouterMiddleware {
             "\(request.method) \(Self.redact(request.uri.path, request.uri.query)) \(status)")
     }
 
-    /// Debug for what a page or a client repeats while it waits: the routine paths, and the
+    /// Debug for what a page or a client repeats while it waits: the routine paths, the
     /// registration poll (`GET /rps/signature/<mpinId>` answers 401 every two seconds until
-    /// the person opens the activation link); info for the rest.
+    /// the person opens the activation link), and a gateway's answered check (`/auth/verify`,
+    /// `/oauth/introspect`: it comes with every request to the sites it protects); info for
+    /// the rest.
     static func level(path: String, status: Int) -> Logger.Level {
         if routinePaths.contains(path) || path.hasPrefix("/js/") || path.hasPrefix("/app") { return .debug }  // the web client's files
         if status == 401 && path.hasPrefix("/rps/signature/") { return .debug }
+        if status == 200 && (path == "/auth/verify" || path == "/oauth/introspect") { return .debug }
         return .info
     }
 

@@ -188,6 +188,14 @@ struct AccessService: Sendable {
         return AccountView(userId: session.userId, device: identity?.device ?? "", lastLogin: identity?.lastLogin, mpinId: session.mpinId)
     }
 
+    /// The person of a session cookie whose identity is active, nil otherwise: one store read
+    /// (a proxy asks this before every request to the sites it protects).
+    func signedInPerson(cookie: String?) async throws(APIError) -> String? {
+        guard let cookie else { return nil }
+        let now = clock.now
+        return try await storage("read web session") { try await $0.webSession(hash: Tokens.hash(cookie), now: now) }?.userId
+    }
+
     /// `POST /logout`.
     func closeSession(cookie: String?) async throws(APIError) {
         guard let cookie else { return }

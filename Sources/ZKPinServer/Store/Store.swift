@@ -20,9 +20,10 @@ public final class Store: Sendable {
 
     /// The PostgreSQL database at `location`, brought up to `schema`.
     public static func postgres(
-        _ location: PostgresLocation, schema: [SchemaChange], maxConnections: Int = 20, logger: Logger = Logger(label: "zkpin.postgres")
+        _ location: PostgresLocation, schema: [SchemaChange], maxConnections: Int = 20, logger: Logger = Logger(label: "zkpin.postgres"),
+        patience: Double = 1
     ) async throws -> Store {
-        Store(driver: try await PostgresDriver.open(location, schema: schema, maxConnections: maxConnections, logger: logger))
+        Store(driver: try await PostgresDriver.open(location, schema: schema, maxConnections: maxConnections, logger: logger, patience: patience))
     }
 
     /// Runs `body` in one transaction.

@@ -26,20 +26,20 @@ enum ForwardAuthRoutes {
                 return Self.answer(.badRequest, "send the original address: X-Original-URL, or X-Forwarded-Proto, -Host and -Uri")
             }
             guard rules.hosts[host] != nil else { return Self.answer(.forbidden, "\(host) is not a host ZKPin protects (--forward-auth)") }
-            guard let account = try await rp.access.account(cookie: session.value(in: request)) else {
+            guard let person = try await rp.access.signedInPerson(cookie: session.value(in: request)) else {
                 let signIn = rp.config.publicURL + "/?rd=" + (original.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
                 var response = Self.answer(fromNginx ? .unauthorized : .found, "sign in first: \(signIn)")
                 response.headers[.location] = signIn
                 return response
             }
-            guard rules.allows(account.userId, on: host) else {
-                return Self.answer(.forbidden, "\(account.userId) may not enter \(host)")
+            guard rules.allows(person, on: host) else {
+                return Self.answer(.forbidden, "\(person) may not enter \(host)")
             }
             var response = Self.answer(.ok, "")
-            response.headers[HTTPField.Name("Remote-User")!] = account.userId
-            response.headers[HTTPField.Name("Remote-Email")!] = account.userId
+            response.headers[HTTPField.Name("Remote-User")!] = person
+            response.headers[HTTPField.Name("Remote-Email")!] = person
             // ZKPin knows a person by their e-mail address only.
-            response.headers[HTTPField.Name("Remote-Name")!] = account.userId
+            response.headers[HTTPField.Name("Remote-Name")!] = person
             return response
         }
         return routes

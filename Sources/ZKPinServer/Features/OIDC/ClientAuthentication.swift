@@ -12,7 +12,11 @@ struct BasicCredentials: Sendable, Equatable {
         guard let data = Data(base64Encoded: encoded), let text = String(data: data, encoding: .utf8),
             let colon = text.firstIndex(of: ":")
         else { throw .invalidClient("malformed Basic credentials") }
-        func decode(_ s: Substring) -> String? { String(s).replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
+        // RFC 6749 2.3.1: form-encoded id and secret. Issued ones never need it (hex and
+        // base64url), so only text with `%` or `+` goes through the (slow) decoding.
+        func decode(_ s: Substring) -> String? {
+            s.contains(where: { $0 == "%" || $0 == "+" }) ? String(s).replacingOccurrences(of: "+", with: " ").removingPercentEncoding : String(s)
+        }
         guard let id = decode(text[..<colon]), let secret = decode(text[text.index(after: colon)...])
         else { throw .invalidClient("malformed Basic credentials") }
         return BasicCredentials(id: id, secret: secret)
