@@ -95,7 +95,7 @@ import ZKPinWire
             VALUES ('aa', \(Self.decomposed), 'd', 'active', 0, 0, 0, 1), ('bb', 'plain@example.com', 'd', 'active', 0, 0, 0, 1)
             """, logger: logger)
         try await old.close()
-        let store = try await Store.postgres(location, maxConnections: 2)
+        let store = try await Store.postgres(location, maxConnections: 2, patience: TestPostgres.patience)
         #expect(try await store.identity(mpinId: "aa")?.userId == Self.folded)
         #expect(try await store.identity(mpinId: "bb")?.userId == "plain@example.com")
         #expect(try await store.revoke(userId: EmailAddress.folded("ZOË.SMITH@EXAMPLE.COM")) == 1)

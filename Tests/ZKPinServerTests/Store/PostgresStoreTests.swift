@@ -15,10 +15,10 @@ struct PostgresStoreTests {
         let location = try PostgresLocation(url: url)
         // Four "instances" migrate an empty database at once; all succeed, v1 is applied once.
         let stores = try await withThrowingTaskGroup(of: Store.self) { group in
-            for _ in 0..<4 { group.addTask { try await Store.postgres(location, maxConnections: 2) } }
+            for _ in 0..<4 { group.addTask { try await Store.postgres(location, maxConnections: 2, patience: TestPostgres.patience) } }
             return try await group.reduce(into: [Store]()) { $0.append($1) }
         }
-        let again = try await Store.postgres(location, maxConnections: 2)
+        let again = try await Store.postgres(location, maxConnections: 2, patience: TestPostgres.patience)
         let versions = try await again.driver.read("SELECT version FROM zkpin_schema ORDER BY version")
             .map { try $0.int("version") }
         #expect(versions == Array(1...ServerSchema.changes.latest))
@@ -48,8 +48,8 @@ struct PostgresStoreTests {
         var socket = try PostgresLocation(url: socketURL, environment: [:])
         socket.database = tcp.database
         #expect(socket.socketPath != nil)
-        let overTCP = try await Store.postgres(tcp, maxConnections: 2)
-        let overSocket = try await Store.postgres(socket, maxConnections: 2)
+        let overTCP = try await Store.postgres(tcp, maxConnections: 2, patience: TestPostgres.patience)
+        let overSocket = try await Store.postgres(socket, maxConnections: 2, patience: TestPostgres.patience)
         // A row written through one is read through the other: one database, two ways in.
         #expect(try await overSocket.fixSetting("curve", value: "bls12-381") == "bls12-381")
         #expect(try await overTCP.fixSetting("curve", value: "bn254cx") == "bls12-381")

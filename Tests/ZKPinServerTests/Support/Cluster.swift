@@ -44,7 +44,9 @@ final class Cluster: @unchecked Sendable {
     var tb: SocketTransport { SocketTransport(base: b.base) }
 
     /// A store on the cluster's database, for looking at what the instances wrote.
-    func store() async throws -> Store { try await Store.postgres(try PostgresLocation(url: database), maxConnections: 2) }
+    func store() async throws -> Store {
+        try await Store.postgres(try PostgresLocation(url: database), maxConnections: 2, patience: TestPostgres.patience)
+    }
 
     func stop() { a.stop(); b.stop(); dta.stop() }
 

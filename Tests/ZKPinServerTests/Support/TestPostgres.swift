@@ -51,12 +51,16 @@ enum TestPostgres {
         return components.string!
     }
 
-    /// A store on a database of its own. Patient (8 times the server's deadline): these tests
-    /// check what the store does, and run beside tests whose crypto keeps this process's
-    /// threads busy, which answers the database's replies late; the deadline itself is
-    /// PostgresOutageTests' subject, on stores of their own.
+    /// How much longer than a server the tests' stores wait for the database (8 times the
+    /// deadline): they check what the store does, and run beside tests whose crypto keeps this
+    /// process's threads busy, which handles the database's replies late. The deadline itself
+    /// is PostgresOutageTests' subject, on stores of their own.
+    static let patience = 8.0
+
+    /// A store on a database of its own.
     static func freshStore(restartable: Bool = false) async throws -> Store {
-        try await Store.postgres(try PostgresLocation(url: try await freshDatabase(restartable: restartable)), maxConnections: 8, patience: 8)
+        try await Store.postgres(
+            try PostgresLocation(url: try await freshDatabase(restartable: restartable)), maxConnections: 8, patience: patience)
     }
 
     /// Restarts the server (`pg_ctl restart` through the script tools/lib/postgres.sh writes).
