@@ -20,7 +20,7 @@ enum PageRoutes {
             // in, when its host is one ZKPin protects; any other is dropped here.
             var action = "/session"
             if let rd = ReturnAddress.allowed(request.uri.queryParameters.get("rd"), hosts: rp.config.returnHosts) {
-                action += "?rd=" + (rd.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+                action += "?" + ReturnAddress.query(rd)
             }
             var response = HTMLPage.response(
                 pages.loginPage(
@@ -36,7 +36,7 @@ enum PageRoutes {
                 headers: [
                     .contentType: "image/svg+xml",
                     .cacheControl: "public, max-age=86400",
-                    .contentSecurityPolicy: "default-src 'none'; style-src 'unsafe-inline'",
+                    .contentSecurityPolicy: PageBrand.logoPolicy,
                     .xContentTypeOptions: "nosniff"
                 ], body: .init(byteBuffer: ByteBuffer(string: Logo.svg)))
         }
@@ -47,7 +47,7 @@ enum PageRoutes {
             switch request.uri.path {
             case "/pages/brand.css": return try WebRoutes.answer(brand.css, request: request, policy: HTMLPage.policy)
             case "/pages/logo":
-                return try WebRoutes.answer(brand.logo, request: request, policy: "default-src 'none'; style-src 'unsafe-inline'")
+                return try WebRoutes.answer(brand.logo, request: request, policy: PageBrand.logoPolicy)
             default: return try WebRoutes.answer(PageAssets.files[request.uri.path], request: request, policy: HTMLPage.policy)
             }
         }

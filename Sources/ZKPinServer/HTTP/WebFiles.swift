@@ -12,6 +12,15 @@ public struct WebFiles: Sendable {
         public var body: [UInt8]
         public var contentType: String
         public var etag: String
+
+        public init(body: [UInt8], contentType: String, etag: String) {
+            self.body = body; self.contentType = contentType; self.etag = etag
+        }
+
+        /// The ETag from the body's SHA-256 (its first 12 bytes), as every served file has.
+        public init(body: [UInt8], contentType: String) {
+            self.init(body: body, contentType: contentType, etag: "\"" + Hex.encode(Array(Digest.sha256(body).prefix(12))) + "\"")
+        }
     }
 
     public private(set) var files: [String: File] = [:]
@@ -50,8 +59,7 @@ public struct WebFiles: Sendable {
         let attributes = try FileManager.default.attributesOfItem(atPath: full)
         guard attributes[.type] as? FileAttributeType == .typeRegular else { return }  // no links, no folders
         let body = Array(try Data(contentsOf: URL(fileURLWithPath: full)))
-        let etag = "\"" + Hex.encode(Array(Digest.sha256(body).prefix(12))) + "\""
-        files[path] = File(body: body, contentType: type, etag: etag)
+        files[path] = File(body: body, contentType: type)
     }
 
     public subscript(path: String) -> File? { files[path] }

@@ -38,6 +38,11 @@ enum ReturnAddress {
         return rd
     }
 
+    /// `rd=<url>`, the URL percent-encoded whole (letters and digits kept), for a query.
+    static func query(_ url: String) -> String {
+        "rd=" + (url.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+    }
+
     /// The lower-case host (no port, no user info) of an absolute http(s) URL; nil otherwise.
     static func host(of url: String) -> String? {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),

@@ -1,6 +1,4 @@
 import Foundation
-import ZKPinProtocol
-import ZKPinWire
 
 /// The pages' stylesheet and scripts, beside the templates in the package's resources
 /// (`Templates/pages.css`, `login.js`, `account.js`) and served at `/pages/NAME`: the pages need
@@ -18,9 +16,7 @@ enum PageAssets {
             guard let url = Bundle.module.url(forResource: parts[0], withExtension: parts[1], subdirectory: "Templates"),
                 let data = try? Data(contentsOf: url), let type = contentTypes[parts[1]]
             else { continue }
-            let body = Array(data)
-            let etag = "\"" + Hex.encode(Array(Digest.sha256(body).prefix(12))) + "\""
-            files["/pages/" + name] = WebFiles.File(body: body, contentType: type, etag: etag)
+            files["/pages/" + name] = WebFiles.File(body: Array(data), contentType: type)
         }
         return files
     }()

@@ -1,6 +1,4 @@
 import Foundation
-import ZKPinProtocol
-import ZKPinWire
 
 /// The operator's branding of every page and the web app: the accent colour (`--accent-color`:
 /// the header, buttons and links) and the logo (`--logo-file`, SVG or PNG), served as
@@ -30,11 +28,11 @@ public struct PageBrand: Sendable {
             guard bytes.count <= Self.maxLogoBytes, let type = Self.imageType(bytes) else {
                 throw SetupError("--logo-file \(logoFile) must be an SVG or PNG image of at most 256 KB", kind: .configuration)
             }
-            logo = Self.file(bytes, type)
+            logo = WebFiles.File(body: bytes, contentType: type)
         } else {
-            logo = Self.file(Array(Logo.svg.utf8), "image/svg+xml")
+            logo = WebFiles.File(body: Array(Logo.svg.utf8), contentType: "image/svg+xml")
         }
-        css = Self.file(Array(":root{--accent:\(self.accent)}\n".utf8), "text/css; charset=utf-8")
+        css = WebFiles.File(body: Array(":root{--accent:\(self.accent)}\n".utf8), contentType: "text/css; charset=utf-8")
     }
 
     static let accentRequirement = "must be a colour #RRGGBB dark enough for white text on it (contrast at least 4.5:1)"
@@ -58,7 +56,6 @@ public struct PageBrand: Sendable {
         return head.contains("<svg") ? "image/svg+xml" : nil
     }
 
-    static func file(_ body: [UInt8], _ type: String) -> WebFiles.File {
-        WebFiles.File(body: body, contentType: type, etag: "\"" + Hex.encode(Array(Digest.sha256(body).prefix(12))) + "\"")
-    }
+    /// The policy of a served logo: an SVG may style itself, never run a script or load anything.
+    static let logoPolicy = "default-src 'none'; style-src 'unsafe-inline'"
 }

@@ -117,6 +117,19 @@ struct TestUser: Sendable {
 
 enum Outbox {
     struct NoMail: Error {}
+
+    /// The first mail in `dir` that contains `text`, waiting up to 2 s for one sent in the
+    /// background; "" when none came.
+    static func mail(in dir: String, containing text: String) async throws -> String {
+        for _ in 0..<100 {
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
+            if let found = try files.map({ try String(contentsOfFile: dir + "/" + $0, encoding: .utf8) }).first(where: { $0.contains(text) }) {
+                return found
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return ""
+    }
     /// The activation link of the newest mail to `email`.
     static func activationLink(in dir: String, to email: String) throws -> String {
         let files = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".eml") }.sorted()

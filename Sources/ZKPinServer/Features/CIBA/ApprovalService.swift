@@ -95,12 +95,16 @@ struct ApprovalService: Sendable {
             let site = (try? await storage("read OIDC client", { try await $0.oidcClient(id: pending.clientId) }))??.name ?? pending.clientId
             blocked = try await notMe.record(identity, request: "\(site) asks you to approve: \(pending.bindingMessage)", askedFrom: nil)
         }
-        let kind = ["approve": "ciba_approved", "deny": "ciba_denied", "not_me": "ciba_not_me"][request.answer] ?? "ciba_denied"
+        let (kind, status) =
+            switch request.answer {
+            case "approve": ("ciba_approved", "approved")
+            case "not_me": ("ciba_not_me", "not_me")
+            default: ("ciba_denied", "denied")
+            }
         await audit.record(
             kind, userId: identity.userId, mpinId: identity.mpinId, address: address,
             "client \(pending.clientId): \(pending.bindingMessage)\(blocked ? "; the person's identities blocked" : "")")
-        return ApprovalAnswerResponse(
-            authReqId: pending.id, status: request.answer == "approve" ? "approved" : request.answer == "not_me" ? "not_me" : "denied")
+        return ApprovalAnswerResponse(authReqId: pending.id, status: status)
     }
 
     /// The ID token's `approval` claim (JSON) for a verified approval.

@@ -27,7 +27,7 @@ enum ForwardAuthRoutes {
             }
             guard rules.hosts[host] != nil else { return Self.answer(.forbidden, "\(host) is not a host ZKPin protects (--forward-auth)") }
             guard let person = try await rp.access.signedInPerson(cookie: session.value(in: request)) else {
-                let signIn = rp.config.publicURL + "/?rd=" + (original.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+                let signIn = rp.config.publicURL + "/?" + ReturnAddress.query(original)
                 var response = Self.answer(fromNginx ? .unauthorized : .found, "sign in first: \(signIn)")
                 response.headers[.location] = signIn
                 return response

@@ -25,12 +25,7 @@ import ZKPinWire
             #expect(try await t.get("/metrics").text.contains("zkpin_not_me_total 1"))
             let state = try await h.rp.store.identity(mpinId: alice.user.mpinId)?.state
             #expect(state == (blocks ? .blocked : .active))
-            var mail = ""
-            for _ in 0..<100 where mail.isEmpty {
-                let files = (try? FileManager.default.contentsOfDirectory(atPath: h.outbox)) ?? []
-                mail = try files.map { try String(contentsOfFile: h.outbox + "/" + $0, encoding: .utf8) }.first { $0.contains("Not me") } ?? ""
-                if mail.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
-            }
+            let mail = try await Outbox.mail(in: h.outbox, containing: "Not me")
             #expect(mail.contains("Bank asks you to approve: Pay 100 EUR to Bob") && mail.contains("blocked until") == blocks, "\(mail)")
             // A verb that is not an answer: 400 (the identity still active to sign it).
             if !blocks {

@@ -207,14 +207,7 @@ struct PushSignInTests {
                 #expect(try await t.get("/metrics").text.contains("zkpin_not_me_total 1"))
                 let login = try await alice.login(t)
                 #expect(login.status == (blocks ? 410 : 200), "\(login.text)")
-                var mail = ""
-                for _ in 0..<100 where mail.isEmpty {
-                    let files = (try? FileManager.default.contentsOfDirectory(atPath: h.outbox)) ?? []
-                    mail =
-                        try files.map { try String(contentsOfFile: h.outbox + "/" + $0, encoding: .utf8) }
-                        .first { $0.contains("Not me") } ?? ""
-                    if mail.isEmpty { try await Task.sleep(for: .milliseconds(20)) }
-                }
+                let mail = try await Outbox.mail(in: h.outbox, containing: "Not me")
                 #expect(
                     mail.contains("A request you did not make was denied") && mail.contains("sign in to ZKPin as alice@example.com")
                         && mail.contains("blocked until") == blocks, "\(mail)")
