@@ -32,7 +32,8 @@ public struct CurveBenchmarks<C: PairingCurve> {
 
     public static var operations: [String] {
         [
-            "fp_mul", "fp_inverse", "g1_mul", "g1_mul_glv", "g2_mul", "gt_pow", "map_to_g1", "pairing", "miller_loop", "final_exponentiation",
+            "fp_mul", "fp_inverse", "fp_inverse_ct", "scalar_inverse", "g1_affine_ct", "g1_mul", "g1_mul_glv", "g2_mul", "gt_pow", "map_to_g1",
+            "pairing", "miller_loop", "final_exponentiation",
             "multi_pairing2", "pairing_prepared", "client_login", "server_verify",
             "server_verify_batch8", "server_verify_batch64", "server_verify_batch256", "dvs_verify",
             "dvs_verify_cached"
@@ -67,7 +68,12 @@ public struct CurveBenchmarks<C: PairingCurve> {
         measure("fp_mul") { element = element * factor }
         // Blinded (a random factor per call), as every inversion of the library is.
         measure("fp_inverse") { element = element.inverse + factor }
+        // The GMP-free ones a device without GMP uses (Fermat: constant time, slower).
+        measure("fp_inverse_ct") { element = element.constantTimeInverse + factor }
         blackHole(element)
+        measure("scalar_inverse") { blackHole(secretScalar.inverse) }
+        let secretPoint = p.multipliedInG1(bySecret: secretScalar)
+        measure("g1_affine_ct") { blackHole(secretPoint.constantTimeAffine) }
 
         measure("g1_mul") { blackHole(p.multiplied(bySecret: secretScalar)) }
         measure("g1_mul_glv") { blackHole(p.multipliedInG1(bySecret: secretScalar)) }

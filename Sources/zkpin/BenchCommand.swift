@@ -10,7 +10,7 @@ struct BenchCommand: ParsableCommand {
         abstract: "Time the field, curve, pairing and M-Pin operations (median per call, one thread).",
         discussion: """
             Operations: \(CurveBenchmarks<BN254CX>.operations.joined(separator: ", ")). \
-            fp_inverse is a field inversion, blinded by a random factor as every inversion is; g1_mul is a constant-time multiplication by fixed windows over the width of r, \
+            fp_inverse is a field inversion, blinded by a random factor (GMP's Euclid); fp_inverse_ct and scalar_inverse the GMP-free constant-time inversions (Fermat) of a field element and of a secret scalar mod r, g1_affine_ct the affine coordinates of a secret multiple by the former; g1_mul is a constant-time multiplication by fixed windows over the width of r, \
             g1_mul_glv the constant-time GLV one (a point known to be in G1, as the trusted \
             authorities' shares and the client's login use it); pairing is one full pairing (G2 arithmetic included), miller_loop and \
             final_exponentiation its two halves; pairing_prepared one with the \

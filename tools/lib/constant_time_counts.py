@@ -18,6 +18,10 @@ RUNS = 3
 # with 2-bit windows once, a mix whose shares move with how many timed calls follow.)
 CHECKS = [
     ("g1_mul_glv", "*G1EndomorphismV14multiplySecret_12reducedLimbs*_Tg5"),
+    # The GMP-free inversions: a secret point's affine coordinates (Fermat's inverse of Z) and a
+    # DVS key's inverse mod r (ScalarMontgomery.power is not generic: no specialisation).
+    ("g1_affine_ct", "*PointV22toAffineInConstantTime*G1*_Tg5"),
+    ("scalar_inverse", "*16ScalarMontgomeryV5power_8exponent*"),
 ]
 LINE = re.compile(r"^\s*([\d,]+) \([^)]*\)\s+(.*)$")
 

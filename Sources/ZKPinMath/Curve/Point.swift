@@ -38,6 +38,21 @@ public struct Point<G: CurveGroup>: Sendable, Equatable, CustomStringConvertible
         return (x * zInverse, y * zInverse)
     }
 
+    /// Affine coordinates by `constantTimeInverse` (GMP-free, Fermat), nil for infinity: for a
+    /// point computed from a secret on a device without GMP. Slower than `affine`.
+    public var constantTimeAffine: (x: F, y: F)? { toAffineInConstantTime() }
+
+    @_specialize(where G == G1<BN254CX>)
+    @_specialize(where G == G1<BLS12_381>)
+    @_specialize(where G == G2<BN254CX>)
+    @_specialize(where G == G2<BLS12_381>)
+    func toAffineInConstantTime() -> (x: F, y: F)? {
+        guard !isInfinity else { return nil }
+        if z == .one { return (x, y) }  // as in toAffine: Z = 1 only by construction
+        let zInverse = z.constantTimeInverse
+        return (x * zInverse, y * zInverse)
+    }
+
     /// The same point with Z = 1 (or infinity).
     public var normalized: Point {
         guard let (ax, ay) = affine else { return .infinity }

@@ -1,40 +1,20 @@
-import CGMP
-
 /// The inverse of a secret scalar mod r: a DVS device key z gives Pa = (z^-1 mod r)·Q
-/// (spec section 4.1). GMP's `mpn_sec_invert` is GMP's side-channel silent inversion (a fixed
-/// number of iterations for the bit count it is given, no branch or memory index on the
-/// value), unlike its mpz functions, which the rest of the secret-scalar code avoids.
+/// (spec section 4.1). Fermat's z^(r-2) (r is prime) in Montgomery form on the scalar's limbs,
+/// without GMP (which an iPhone does not have): the exponent is public, so every z runs the
+/// same products, and `ScalarMontgomery`'s products neither branch nor index memory on a value.
 extension SecretScalar {
-    /// z^-1 mod r; nil for z = 0 (the only value without an inverse: r is prime). The scratch
-    /// space and the copy of z that GMP destroys are wiped.
+    /// z^-1 mod r; nil for z = 0 (the only value without an inverse: r is prime). The table of
+    /// powers of z and the result's copy are wiped.
     public var inverse: SecretScalar? {
-        let n = C.orderLimbs.count
-        var result = [UInt64](repeating: 0, count: n)
-        var input = limbs
-        var modulus = C.orderLimbs
-        var scratch = [UInt64](repeating: 0, count: Int(__gmpn_sec_invert_itch(n)))
-        defer {
-            for i in input.indices { input[i] = 0 }
-            for i in scratch.indices { scratch[i] = 0 }
-        }
-        // Both operands' bits (2·bitWidth of r) bound the iterations GMP needs for any z < r.
-        let bits = mp_bitcnt_t(2 * C.order.bitWidth)
-        let invertible = result.withUnsafeMutableBytes { out in
-            input.withUnsafeMutableBytes { value in
-                modulus.withUnsafeMutableBytes { m in
-                    scratch.withUnsafeMutableBytes { tp in
-                        __gmpn_sec_invert(
-                            limbPointer(out), limbPointer(value), limbPointer(m), n, bits, limbPointer(tp))
-                    }
-                }
-            }
-        }
-        guard invertible != 0 else { return nil }
+        var arithmetic = ScalarMontgomery(modulus: C.orderLimbs)
+        defer { arithmetic.wipe() }
+        var exponent = C.orderLimbs
+        exponent[0] -= 2  // r is odd and above 2: no borrow out of the low limb
+        var result = arithmetic.power(limbs, exponent: exponent)
+        // 0^(r-2) = 0; any other z gives a non-zero inverse. The verdict is public (z = 0 is
+        // refused as a key), not the value.
+        guard LimbArithmetic.zeroMask(result) == 0 else { return nil }
+        defer { for i in result.indices { result[i] = 0 } }
         return SecretScalar(limbs: result)
     }
-}
-
-/// GMP's limbs (`unsigned long`) over the bytes of a `[UInt64]`: the same 64-bit words.
-private func limbPointer(_ bytes: UnsafeMutableRawBufferPointer) -> UnsafeMutablePointer<mp_limb_t> {
-    bytes.baseAddress!.assumingMemoryBound(to: mp_limb_t.self)
 }

@@ -10,6 +10,8 @@ public protocol FieldElement: Sendable, Equatable {
     var doubled: Self { get }
     /// The multiplicative inverse; zero maps to zero.
     var inverse: Self { get }
+    /// The same inverse without GMP, in a time that does not depend on the value (Fermat).
+    var constantTimeInverse: Self { get }
     var isZero: Bool { get }
     /// `mask` all ones selects `a`, all zeros `b`, without branching.
     static func select(_ mask: UInt64, _ a: Self, _ b: Self) -> Self

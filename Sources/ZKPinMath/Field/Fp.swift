@@ -142,8 +142,11 @@ public struct Fp<P: PrimeFieldParameters>: FieldElement, Hashable, CustomStringC
     /// The inverse (zero for zero), by the blinded extended Euclid of `blindedInverse()`.
     public var inverse: Fp { blindedInverse() }
 
-    /// a^(p-2): constant time in the value (the exponent is public); about ten times slower
-    /// than `inverse`. Kept as the reference the tests compare against.
+    /// a^(p-2) (zero for zero): Fermat's inverse over the Montgomery products, without GMP.
+    /// The window sequence of `power(limbs:)` follows the public exponent alone, so the time
+    /// does not depend on the value; about ten times slower than `inverse`.
+    public var constantTimeInverse: Fp { fermatInverse() }
+
     @_specialize(where P == BN254CXField)
     @_specialize(where P == BLS12_381Field)
     package func fermatInverse() -> Fp { power(limbs: P.inverseExponent) }

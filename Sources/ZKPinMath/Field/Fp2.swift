@@ -80,6 +80,16 @@ public struct Fp2<P: PrimeFieldParameters>: FieldElement, Hashable, CustomString
         return Fp2(c0 * normInverse, -(c1 * normInverse))
     }
 
+    /// conj / norm with the norm inverted by `Fp.constantTimeInverse`.
+    public var constantTimeInverse: Fp2 { invertInConstantTime() }
+
+    @_specialize(where P == BN254CXField)
+    @_specialize(where P == BLS12_381Field)
+    func invertInConstantTime() -> Fp2 {
+        let normInverse = (c0.squared + c1.squared).constantTimeInverse
+        return Fp2(c0 * normInverse, -(c1 * normInverse))
+    }
+
     @inlinable
     public static func == (a: Fp2, b: Fp2) -> Bool { a.c0 == b.c0 && a.c1 == b.c1 }
 
