@@ -3,17 +3,26 @@
 import Foundation
 import PackageDescription
 
+// SwiftPM refuses unsafe flags in a package that another one depends on by URL (an app adding
+// ZKPinKit). A checkout of this package as such a dependency (SwiftPM's .build/checkouts/...,
+// Xcode's SourcePackages/checkouts/...) therefore sets none: the app's optimisation level and
+// the portable Swift field products. ZKPIN_AS_DEPENDENCY=1 builds the same way here.
+let builtAsDependency =
+    Context.packageDirectory.contains("/checkouts/")
+    || ProcessInfo.processInfo.environment["ZKPIN_AS_DEPENDENCY"] == "1"
+
 // Pairings in unoptimised code are about a hundred times slower, which would make every debug
 // test run and every debug server login take minutes; the crypto modules are always optimised.
-let optimizedEvenInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+let optimizedEvenInDebug: [SwiftSetting] =
+    builtAsDependency ? [] : [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
 // On x86-64 the field arithmetic uses BMI2's mulx and ADX's adcx/adox (Broadwell, 2014, and
 // later): the Montgomery products are assembly (CFieldArithmetic, ZKPIN_ADX) and the Swift code
 // around them is compiled for Broadwell. ZKPIN_PORTABLE=1 builds for the baseline x86-64 with
-// the Swift products instead.
+// the Swift products instead, as a dependency checkout always does.
 #if arch(x86_64)
     let fieldArithmeticCPU: [SwiftSetting] =
-        ProcessInfo.processInfo.environment["ZKPIN_PORTABLE"] == "1"
+        builtAsDependency || ProcessInfo.processInfo.environment["ZKPIN_PORTABLE"] == "1"
         ? [] : [.unsafeFlags(["-target-cpu", "broadwell"]), .define("ZKPIN_ADX")]
 #else
     let fieldArithmeticCPU: [SwiftSetting] = []
