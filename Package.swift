@@ -73,9 +73,17 @@ let package = Package(
         // Field and tower kernels in x86-64 assembly and C (include/field_arithmetic.h, generated
         // by tools/gen-curves from curves/*.json): a C target, so the build tracks the header.
         .target(name: "CFieldArithmetic"),
-        .target(name: "ZKPinMath", dependencies: ["CGMP", "CFieldArithmetic"], swiftSettings: optimizedEvenInDebug + fieldArithmeticCPU),
+        // No GMP (an app's client path has none): BigInt is pure Swift, inversion Fermat's
+        // unless ZKPinMathGMP installs GMP's Euclid for the blinded one.
+        .target(name: "ZKPinMath", dependencies: ["CFieldArithmetic"], swiftSettings: optimizedEvenInDebug + fieldArithmeticCPU),
+        // GMP for the server, the command and the tests: the fast blinded field inversion
+        // (GMPFieldInversion.install()) and GMPInteger, the oracle BigInt is tested against.
+        .target(name: "ZKPinMathGMP", dependencies: ["ZKPinMath", "CGMP"], swiftSettings: optimizedEvenInDebug),
         // M-Pin: hashing, secrets, client and server passes, PIN error, M-Pin Full, vector files.
-        .target(name: "ZKPinProtocol", dependencies: ["ZKPinMath", "COpenSSL"], swiftSettings: optimizedEvenInDebug),
+        .target(
+            name: "ZKPinProtocol",
+            dependencies: ["ZKPinMath", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: optimizedEvenInDebug),
         // The JSON request and response types of spec/rps-api.md.
         .target(name: "ZKPinWire"),
         // The relying party, the trusted authorities, pages, mail, storage.
@@ -128,13 +136,13 @@ let package = Package(
         .executableTarget(
             name: "zkpin",
             dependencies: [
-                "ZKPinMath", "ZKPinProtocol", "ZKPinWire", "ZKPinClient", "ZKPinVectors", "ZKPinBenchmark", "ZKPinLoad",
+                "ZKPinMath", "ZKPinMathGMP", "ZKPinProtocol", "ZKPinWire", "ZKPinClient", "ZKPinVectors", "ZKPinBenchmark", "ZKPinLoad",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ]),
         .executableTarget(
             name: "zkpin-server",
             dependencies: [
-                "ZKPinMath", "ZKPinProtocol", "ZKPinServer", "ZKPinWire",
+                "ZKPinMath", "ZKPinMathGMP", "ZKPinProtocol", "ZKPinServer", "ZKPinWire",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log")
             ]),
@@ -143,7 +151,7 @@ let package = Package(
         .target(name: "CAllocationCounter", path: "Tests/CAllocationCounter"),
         // Test support: seeded randomness whose seed a failing test prints.
         .target(name: "ZKPinTestSupport", path: "Tests/ZKPinTestSupport"),
-        .testTarget(name: "ZKPinMathTests", dependencies: ["ZKPinMath", "CAllocationCounter", "ZKPinTestSupport"]),
+        .testTarget(name: "ZKPinMathTests", dependencies: ["ZKPinMath", "ZKPinMathGMP", "CAllocationCounter", "ZKPinTestSupport"]),
         .testTarget(name: "ZKPinProtocolTests", dependencies: ["ZKPinMath", "ZKPinProtocol", "ZKPinVectors", "ZKPinTestSupport"]),
         .testTarget(name: "ZKPinWireTests", dependencies: ["ZKPinWire"]),
         .testTarget(
@@ -181,7 +189,7 @@ let package = Package(
 // tools/test runs the portable field path's tests (ZKPIN_PORTABLE=1, its own build folder)
 // that way, without building the server's dependencies a second time.
 if ProcessInfo.processInfo.environment["ZKPIN_MATH_ONLY"] == "1" {
-    let kept: Set<String> = ["CGMP", "CFieldArithmetic", "ZKPinMath", "CAllocationCounter", "ZKPinTestSupport", "ZKPinMathTests"]
+    let kept: Set<String> = ["CGMP", "CFieldArithmetic", "ZKPinMath", "ZKPinMathGMP", "CAllocationCounter", "ZKPinTestSupport", "ZKPinMathTests"]
     package.targets = package.targets.filter { kept.contains($0.name) }
     package.products = package.products.filter { $0.name == "ZKPinMath" }
     package.dependencies = []

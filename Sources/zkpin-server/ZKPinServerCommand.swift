@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import ZKPinMath
+import ZKPinMathGMP
 import ZKPinProtocol
 import ZKPinServer
 import ZKPinWire
@@ -18,6 +19,7 @@ struct ZKPinServerCommand: AsyncParsableCommand {
     /// ArgumentParser's default, after checking that this CPU runs the build's field arithmetic.
     static func main() async {
         FieldArithmeticSupport.exitIfUnsupported(program: "zkpin-server")
+        GMPFieldInversion.install()  // the fast blinded Fp.inverse
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ZKPinClient
 import ZKPinMath
+import ZKPinMathGMP
 import ZKPinWire
 
 /// `zkpin`: the person's M-Pin client, plus the developer tools (vectors, bench).
@@ -48,6 +49,7 @@ struct ZKPinCommand: AsyncParsableCommand {
     /// project's "bad input" status) instead of 64.
     static func main() async {
         FieldArithmeticSupport.exitIfUnsupported(program: "zkpin")
+        GMPFieldInversion.install()  // the fast blinded Fp.inverse
         StandardStreams.ignoreBrokenPipeSignal()
         do {
             var command = try parseAsRoot()

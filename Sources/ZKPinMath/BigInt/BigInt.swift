@@ -1,25 +1,28 @@
-import CGMP
-
-/// An arbitrary-precision integer over GMP's `mpz_t`, with value semantics.
+/// An arbitrary-precision integer in pure Swift (sign and magnitude over 64-bit limbs), with
+/// value semantics.
 ///
 /// Used outside the hot loops: parsing and printing, scalar arithmetic mod r, reductions of
-/// hashes, exponents, curve constants, random scalars, and as the oracle the fast field is
-/// tested against. Each value owns one `mpz_t`, freed (and its limbs zeroed first, since some
-/// values are secret scalars) when the last reference goes away.
+/// hashes, exponents, curve constants and random scalars. Written for public values: its loops
+/// and its division branch on the values (secrets live in `SecretScalar` and `Fp`). The limbs
+/// are zeroed when the last reference goes away all the same. GMP checks it in the tests.
 public struct BigInt: Sendable, Hashable, Comparable, CustomStringConvertible {
-    @usableFromInline let storage: MPZ
+    @usableFromInline let storage: LimbStorage
+    /// Whether the value is below zero (never for zero).
+    let negative: Bool
 
-    init(storage: MPZ) { self.storage = storage }
+    var magnitudeLimbs: [UInt64] { storage.limbs }
+
+    init(magnitude: [UInt64], negative: Bool) {
+        let trimmed = Magnitude.trimmed(magnitude)
+        storage = LimbStorage(trimmed)
+        self.negative = negative && !trimmed.isEmpty
+    }
 
     public init(_ value: Int) {
-        storage = MPZ()
-        __gmpz_set_si(storage.pointer, value)
+        self.init(magnitude: [value.magnitude.toUInt64], negative: value < 0)
     }
 
-    public init(_ value: UInt64) {
-        storage = MPZ()
-        __gmpz_set_ui(storage.pointer, UInt(value))
-    }
+    public init(_ value: UInt64) { self.init(magnitude: [value], negative: false) }
 
     /// Parses hexadecimal digits (an optional `0x` prefix and a leading `-` are accepted).
     public init?(hex text: String) {
@@ -28,7 +31,7 @@ public struct BigInt: Sendable, Hashable, Comparable, CustomStringConvertible {
         if digits.hasPrefix("-") { negative = true; digits = digits.dropFirst() }
         if digits.hasPrefix("0x") || digits.hasPrefix("0X") { digits = digits.dropFirst(2) }
         guard !digits.isEmpty, digits.allSatisfy({ $0.isHexDigit && $0.isASCII }) else { return nil }
-        self.init(parsing: String(digits), base: 16, negative: negative)
+        self.init(parsing: digits, base: 16, negative: negative)
     }
 
     /// Parses decimal digits with an optional leading `-`.
@@ -37,72 +40,70 @@ public struct BigInt: Sendable, Hashable, Comparable, CustomStringConvertible {
         var negative = false
         if digits.hasPrefix("-") { negative = true; digits = digits.dropFirst() }
         guard !digits.isEmpty, digits.allSatisfy({ ("0"..."9").contains($0) }) else { return nil }
-        self.init(parsing: String(digits), base: 10, negative: negative)
+        self.init(parsing: digits, base: 10, negative: negative)
     }
 
-    private init?(parsing digits: String, base: Int32, negative: Bool) {
-        storage = MPZ()
-        guard __gmpz_set_str(storage.pointer, digits, base) == 0 else { return nil }
-        if negative { __gmpz_neg(storage.pointer, storage.pointer) }
+    private init(parsing digits: Substring, base: UInt64, negative: Bool) {
+        var value: [UInt64] = []
+        for character in digits {
+            let digit = UInt64(character.hexDigitValue!)
+            value = Magnitude.sum(Magnitude.product(value, [base]), digit == 0 ? [] : [digit])
+        }
+        self.init(magnitude: value, negative: negative)
     }
 
     /// An unsigned big-endian byte string.
     public init<Bytes: Collection>(bytes: Bytes) where Bytes.Element == UInt8 {
-        storage = MPZ()
-        let array = Array(bytes)
-        if !array.isEmpty {
-            array.withUnsafeBytes { raw in
-                __gmpz_import(storage.pointer, array.count, 1, 1, 1, 0, raw.baseAddress)
-            }
+        var limbs = [UInt64](repeating: 0, count: (bytes.count + 7) / 8)
+        for (index, byte) in bytes.reversed().enumerated() {
+            limbs[index / 8] |= UInt64(byte) << UInt64(8 * (index % 8))
         }
+        self.init(magnitude: limbs, negative: false)
+        for i in limbs.indices { limbs[i] = 0 }
     }
 
     /// Little-endian 64-bit limbs.
-    package init(limbs: [UInt64]) {
-        storage = MPZ()
-        if !limbs.isEmpty {
-            limbs.withUnsafeBytes { raw in
-                __gmpz_import(storage.pointer, limbs.count, -1, 8, 0, 0, raw.baseAddress)
-            }
-        }
-    }
+    package init(limbs: [UInt64]) { self.init(magnitude: limbs, negative: false) }
 
     public static let zero = BigInt(0)
     public static let one = BigInt(1)
 
     // MARK: Inspection
 
-    public var signum: Int { Int(__gmpz_cmp_si(storage.pointer, 0).signum()) }
-    public var isZero: Bool { signum == 0 }
-    public var isNegative: Bool { signum < 0 }
+    public var signum: Int { negative ? -1 : (magnitudeLimbs.isEmpty ? 0 : 1) }
+    public var isZero: Bool { magnitudeLimbs.isEmpty }
+    public var isNegative: Bool { negative }
     /// |self|.
-    public var magnitude: BigInt { isNegative ? -self : self }
-    public var isOdd: Bool { __gmpz_tstbit(storage.pointer, 0) == 1 }
+    public var magnitude: BigInt { negative ? -self : self }
+    public var isOdd: Bool { (magnitudeLimbs.first ?? 0) & 1 == 1 }
 
     /// Number of bits of |self| (0 for zero).
-    public var bitWidth: Int { isZero ? 0 : Int(__gmpz_sizeinbase(storage.pointer, 2)) }
+    public var bitWidth: Int { Magnitude.bitWidth(magnitudeLimbs) }
 
     /// Bit `index` of |self| (two's complement is never needed here).
     public func bit(_ index: Int) -> Bool {
-        __gmpz_tstbit(storage.pointer, mp_bitcnt_t(index)) == 1
+        let limbs = magnitudeLimbs
+        guard index / 64 < limbs.count else { return false }
+        return (limbs[index / 64] >> UInt64(index % 64)) & 1 == 1
     }
 
     /// The value as an `Int`, or nil when it does not fit.
     public var intValue: Int? {
-        guard __gmpz_fits_slong_p(storage.pointer) != 0 else { return nil }
-        return __gmpz_get_si(storage.pointer)
+        let limbs = magnitudeLimbs
+        guard limbs.count <= 1 else { return nil }
+        let value = limbs.first ?? 0
+        if negative { return value <= UInt64(Int.max) + 1 ? Int(truncatingIfNeeded: 0 &- value) : nil }
+        return value <= UInt64(Int.max) ? Int(value) : nil
     }
 
     /// Big-endian bytes of |self|, left-padded with zeros to `count`. Traps if it does not fit.
     public func bytes(count: Int) -> [UInt8] {
         let needed = (bitWidth + 7) / 8
         precondition(needed <= count, "value needs \(needed) bytes, only \(count) given")
+        let limbs = magnitudeLimbs
         var out = [UInt8](repeating: 0, count: count)
-        if needed > 0 {
-            out.withUnsafeMutableBytes { raw in
-                var written = 0
-                _ = __gmpz_export(raw.baseAddress! + (count - needed), &written, 1, 1, 1, 0, storage.pointer)
-            }
+        for index in 0..<needed {
+            out[count - 1 - index] = UInt8(truncatingIfNeeded: limbs[index / 8] >> UInt64(8 * (index % 8)))
         }
         return out
     }
@@ -112,102 +113,136 @@ public struct BigInt: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// Little-endian 64-bit limbs of |self|, zero-padded to `count`. Traps if it does not fit.
     public func limbs(count: Int) -> [UInt64] {
-        precondition(bitWidth <= 64 * count, "value needs more than \(count) limbs")
-        var out = [UInt64](repeating: 0, count: count)
-        out.withUnsafeMutableBytes { raw in
-            var written = 0
-            _ = __gmpz_export(raw.baseAddress!, &written, -1, 8, 0, 0, storage.pointer)
-        }
-        return out
+        let limbs = magnitudeLimbs
+        precondition(limbs.count <= count, "value needs more than \(count) limbs")
+        return limbs + [UInt64](repeating: 0, count: count - limbs.count)
     }
 
     public func hex(byteCount: Int) -> String { bytes(count: byteCount).hexString }
 
     public var description: String { string(base: 10) }
 
+    /// Digits in base 2...36 (lowercase), with a leading `-` when negative.
     public func string(base: Int32) -> String {
-        let size = __gmpz_sizeinbase(storage.pointer, base) + 2
-        var buffer = [CChar](repeating: 0, count: size)
-        __gmpz_get_str(&buffer, base, storage.pointer)
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        precondition((2...36).contains(base), "base out of range")
+        let alphabet = Array("0123456789abcdefghijklmnopqrstuvwxyz".utf8)
+        var digits: [UInt8] = []
+        var rest = magnitudeLimbs
+        while !rest.isEmpty {
+            let (quotient, remainder) = Magnitude.divided(rest, by: [UInt64(base)])
+            digits.append(alphabet[Int(remainder.first ?? 0)])
+            rest = quotient
+        }
+        if digits.isEmpty { digits = [UInt8(ascii: "0")] }
+        if negative { digits.append(UInt8(ascii: "-")) }
+        return String(decoding: digits.reversed(), as: UTF8.self)
     }
 
     // MARK: Arithmetic
 
-    private static func make(_ body: (UnsafeMutablePointer<__mpz_struct>) -> Void) -> BigInt {
-        let result = MPZ()
-        body(result.pointer)
-        return BigInt(storage: result)
-    }
-
     public static func + (a: BigInt, b: BigInt) -> BigInt {
-        make { __gmpz_add($0, a.storage.pointer, b.storage.pointer) }
+        if a.negative == b.negative {
+            return BigInt(magnitude: Magnitude.sum(a.magnitudeLimbs, b.magnitudeLimbs), negative: a.negative)
+        }
+        // Opposite signs: the larger magnitude's sign.
+        if Magnitude.compare(a.magnitudeLimbs, b.magnitudeLimbs) >= 0 {
+            return BigInt(magnitude: Magnitude.difference(a.magnitudeLimbs, b.magnitudeLimbs), negative: a.negative)
+        }
+        return BigInt(magnitude: Magnitude.difference(b.magnitudeLimbs, a.magnitudeLimbs), negative: b.negative)
     }
 
-    public static func - (a: BigInt, b: BigInt) -> BigInt {
-        make { __gmpz_sub($0, a.storage.pointer, b.storage.pointer) }
-    }
+    public static func - (a: BigInt, b: BigInt) -> BigInt { a + -b }
 
     public static func * (a: BigInt, b: BigInt) -> BigInt {
-        make { __gmpz_mul($0, a.storage.pointer, b.storage.pointer) }
+        BigInt(magnitude: Magnitude.product(a.magnitudeLimbs, b.magnitudeLimbs), negative: a.negative != b.negative)
     }
 
     public static prefix func - (a: BigInt) -> BigInt {
-        make { __gmpz_neg($0, a.storage.pointer) }
+        BigInt(magnitude: a.magnitudeLimbs, negative: !a.negative)
     }
 
     /// Floor division (rounds towards minus infinity).
     public static func / (a: BigInt, b: BigInt) -> BigInt {
         precondition(!b.isZero, "division by zero")
-        return make { __gmpz_fdiv_q($0, a.storage.pointer, b.storage.pointer) }
+        let (q, r) = Magnitude.divided(a.magnitudeLimbs, by: b.magnitudeLimbs)
+        let quotient = BigInt(magnitude: q, negative: a.negative != b.negative)
+        // Truncation rounded towards zero: one less when the signs differ and it was inexact.
+        return a.negative != b.negative && !r.isEmpty ? quotient - .one : quotient
     }
 
     /// The non-negative residue of `self` modulo `m` (m > 0).
     public func mod(_ m: BigInt) -> BigInt {
         precondition(m.signum > 0, "modulus must be positive")
-        return BigInt.make { __gmpz_mod($0, storage.pointer, m.storage.pointer) }
+        let remainder = BigInt(magnitude: Magnitude.divided(magnitudeLimbs, by: m.magnitudeLimbs).remainder, negative: false)
+        return negative && !remainder.isZero ? m - remainder : remainder
     }
 
-    /// `self^exponent mod m` (exponent >= 0, m > 0).
+    /// `self^exponent mod m` (exponent >= 0, m > 0), square and multiply from the top bit.
     public func power(_ exponent: BigInt, modulus m: BigInt) -> BigInt {
         precondition(!exponent.isNegative && m.signum > 0)
-        return BigInt.make { __gmpz_powm($0, storage.pointer, exponent.storage.pointer, m.storage.pointer) }
+        var result = BigInt.one.mod(m)
+        let base = mod(m)
+        for index in stride(from: exponent.bitWidth - 1, through: 0, by: -1) {
+            result = (result * result).mod(m)
+            if exponent.bit(index) { result = (result * base).mod(m) }
+        }
+        return result
     }
 
     /// `self^exponent` for a small exponent.
     public func power(_ exponent: Int) -> BigInt {
         precondition(exponent >= 0)
-        return BigInt.make { __gmpz_pow_ui($0, storage.pointer, UInt(exponent)) }
+        var result = BigInt.one, square = self, rest = exponent
+        while rest > 0 {
+            if rest & 1 == 1 { result = result * square }
+            rest >>= 1
+            if rest > 0 { square = square * square }
+        }
+        return result
     }
 
-    /// The inverse modulo `m`, or nil when gcd(self, m) != 1.
+    /// The inverse modulo `m` (extended Euclid), or nil when gcd(self, m) != 1.
     package func inverse(modulus m: BigInt) -> BigInt? {
-        let result = MPZ()
-        guard __gmpz_invert(result.pointer, storage.pointer, m.storage.pointer) != 0 else { return nil }
-        return BigInt(storage: result)
+        var (r0, r1) = (m.magnitude, mod(m.magnitude))
+        var (t0, t1) = (BigInt.zero, BigInt.one)
+        while !r1.isZero {
+            let q = r0 / r1
+            (r0, r1) = (r1, r0 - q * r1)
+            (t0, t1) = (t1, t0 - q * t1)
+        }
+        guard r0 == .one else { return nil }
+        return t0.mod(m.magnitude)
     }
 
-    /// Whether `self` is a quadratic residue modulo the odd prime `p` (Legendre symbol).
+    /// Whether `self` is a quadratic residue modulo the odd prime `p` (Legendre symbol >= 0,
+    /// by Euler's criterion).
     func isQuadraticResidue(modulo p: BigInt) -> Bool {
-        __gmpz_jacobi(storage.pointer, p.storage.pointer) >= 0
+        let symbol = power((p - .one).shiftedRight(1), modulus: p)
+        return symbol != p - .one
     }
 
+    /// Floor of self / 2^bits.
     package func shiftedRight(_ bits: Int) -> BigInt {
-        BigInt.make { __gmpz_fdiv_q_2exp($0, storage.pointer, mp_bitcnt_t(bits)) }
+        let shifted = BigInt(magnitude: Magnitude.shiftedRight(magnitudeLimbs, by: bits), negative: negative)
+        // Rounding towards minus infinity: one less when bits were dropped from a negative value.
+        guard negative, shifted.shiftedLeft(bits) != self else { return shifted }
+        return shifted - .one
     }
 
     package func shiftedLeft(_ bits: Int) -> BigInt {
-        BigInt.make { __gmpz_mul_2exp($0, storage.pointer, mp_bitcnt_t(bits)) }
+        BigInt(magnitude: Magnitude.shiftedLeft(magnitudeLimbs, by: bits), negative: negative)
     }
 
     // MARK: Comparison and hashing
 
     public static func == (a: BigInt, b: BigInt) -> Bool {
-        __gmpz_cmp(a.storage.pointer, b.storage.pointer) == 0
+        a.negative == b.negative && a.magnitudeLimbs == b.magnitudeLimbs
     }
 
     public static func < (a: BigInt, b: BigInt) -> Bool {
-        __gmpz_cmp(a.storage.pointer, b.storage.pointer) < 0
+        if a.negative != b.negative { return a.negative }
+        let order = Magnitude.compare(a.magnitudeLimbs, b.magnitudeLimbs)
+        return a.negative ? order > 0 : order < 0
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -217,7 +252,7 @@ public struct BigInt: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     // MARK: Randomness
 
-    /// A uniform random integer in [lower, upper) drawn from the system's CSPRNG (getrandom).
+    /// A uniform random integer in [lower, upper) drawn from the system's CSPRNG.
     public static func random(in lower: BigInt, _ upper: BigInt) -> BigInt {
         var generator = SystemRandomNumberGenerator()
         return random(in: lower, upper, using: &generator)
@@ -243,24 +278,21 @@ public struct BigInt: Sendable, Hashable, Comparable, CustomStringConvertible {
     }
 }
 
-/// Owner of one `mpz_t`.
-@usableFromInline final class MPZ: @unchecked Sendable {
-    let pointer: UnsafeMutablePointer<__mpz_struct>
+/// The limbs of one value, zeroed when the last reference goes away (some values are secret
+/// scalars in the tools and tests).
+@usableFromInline final class LimbStorage: @unchecked Sendable {
+    // Written only by init and deinit: immutable while shared.
+    private(set) var limbs: [UInt64]
 
-    init() {
-        pointer = .allocate(capacity: 1)
-        __gmpz_init(pointer)
-    }
+    init(_ limbs: [UInt64]) { self.limbs = limbs }
 
     deinit {
-        // Zero the limbs before freeing: many values are secret scalars.
-        let allocated = Int(pointer.pointee._mp_alloc)
-        if allocated > 0, let limbs = pointer.pointee._mp_d {
-            limbs.update(repeating: 0, count: allocated)
-        }
-        __gmpz_clear(pointer)
-        pointer.deallocate()
+        limbs.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
     }
+}
+
+extension UInt {
+    fileprivate var toUInt64: UInt64 { UInt64(self) }
 }
 
 extension Sequence where Element == UInt8 {

@@ -9,6 +9,9 @@ public struct SecretScalar<C: PairingCurve>: Sendable {
 
     init(limbs: [UInt64]) { self.limbs = limbs }
 
+    /// Limbs already below r (for the GMP reference inverse of the tests).
+    package init(canonicalLimbs limbs: [UInt64]) { self.init(limbs: limbs) }
+
     /// A value already below r (a PIN, for instance: 0...9999).
     public init(_ small: UInt64) {
         var limbs = [UInt64](repeating: 0, count: C.orderLimbs.count)

@@ -139,7 +139,8 @@ public struct Fp<P: PrimeFieldParameters>: FieldElement, Hashable, CustomStringC
         return result
     }
 
-    /// The inverse (zero for zero), by the blinded extended Euclid of `blindedInverse()`.
+    /// The inverse (zero for zero): the blinded extended Euclid of `blindedInverse()` when one
+    /// is installed (`FieldInversion`), else `constantTimeInverse`.
     public var inverse: Fp { blindedInverse() }
 
     /// a^(p-2) (zero for zero): Fermat's inverse over the Montgomery products, without GMP.

@@ -1,26 +1,14 @@
-import COpenSSL
+import Crypto
 
-/// SHA-256 and HMAC-SHA256 from libcrypto.
+/// SHA-256 and HMAC-SHA256 from swift-crypto (CryptoKit on Apple platforms, its bundled
+/// BoringSSL elsewhere): no system OpenSSL in an app's link.
 public enum Digest {
     public static func sha256(_ data: some Collection<UInt8>) -> [UInt8] {
-        let input = Array(data)
-        var output = [UInt8](repeating: 0, count: 32)
-        input.withUnsafeBufferPointer { buffer in
-            _ = SHA256(buffer.baseAddress, buffer.count, &output)
-        }
-        return output
+        Array(SHA256.hash(data: Array(data)))
     }
 
     public static func hmacSHA256(key: some Collection<UInt8>, message: some Collection<UInt8>) -> [UInt8] {
-        let keyBytes = Array(key), messageBytes = Array(message)
-        var output = [UInt8](repeating: 0, count: 32)
-        var length: UInt32 = 0
-        keyBytes.withUnsafeBufferPointer { k in
-            messageBytes.withUnsafeBufferPointer { m in
-                _ = HMAC(EVP_sha256(), k.baseAddress, Int32(k.count), m.baseAddress, m.count, &output, &length)
-            }
-        }
-        return output
+        Array(HMAC<SHA256>.authenticationCode(for: Array(message), using: SymmetricKey(data: Array(key))))
     }
 
     /// Compares two byte strings in time that depends only on their lengths.
@@ -31,11 +19,9 @@ public enum Digest {
         return difference == 0
     }
 
-    /// Cryptographically secure random bytes (RAND_bytes).
+    /// Cryptographically secure random bytes (the system's CSPRNG).
     public static func randomBytes(_ count: Int) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: count)
-        let status = RAND_bytes(&bytes, Int32(count))
-        precondition(status == 1, "RAND_bytes failed")
-        return bytes
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
     }
 }

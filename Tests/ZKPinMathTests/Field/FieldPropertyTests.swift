@@ -1,4 +1,5 @@
 import Testing
+import ZKPinMathGMP
 
 @testable import ZKPinMath
 
@@ -386,6 +387,8 @@ struct FieldPowerTests {
 /// The blinded Euclid inversion (a fresh random blind each call) against Fermat's a^(p-2) and
 /// GMP, repeated on the same inputs so that many blinds meet each value.
 struct BlindedInverseTests {
+    init() { GMPFieldInversion.install() }
+
     func check<P: PrimeFieldParameters>(_: P.Type) {
         var generator = FieldPropertyTests.Generator(state: 91)
         let p = P.modulusBig

@@ -1,11 +1,12 @@
 import CGMP
+import ZKPinMath
 
 /// GMP's side-channel silent inversion (`mpn_sec_invert`: a fixed number of iterations for the
-/// bit count it is given, no branch or memory index on the value): what `SecretScalar.inverse`
-/// used before it became GMP-free, kept as a second reference for the tests.
+/// bit count it is given, no branch or memory index on the value): the tests' second reference
+/// for the GMP-free `SecretScalar.inverse`.
 extension SecretScalar {
     /// z^-1 mod r; nil for z = 0. The scratch space and the copy of z that GMP destroys are wiped.
-    package var gmpInverse: SecretScalar? {
+    public var gmpInverse: SecretScalar? {
         let n = C.orderLimbs.count
         var result = [UInt64](repeating: 0, count: n)
         var input = limbs
@@ -28,7 +29,7 @@ extension SecretScalar {
             }
         }
         guard invertible != 0 else { return nil }
-        return SecretScalar(limbs: result)
+        return SecretScalar(canonicalLimbs: result)
     }
 }
 
