@@ -39,6 +39,8 @@ let package = Package(
         .library(name: "ZKPinWire", targets: ["ZKPinWire"]),
         .library(name: "ZKPinServer", targets: ["ZKPinServer"]),
         .library(name: "ZKPinClient", targets: ["ZKPinClient"]),
+        // The authenticator for an app (iPhone, Mac, Linux): no GMP, NIO, SQLite or zbar inside.
+        .library(name: "ZKPinKit", targets: ["ZKPinKit"]),
         // For the one-process side-by-side with mcl that tools/side-by-side builds outside the repository.
         .library(name: "ZKPinBenchmark", targets: ["ZKPinBenchmark"])
     ],
@@ -109,11 +111,16 @@ let package = Package(
                 // Web Push: P-256 key agreement, HKDF and AES-GCM of RFC 8291, the VAPID key.
                 .product(name: "Crypto", package: "swift-crypto")
             ], resources: [.copy("Templates")]),
-        // The person's side: payloads, registration, login, the local identity store.
+        // The person's side without the command's dependencies: payloads, registration, login,
+        // approvals, PIN change over any HTTPTransport and any IdentityStore (ZKPinKit's base).
+        .target(name: "ZKPinClientCore", dependencies: ["ZKPinProtocol", "ZKPinWire"]),
+        // The app's side: an async API over ZKPinClientCore, URLSession, a file or Keychain store.
+        .target(name: "ZKPinKit", dependencies: ["ZKPinClientCore", "ZKPinWire"]),
+        // The command's side: the SQLite identity store, AsyncHTTPClient, QR images, the terminal.
         .target(
             name: "ZKPinClient",
             dependencies: [
-                "ZKPinProtocol", "ZKPinWire", "CZBar",
+                "ZKPinClientCore", "ZKPinWire", "CZBar",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -177,7 +184,7 @@ let package = Package(
         .testTarget(
             name: "ZKPinClientTests",
             dependencies: [
-                "ZKPinClient", "ZKPinLoad", "ZKPinWire", "ZKPinProtocol", "ZKPinTestSupport", "CQREncode", "CZBar",
+                "ZKPinClient", "ZKPinClientCore", "ZKPinLoad", "ZKPinWire", "ZKPinProtocol", "ZKPinTestSupport", "CQREncode", "CZBar",
                 // A CIBA site's forms with Basic auth, which the client's JSON transport does not send.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio")

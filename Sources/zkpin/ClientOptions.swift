@@ -13,10 +13,10 @@ struct LocalOptions: ParsableArguments {
     @Flag(name: .long, help: "Print the result as JSON on standard output (messages still go to standard error).")
     var json = false
 
-    var resolvedHome: String { home ?? IdentityStore.defaultHome() }
+    var resolvedHome: String { home ?? SQLiteIdentityStore.defaultHome() }
 
-    func openStore() throws(ClientError) -> IdentityStore {
-        try IdentityStore(home: resolvedHome)
+    func openStore() throws(ClientError) -> SQLiteIdentityStore {
+        try SQLiteIdentityStore(home: resolvedHome)
     }
 }
 
@@ -35,7 +35,7 @@ struct ClientOptions: ParsableArguments {
     var json: Bool { local.json }
     var resolvedHome: String { local.resolvedHome }
 
-    func openStore() throws(ClientError) -> IdentityStore {
+    func openStore() throws(ClientError) -> SQLiteIdentityStore {
         try local.openStore()
     }
 

@@ -3,7 +3,7 @@ import ZKPinClient
 /// The one stored identity a command acts for: those that can sign in, narrowed by `--user`
 /// and `--server`; several left is a refusal that says how to choose.
 enum IdentityChoice {
-    static func one(in store: IdentityStore, user: String?, server: String?) throws(ClientError) -> Identity {
+    static func one(in store: any IdentityStore, user: String?, server: String?) throws(ClientError) -> Identity {
         let serverURL = try server.map { (text: String) throws(ClientError) in try ServerURL.normalize(text) }
         var candidates = try store.all().filter(\.canSignIn)
         if let user { candidates = candidates.filter { $0.userId.lowercased() == user.lowercased() } }

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ZKPinClient
+@testable import ZKPinClientCore
 
 @Suite struct ClientErrorTests {
     /// The exit-code contract of issue 5: 1 refused, 2 bad input, 3 network or server.

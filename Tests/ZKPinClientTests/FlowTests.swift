@@ -9,12 +9,12 @@ import ZKPinWire
     struct Setup {
         let folder = TemporaryFolder()
         let server: FakeMPinServer
-        let store: IdentityStore
+        let store: SQLiteIdentityStore
         let connection: RPSConnection
 
         init(usePermits: Bool = false, reportedURL: String? = nil) throws {
             server = try FakeMPinServer(usePermits: usePermits, reportedURL: reportedURL)
-            store = try IdentityStore(home: folder.path)
+            store = try SQLiteIdentityStore(home: folder.path)
             connection = RPSConnection(transport: server)
         }
 

@@ -7,7 +7,7 @@ import ZKPinWire
     let server = "http://127.0.0.1:8080"
 
     private func begin(
-        _ store: IdentityStore, user: String = "alice@example.com", server: String? = nil,
+        _ store: SQLiteIdentityStore, user: String = "alice@example.com", server: String? = nil,
         mpinId: String
     ) throws {
         try store.beginRegistration(
@@ -19,7 +19,7 @@ import ZKPinWire
     @Test func createsItsFileWithMode0600InA0700Folder() throws {
         let folder = TemporaryFolder(); defer { folder.remove() }
         let home = folder.path + "/nested/home"
-        let store = try IdentityStore(home: home)
+        let store = try SQLiteIdentityStore(home: home)
         try begin(store, mpinId: "aa")
         let fileMode = try FileManager.default.attributesOfItem(atPath: store.path)[.posixPermissions] as? Int
         let folderMode = try FileManager.default.attributesOfItem(atPath: home)[.posixPermissions] as? Int
@@ -31,16 +31,16 @@ import ZKPinWire
     @Test func tightensAnExistingFileToMode0600() throws {
         let folder = TemporaryFolder(); defer { folder.remove() }
         try FileManager.default.createDirectory(atPath: folder.path, withIntermediateDirectories: true)
-        let path = folder.file(IdentityStore.fileName)
+        let path = folder.file(SQLiteIdentityStore.fileName)
         FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o644])
-        _ = try IdentityStore(home: folder.path)
+        _ = try SQLiteIdentityStore(home: folder.path)
         #expect(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int == 0o600)
     }
 
     @Test func aRegistrationGoesFromStartedToRegisteredAndSurvivesReopening() throws {
         let folder = TemporaryFolder(); defer { folder.remove() }
         do {
-            let store = try IdentityStore(home: folder.path)
+            let store = try SQLiteIdentityStore(home: folder.path)
             try begin(store, mpinId: "aa")
             #expect(try store.find(userId: "alice@example.com", server: server)?.state == .startedRegistration)
             try store.markActivated(server: server, userId: "alice@example.com", mpinId: "aa")
@@ -50,7 +50,7 @@ import ZKPinWire
                     server: server, userId: "alice@example.com", mpinId: "aa",
                     token: "04beef", curve: "bls12-381"))
         }
-        let reopened = try IdentityStore(home: folder.path)
+        let reopened = try SQLiteIdentityStore(home: folder.path)
         let identity = try #require(try reopened.find(userId: "alice@example.com", server: server))
         #expect(identity.state == .registered)
         #expect(identity.token == "04beef")
@@ -61,7 +61,7 @@ import ZKPinWire
 
     @Test func aNewRegistrationKeepsTheWorkingTokenUntilItCompletes() throws {
         let folder = TemporaryFolder(); defer { folder.remove() }
-        let store = try IdentityStore(home: folder.path)
+        let store = try SQLiteIdentityStore(home: folder.path)
         try begin(store, mpinId: "aa")
         try store.completeRegistration(server: server, userId: "alice@example.com", mpinId: "aa", token: "01", curve: "bls12-381")
         try begin(store, mpinId: "bb")
@@ -82,7 +82,7 @@ import ZKPinWire
 
     @Test func blockingMarksThatMpinIdOnlyAndAnUnblockReinstatesIt() throws {
         let folder = TemporaryFolder(); defer { folder.remove() }
-        let store = try IdentityStore(home: folder.path)
+        let store = try SQLiteIdentityStore(home: folder.path)
         try begin(store, mpinId: "aa")
         try store.completeRegistration(server: server, userId: "alice@example.com", mpinId: "aa", token: "01", curve: "bls12-381")
         try store.markBlocked(server: server, userId: "alice@example.com", mpinId: "zz")
@@ -100,7 +100,7 @@ import ZKPinWire
 
     @Test func keepsOneRowPerIdentityAndServer() throws {
         let folder = TemporaryFolder(); defer { folder.remove() }
-        let store = try IdentityStore(home: folder.path)
+        let store = try SQLiteIdentityStore(home: folder.path)
         try begin(store, mpinId: "aa")
         try begin(store, server: "http://127.0.0.2:9090", mpinId: "bb")
         try begin(store, user: "bob@example.com", mpinId: "cc")
@@ -118,7 +118,7 @@ import ZKPinWire
         try FileManager.default.createDirectory(atPath: folder.path, withIntermediateDirectories: true)
         FileManager.default.createFile(atPath: folder.file("home"), contents: Data("x".utf8))
         do {
-            _ = try IdentityStore(home: folder.file("home"))
+            _ = try SQLiteIdentityStore(home: folder.file("home"))
             Issue.record("a file was used as the home folder")
         } catch {
             guard case .storeUnavailable = error else { Issue.record("\(error)"); return }
@@ -127,8 +127,8 @@ import ZKPinWire
     }
 
     @Test func theDefaultHomeFollowsTheEnvironment() {
-        #expect(IdentityStore.defaultHome(environment: ["ZKPIN_HOME": "/x", "HOME": "/h"]) == "/x")
-        #expect(IdentityStore.defaultHome(environment: ["XDG_DATA_HOME": "/d", "HOME": "/h"]) == "/d/zkpin")
-        #expect(IdentityStore.defaultHome(environment: ["HOME": "/h"]) == "/h/.local/share/zkpin")
+        #expect(SQLiteIdentityStore.defaultHome(environment: ["ZKPIN_HOME": "/x", "HOME": "/h"]) == "/x")
+        #expect(SQLiteIdentityStore.defaultHome(environment: ["XDG_DATA_HOME": "/d", "HOME": "/h"]) == "/d/zkpin")
+        #expect(SQLiteIdentityStore.defaultHome(environment: ["HOME": "/h"]) == "/h/.local/share/zkpin")
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
 import GRDB
+import ZKPinClientCore
 import ZKPinWire
 
 /// The local identity store: a SQLite file (GRDB) with mode 0600 in a 0700 folder. Every change
 /// is one transaction, so an interrupted or failed command leaves the previous rows intact.
-public final class IdentityStore: Sendable {
+public final class SQLiteIdentityStore: IdentityStore {
     public static let fileName = "identities.sqlite"
 
     public let path: String
@@ -108,181 +109,28 @@ public final class IdentityStore: Sendable {
         do { return try queue.write(body) } catch { throw .storeUnavailable(path: path, reason: StoreErrorText.reason(error)) }
     }
 
-    // MARK: Queries
+    // MARK: IdentityStore
+
+    public var location: String { path }
 
     public func all() throws(ClientError) -> [Identity] {
         try read { db in try Identity.order(Column("server"), Column("userId")).fetchAll(db) }
     }
 
-    public func find(userId: String, server: String) throws(ClientError) -> Identity? {
-        try read { db in try Identity.fetchOne(db, key: ["server": server, "userId": userId]) }
-    }
-
-    public func identities(server: String) throws(ClientError) -> [Identity] {
-        try read { db in try Identity.filter(Column("server") == server).order(Column("userId")).fetchAll(db) }
-    }
-
-    public func identities(userId: String) throws(ClientError) -> [Identity] {
-        try read { db in try Identity.filter(Column("userId") == userId).order(Column("server")).fetchAll(db) }
-    }
-
-    // MARK: Changes
-
-    /// Records a registration the server has just started. An existing token stays usable
-    /// until `completeRegistration` replaces it.
-    public func beginRegistration(
-        server: String, userId: String, deviceName: String?, serviceName: String?,
-        curve: String, mpinId: String, regOTT: String, expires: String, signingKey: String? = nil,
-        now: Date = Date()
-    ) throws(ClientError) {
+    /// One write transaction: the row read, changed, and written back (or deleted, or inserted).
+    public func modify<Result>(server: String, userId: String, _ change: (inout Identity?) -> Result) throws(ClientError) -> Result {
         try write { db in
-            if var identity = try Identity.fetchOne(db, key: ["server": server, "userId": userId]) {
-                identity.pendingSigningKey = signingKey
-                identity.pendingMpinId = mpinId
-                identity.pendingRegOTT = regOTT
-                identity.pendingExpires = expires
-                identity.deviceName = deviceName ?? identity.deviceName
-                identity.serviceName = serviceName ?? identity.serviceName
-                if !identity.canSignIn {
-                    identity.state = .startedRegistration
-                    identity.curve = curve
-                }
-                identity.updatedAt = now
-                try identity.update(db)
-            } else {
-                var identity = Identity(
-                    server: server, userId: userId, deviceName: deviceName, serviceName: serviceName,
-                    curve: curve, state: .startedRegistration, pendingMpinId: mpinId,
-                    pendingRegOTT: regOTT, pendingExpires: expires, createdAt: now, updatedAt: now
-                )
-                identity.pendingSigningKey = signingKey
-                try identity.insert(db)
+            let before = try Identity.fetchOne(db, key: ["server": server, "userId": userId])
+            var after = before
+            let result = change(&after)
+            switch (before, after) {
+            case (nil, nil): break
+            case (_, nil): _ = try Identity.deleteOne(db, key: ["server": server, "userId": userId])
+            case (nil, let inserted?): try inserted.insert(db)
+            case (let old?, let new?) where old != new: try new.update(db)
+            default: break
             }
-        }
-    }
-
-    /// Notes that the server activated the pending registration `mpinId`.
-    public func markActivated(server: String, userId: String, mpinId: String, now: Date = Date()) throws(ClientError) {
-        try write { db in
-            guard var identity = try Identity.fetchOne(db, key: ["server": server, "userId": userId]),
-                identity.pendingMpinId == mpinId, !identity.canSignIn
-            else { return }
-            identity.state = .activated
-            identity.updatedAt = now
-            try identity.update(db)
-        }
-    }
-
-    /// Stores the token of the pending registration `mpinId` and clears the pending fields,
-    /// in one transaction. Returns false (and changes nothing) when that registration is no
-    /// longer the pending one, e.g. a newer `register` replaced it meanwhile.
-    @discardableResult
-    public func completeRegistration(
-        server: String, userId: String, mpinId: String, token: String, curve: String, holder: String? = nil,
-        now: Date = Date()
-    ) throws(ClientError) -> Bool {
-        try write { db in
-            guard var identity = try Identity.fetchOne(db, key: ["server": server, "userId": userId]),
-                identity.pendingMpinId == mpinId
-            else { return false }
-            identity.mpinId = mpinId
-            identity.token = token
-            identity.signingKey = identity.pendingSigningKey
-            identity.pendingSigningKey = nil
-            identity.holder = holder  // the new mpinId's proof (given with share 1), never another's
-            identity.curve = curve
-            identity.state = .registered
-            identity.pendingMpinId = nil
-            identity.pendingRegOTT = nil
-            identity.pendingExpires = nil
-            identity.updatedAt = now
-            try identity.update(db)
-            return true
-        }
-    }
-
-    /// Forgets a pending registration the server refused or let expire (the token, if any,
-    /// stays).
-    public func dropPendingRegistration(server: String, userId: String, mpinId: String, now: Date = Date()) throws(ClientError) {
-        try write { db in
-            guard var identity = try Identity.fetchOne(db, key: ["server": server, "userId": userId]),
-                identity.pendingMpinId == mpinId
-            else { return }
-            identity.pendingMpinId = nil
-            identity.pendingRegOTT = nil
-            identity.pendingExpires = nil
-            if !identity.canSignIn && identity.state != .blocked && identity.state != .revoked { identity.state = .invalid }
-            identity.updatedAt = now
-            try identity.update(db)
-        }
-    }
-
-    /// The server blocked `mpinId`: the row goes to state BLOCKED, so that `zkpin users` explains
-    /// what happened and logins ask the server before any PIN prompt. The token stays (M-Pin
-    /// clients usually delete it): without the PIN it proves nothing, the server refuses it
-    /// while the identity is blocked, and it is what makes an operator's `admin unblock` useful.
-    public func markBlocked(server: String, userId: String, mpinId: String, now: Date = Date()) throws(ClientError) {
-        try write { db in
-            guard var identity = try Identity.fetchOne(db, key: ["server": server, "userId": userId]),
-                identity.mpinId == mpinId
-            else { return }
-            identity.state = .blocked
-            identity.updatedAt = now
-            try identity.update(db)
-        }
-    }
-
-    /// The server refused `mpinId` as revoked or unknown (403): keep the row and its token (the
-    /// server decides, and a token proves nothing by itself) in state REVOKED, so that later
-    /// logins say so without asking for a PIN and `zkpin users` shows it.
-    public func markRevoked(server: String, userId: String, mpinId: String, now: Date = Date()) throws(ClientError) {
-        try write { db in
-            guard var identity = try Identity.fetchOne(db, key: ["server": server, "userId": userId]),
-                identity.mpinId == mpinId, identity.state == .registered
-            else { return }
-            identity.state = .revoked
-            identity.updatedAt = now
-            try identity.update(db)
-        }
-    }
-
-    /// The server answered pass 1 again for a BLOCKED or REVOKED `mpinId` (an operator unblocked
-    /// or reinstated it): REGISTERED again, with the token it kept.
-    public func markReinstated(server: String, userId: String, mpinId: String, now: Date = Date()) throws(ClientError) {
-        try write { db in
-            guard var identity = try Identity.fetchOne(db, key: ["server": server, "userId": userId]),
-                identity.mpinId == mpinId, identity.token != nil,
-                identity.state == .blocked || identity.state == .revoked
-            else { return }
-            identity.state = .registered
-            identity.updatedAt = now
-            try identity.update(db)
-        }
-    }
-
-    /// Replaces the token of `mpinId` after a change of PIN; false (nothing changed) when the
-    /// identity no longer holds that mpinId or cannot sign in.
-    @discardableResult
-    public func replaceToken(
-        server: String, userId: String, mpinId: String, token: String,
-        now: Date = Date()
-    ) throws(ClientError) -> Bool {
-        try write { db in
-            guard var identity = try Identity.fetchOne(db, key: ["server": server, "userId": userId]),
-                identity.mpinId == mpinId, identity.canSignIn
-            else { return false }
-            identity.token = token
-            identity.updatedAt = now
-            try identity.update(db)
-            return true
-        }
-    }
-
-    public func recordLogin(server: String, userId: String, holder: String? = nil, now: Date = Date()) throws(ClientError) {
-        try write { db in
-            try db.execute(
-                sql: "UPDATE identity SET lastLoginAt = ?, updatedAt = ?, holder = coalesce(?, holder) WHERE server = ? AND userId = ?",
-                arguments: [now, now, holder, server, userId])
+            return result
         }
     }
 
@@ -297,4 +145,9 @@ public final class IdentityStore: Sendable {
             return try Identity.filter(Column("userId") == userId).deleteAll(db)
         }
     }
+}
+
+/// The SQLite rows of the identities (the store's table `identity`).
+extension Identity: FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "identity"
 }

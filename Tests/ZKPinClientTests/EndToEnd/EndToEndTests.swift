@@ -38,7 +38,7 @@ struct EndToEndTests {
             "\(register.standardOutput)")
         #expect(register.standardError.contains("mailed an activation link to alice@example.com"))
 
-        let storePath = home.path + "/" + IdentityStore.fileName
+        let storePath = home.path + "/" + SQLiteIdentityStore.fileName
         #expect(try FileManager.default.attributesOfItem(atPath: storePath)[.posixPermissions] as? Int == 0o600)
         let users = try await home.users()
         #expect(users.count == 1)

@@ -84,7 +84,7 @@ struct PushCommandTests {
         let home = ClientHome()
         defer { home.folder.remove() }
         try await home.register("quinn@example.com", on: server)
-        let store = try IdentityStore(home: home.path)
+        let store = try SQLiteIdentityStore(home: home.path)
 
         // An identity an older client registered, with no holder proof stored.
         let mpinId = String(repeating: "ab", count: 40)

@@ -225,7 +225,7 @@ import ZKPinWire
         let home = ClientHome()
         defer { home.folder.remove() }
         try FileManager.default.createDirectory(atPath: home.path, withIntermediateDirectories: true)
-        try "not a database".write(toFile: home.path + "/" + IdentityStore.fileName, atomically: true, encoding: .utf8)
+        try "not a database".write(toFile: home.path + "/" + SQLiteIdentityStore.fileName, atomically: true, encoding: .utf8)
         let result = try await home.run(["users", "--json"])
         try Self.expectFailureDocument(result, status: "BAD_INPUT", exitCode: 2, "damaged store")
         #expect(result.err.contains("is not a zkpin identity store or is damaged"), "\(result.err)")

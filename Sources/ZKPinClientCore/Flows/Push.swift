@@ -51,7 +51,7 @@ public struct PushSubscriptions: Sendable {
     }
 
     /// The identity's mpinId and holder proof; a clear refusal when it has none.
-    static func proof(_ identity: Identity) throws(ClientError) -> (mpinId: String, holder: String) {
+    package static func proof(_ identity: Identity) throws(ClientError) -> (mpinId: String, holder: String) {
         guard identity.canSignIn, let mpinId = identity.mpinId else {
             throw .notRegistered(userId: identity.userId, state: identity.state, server: identity.server)
         }

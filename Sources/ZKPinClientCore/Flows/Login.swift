@@ -6,9 +6,9 @@ import ZKPinWire
 /// when the server uses them, pass 1, pass 2 with the access code, authenticate.
 public struct Login: Sendable {
     public let connection: RPSConnection
-    public let store: IdentityStore
+    public let store: any IdentityStore
 
-    public init(connection: RPSConnection, store: IdentityStore) {
+    public init(connection: RPSConnection, store: any IdentityStore) {
         self.connection = connection
         self.store = store
     }

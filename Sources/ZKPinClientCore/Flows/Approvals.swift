@@ -7,11 +7,11 @@ import ZKPinWire
 /// signature of the identity (mpin-crypto.md 4.1) on SHA-256 of the documented text.
 public struct Approvals: Sendable {
     public let connection: RPSConnection
-    public let store: IdentityStore
+    public let store: any IdentityStore
     /// The seconds of the signature's time (the device's clock; the server allows two minutes).
     public var now: @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }
 
-    public init(connection: RPSConnection, store: IdentityStore) {
+    public init(connection: RPSConnection, store: any IdentityStore) {
         self.connection = connection
         self.store = store
     }

@@ -41,7 +41,7 @@ public struct Service: Sendable {
         base + "/" + info.rpsPrefix.trimmingCharacters(in: CharacterSet(charactersIn: "/")) + "/approvals"
     }
     /// `/rps/push/...` (not in clientSettings): settings, subscriptions and the live events.
-    func pushURL(_ path: String) -> String {
+    package func pushURL(_ path: String) -> String {
         base + "/" + info.rpsPrefix.trimmingCharacters(in: CharacterSet(charactersIn: "/")) + "/push/" + path
     }
     /// `/rps/codeStatus` (not in clientSettings): under the `rps_prefix` of `/service`.

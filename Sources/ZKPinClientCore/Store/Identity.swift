@@ -1,13 +1,10 @@
 import Foundation
-import GRDB
 import ZKPinWire
 
 /// One stored identity: one row per (server, userId). It holds only the PIN-less token, never
 /// a client secret or a PIN. A registration in progress lives in the `pending*` fields so that
 /// starting a new one never overwrites a working token until the new token is stored.
-public struct Identity: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "identity"
-
+public struct Identity: Codable, Sendable, Equatable {
     /// Normalized base URL of the server (`ServerURL.normalize`).
     public var server: String
     /// The e-mail address.

@@ -7,9 +7,9 @@ import ZKPinWire
 /// other, and nothing is changed unless the server accepted it.
 public struct PINChange: Sendable {
     public let connection: RPSConnection
-    public let store: IdentityStore
+    public let store: any IdentityStore
 
-    public init(connection: RPSConnection, store: IdentityStore) {
+    public init(connection: RPSConnection, store: any IdentityStore) {
         self.connection = connection
         self.store = store
     }

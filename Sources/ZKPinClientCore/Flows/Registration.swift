@@ -7,9 +7,9 @@ import ZKPinWire
 /// and store only TOKEN = CS - PIN·A.
 public struct Registration: Sendable {
     public let connection: RPSConnection
-    public let store: IdentityStore
+    public let store: any IdentityStore
 
-    public init(connection: RPSConnection, store: IdentityStore) {
+    public init(connection: RPSConnection, store: any IdentityStore) {
         self.connection = connection
         self.store = store
     }
@@ -57,7 +57,7 @@ public struct Registration: Sendable {
             // A server that ignores pa (older, or Milagro-compatible only) minted a plain identity.
             signingKey: minted.publicKey == nil ? nil : Hex.encode(key.z))
         guard let identity = try store.find(userId: email, server: service.base) else {
-            throw .storeUnavailable(path: store.path, reason: "the new registration was not found after saving it")
+            throw .storeUnavailable(path: store.location, reason: "the new registration was not found after saving it")
         }
         return Started(identity: identity, confirmationCode: code, expireTime: response.expireTime)
     }
