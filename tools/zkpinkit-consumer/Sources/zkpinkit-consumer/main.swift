@@ -12,7 +12,7 @@ import ZKPinKit
 
 func say(_ line: String) {
     print(line)
-    fflush(stdout)
+    fflush(nil)  // every stream: the script reads each line as it comes
 }
 
 let arguments = CommandLine.arguments
@@ -29,7 +29,8 @@ do {
     let identity = try await zkpin.completeRegistration(pending, pin: pin, timeoutSeconds: 120, interval: .milliseconds(200))
     say("registered \(identity.userId) signing \(identity.canSign)")
     while let line = readLine() {
-        let (command, argument) = line.firstIndex(of: " ").map { (String(line[..<$0]), String(line[line.index(after: $0)...])) } ?? (line, "")
+        let words = line.split(separator: " ", maxSplits: 1).map(String.init)
+        let command = words.first ?? "", argument = words.count > 1 ? words[1] : ""
         switch command {
         case "sign-in":
             let payload = try ZKPinAuthenticator.readPayload(argument)
@@ -38,12 +39,16 @@ do {
         case "wrong-pin":
             let payload = try ZKPinAuthenticator.readPayload(argument)
             let wrong = String(format: "%04d", (Int(pin)! + 1) % 10000)
+            let refusal: ZKPinKitError
             do {
                 _ = try await zkpin.signIn(payload, pin: wrong)
                 say("error: a wrong PIN signed in")
-            } catch .wrongPIN(let left, _) {
-                say("wrong PIN, attempts left \(left.map(String.init) ?? "unknown")")
+                exit(1)
+            } catch {
+                refusal = error
             }
+            guard case .wrongPIN(let left, _) = refusal else { throw refusal }
+            say("wrong PIN, attempts left \(left.map(String.init) ?? "unknown")")
         case "approve":
             let requests = try await zkpin.pendingApprovals(server: server, pin: pin)
             guard let request = requests.first(where: { $0.bindingMessage == argument }) else {
