@@ -140,18 +140,21 @@ public struct BigInt: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     // MARK: Arithmetic
 
-    public static func + (a: BigInt, b: BigInt) -> BigInt {
-        if a.negative == b.negative {
-            return BigInt(magnitude: Magnitude.sum(a.magnitudeLimbs, b.magnitudeLimbs), negative: a.negative)
+    public static func + (a: BigInt, b: BigInt) -> BigInt { sum(a, b.magnitudeLimbs, negative: b.negative) }
+
+    public static func - (a: BigInt, b: BigInt) -> BigInt { sum(a, b.magnitudeLimbs, negative: !b.negative && !b.isZero) }
+
+    /// a + (±b): the sign of b given apart, so that a difference allocates no negated copy.
+    private static func sum(_ a: BigInt, _ b: [UInt64], negative bNegative: Bool) -> BigInt {
+        if a.negative == bNegative {
+            return BigInt(magnitude: Magnitude.sum(a.magnitudeLimbs, b), negative: a.negative)
         }
         // Opposite signs: the larger magnitude's sign.
-        if Magnitude.compare(a.magnitudeLimbs, b.magnitudeLimbs) >= 0 {
-            return BigInt(magnitude: Magnitude.difference(a.magnitudeLimbs, b.magnitudeLimbs), negative: a.negative)
+        if Magnitude.compare(a.magnitudeLimbs, b) >= 0 {
+            return BigInt(magnitude: Magnitude.difference(a.magnitudeLimbs, b), negative: a.negative)
         }
-        return BigInt(magnitude: Magnitude.difference(b.magnitudeLimbs, a.magnitudeLimbs), negative: b.negative)
+        return BigInt(magnitude: Magnitude.difference(b, a.magnitudeLimbs), negative: bNegative)
     }
-
-    public static func - (a: BigInt, b: BigInt) -> BigInt { a + -b }
 
     public static func * (a: BigInt, b: BigInt) -> BigInt {
         BigInt(magnitude: Magnitude.product(a.magnitudeLimbs, b.magnitudeLimbs), negative: a.negative != b.negative)

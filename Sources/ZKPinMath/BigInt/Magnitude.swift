@@ -4,8 +4,13 @@
 enum Magnitude {
     static func trimmed(_ a: [UInt64]) -> [UInt64] {
         var a = a
-        while let last = a.last, last == 0 { a.removeLast() }
+        trim(&a)
         return a
+    }
+
+    /// Drops the zero limbs at the top in place (no copy of a uniquely held array).
+    static func trim(_ a: inout [UInt64]) {
+        while let last = a.last, last == 0 { a.removeLast() }
     }
 
     static func compare(_ a: [UInt64], _ b: [UInt64]) -> Int {
@@ -45,7 +50,8 @@ enum Magnitude {
             borrow = (o1 ? 1 : 0) + (o2 ? 1 : 0)
         }
         precondition(borrow == 0, "difference of a smaller magnitude")
-        return trimmed(out)
+        trim(&out)
+        return out
     }
 
     static func product(_ a: [UInt64], _ b: [UInt64]) -> [UInt64] {
@@ -62,7 +68,8 @@ enum Magnitude {
             }
             out[i + b.count] = carry
         }
-        return trimmed(out)
+        trim(&out)
+        return out
     }
 
     static func shiftedLeft(_ a: [UInt64], by bits: Int) -> [UInt64] {
@@ -73,7 +80,8 @@ enum Magnitude {
             out[i + limbShift] |= a[i] << bitShift
             if bitShift != 0 { out[i + limbShift + 1] = a[i] >> (64 - bitShift) }
         }
-        return trimmed(out)
+        trim(&out)
+        return out
     }
 
     static func shiftedRight(_ a: [UInt64], by bits: Int) -> [UInt64] {
@@ -84,7 +92,8 @@ enum Magnitude {
             out[i] = a[i + limbShift] >> bitShift
             if bitShift != 0 && i + limbShift + 1 < a.count { out[i] |= a[i + limbShift + 1] << (64 - bitShift) }
         }
-        return trimmed(out)
+        trim(&out)
+        return out
     }
 
     static func bitWidth(_ a: [UInt64]) -> Int {
@@ -104,7 +113,8 @@ enum Magnitude {
             for i in stride(from: a.count - 1, through: 0, by: -1) {
                 (quotient[i], remainder) = b[0].dividingFullWidth((remainder, a[i]))
             }
-            return (trimmed(quotient), remainder == 0 ? [] : [remainder])
+            trim(&quotient)
+            return (quotient, remainder == 0 ? [] : [remainder])
         }
         let shift = b[b.count - 1].leadingZeroBitCount
         let v = shiftedLeft(b, by: shift)
@@ -158,7 +168,9 @@ enum Magnitude {
             }
             quotient[j] = qhat
         }
-        let remainder = shiftedRight(trimmed(Array(u[0..<n])), by: shift)
-        return (trimmed(quotient), remainder)
+        u.removeLast(u.count - n)
+        trim(&u)
+        trim(&quotient)
+        return (quotient, shift == 0 ? u : shiftedRight(u, by: shift))
     }
 }
