@@ -46,6 +46,7 @@ public struct Point<G: CurveGroup>: Sendable, Equatable, CustomStringConvertible
     @_specialize(where G == G1<BLS12_381>)
     @_specialize(where G == G2<BN254CX>)
     @_specialize(where G == G2<BLS12_381>)
+    @inline(never)  // a function of its own: tools/check-constant-time counts inside it
     func toAffineInConstantTime() -> (x: F, y: F)? {
         guard !isInfinity else { return nil }
         if z == .one { return (x, y) }  // as in toAffine: Z = 1 only by construction

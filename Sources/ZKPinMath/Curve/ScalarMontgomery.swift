@@ -68,6 +68,7 @@ struct ScalarMontgomery {
     /// x^e mod m for x < m and a public exponent e (little-endian limbs), by fixed windows of
     /// four bits from the top: four squarings and one product with table[window] per window,
     /// table[0] = 1 included, so the products depend on e's length alone.
+    @inline(never)  // a function of its own: tools/check-constant-time counts inside it
     mutating func power(_ x: [UInt64], exponent: [UInt64]) -> [UInt64] {
         let n = modulus.count
         var one = [UInt64](repeating: 0, count: n)
