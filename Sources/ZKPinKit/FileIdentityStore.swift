@@ -31,28 +31,18 @@ public final class FileIdentityStore: IdentityStore, @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         var identities = try load()
-        let index = identities.firstIndex { $0.server == server && $0.userId == userId }
-        var identity = index.map { identities[$0] }
-        let before = identity
-        let result = change(&identity)
-        guard identity != before else { return result }
-        switch (index, identity) {
-        case (let i?, let changed?): identities[i] = changed
-        case (let i?, nil): identities.remove(at: i)
-        case (nil, let added?): identities.append(added)
-        case (nil, nil): break
-        }
-        try save(identities)
+        let (result, changed) = IdentityList.modify(&identities, server: server, userId: userId, change)
+        if changed { try save(identities) }
         return result
     }
 
     public func delete(userId: String, server: String?) throws(ClientError) -> Int {
         lock.lock()
         defer { lock.unlock() }
-        let identities = try load()
-        let kept = identities.filter { !($0.userId == userId && (server == nil || $0.server == server)) }
-        if kept.count != identities.count { try save(kept) }
-        return identities.count - kept.count
+        var identities = try load()
+        let removed = IdentityList.delete(&identities, userId: userId, server: server)
+        if removed > 0 { try save(identities) }
+        return removed
     }
 
     private func load() throws(ClientError) -> [Identity] {
@@ -71,10 +61,9 @@ public final class FileIdentityStore: IdentityStore, @unchecked Sendable {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys]
-        let sorted = identities.sorted { ($0.server, $0.userId) < ($1.server, $1.userId) }
         let temporary = path + ".new"
         do {
-            let data = try encoder.encode(sorted)
+            let data = try encoder.encode(identities)
             // Created 0600 before any byte is written: never readable by others, not even briefly.
             let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
             guard fd >= 0 else { throw CocoaError(.fileWriteNoPermission) }

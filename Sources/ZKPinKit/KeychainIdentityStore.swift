@@ -25,24 +25,18 @@
             lock.lock()
             defer { lock.unlock() }
             var identities = try load()
-            let index = identities.firstIndex { $0.server == server && $0.userId == userId }
-            var identity = index.map { identities[$0] }
-            let before = identity
-            let result = change(&identity)
-            guard identity != before else { return result }
-            if let index { identities.remove(at: index) }
-            if let identity { identities.append(identity) }
-            try save(identities)
+            let (result, changed) = IdentityList.modify(&identities, server: server, userId: userId, change)
+            if changed { try save(identities) }
             return result
         }
 
         public func delete(userId: String, server: String?) throws(ClientError) -> Int {
             lock.lock()
             defer { lock.unlock() }
-            let identities = try load()
-            let kept = identities.filter { !($0.userId == userId && (server == nil || $0.server == server)) }
-            if kept.count != identities.count { try save(kept) }
-            return identities.count - kept.count
+            var identities = try load()
+            let removed = IdentityList.delete(&identities, userId: userId, server: server)
+            if removed > 0 { try save(identities) }
+            return removed
         }
 
         private var query: [String: Any] {

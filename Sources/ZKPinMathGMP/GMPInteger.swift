@@ -212,33 +212,6 @@ public struct GMPInteger: Sendable, Hashable, Comparable, CustomStringConvertibl
         hasher.combine(signum)
         hasher.combine(bytes)
     }
-
-    // MARK: Randomness
-
-    /// A uniform random integer in [lower, upper) drawn from the system's CSPRNG (getrandom).
-    public static func random(in lower: GMPInteger, _ upper: GMPInteger) -> GMPInteger {
-        var generator = SystemRandomNumberGenerator()
-        return random(in: lower, upper, using: &generator)
-    }
-
-    /// A uniform random integer in [lower, upper) by rejection sampling from `generator`.
-    public static func random<G: RandomNumberGenerator>(
-        in lower: GMPInteger, _ upper: GMPInteger,
-        using generator: inout G
-    ) -> GMPInteger {
-        let span = upper - lower
-        precondition(span.signum > 0, "empty range")
-        let bits = span.bitWidth
-        let limbCount = (bits + 63) / 64
-        let topMask: UInt64 = bits % 64 == 0 ? ~0 : (1 << UInt64(bits % 64)) - 1
-        while true {
-            var words = (0..<limbCount).map { _ in generator.next() as UInt64 }
-            words[limbCount - 1] &= topMask
-            let candidate = GMPInteger(limbs: words)
-            for i in words.indices { words[i] = 0 }
-            if candidate < span { return lower + candidate }
-        }
-    }
 }
 
 /// Owner of one `mpz_t`.

@@ -75,20 +75,18 @@ public struct Fp2<P: PrimeFieldParameters>: FieldElement, Hashable, CustomString
 
     @_specialize(where P == BN254CXField)
     @_specialize(where P == BLS12_381Field)
-    func invert() -> Fp2 {
-        let normInverse = (c0.squared + c1.squared).inverse
-        return Fp2(c0 * normInverse, -(c1 * normInverse))
-    }
+    func invert() -> Fp2 { conjugate(times: (c0.squared + c1.squared).inverse) }
 
     /// conj / norm with the norm inverted by `Fp.constantTimeInverse`.
     public var constantTimeInverse: Fp2 { invertInConstantTime() }
 
     @_specialize(where P == BN254CXField)
     @_specialize(where P == BLS12_381Field)
-    func invertInConstantTime() -> Fp2 {
-        let normInverse = (c0.squared + c1.squared).constantTimeInverse
-        return Fp2(c0 * normInverse, -(c1 * normInverse))
-    }
+    func invertInConstantTime() -> Fp2 { conjugate(times: (c0.squared + c1.squared).constantTimeInverse) }
+
+    /// conj · k: with k the norm's inverse, the inverse.
+    @inline(__always)
+    func conjugate(times k: Fp<P>) -> Fp2 { Fp2(c0 * k, -(c1 * k)) }
 
     @inlinable
     public static func == (a: Fp2, b: Fp2) -> Bool { a.c0 == b.c0 && a.c1 == b.c1 }
