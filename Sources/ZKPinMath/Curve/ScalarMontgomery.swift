@@ -1,7 +1,7 @@
 /// Montgomery arithmetic modulo an odd public modulus on `[UInt64]` limbs (the group order r
 /// of the secret scalars), for the one place the client needs a product mod r: the Fermat
-/// inverse of a DVS key. Written for constant time, not speed: the products (CIOS, carries as
-/// arithmetic, a masked final subtraction) run the same instructions whatever the values, and
+/// inverse of a DVS key. Written for constant time, not speed: the products (CIOS, carries in
+/// 128-bit arithmetic, a masked final subtraction) run the same instructions whatever the values, and
 /// `power` reads its table at indices taken from the public exponent only.
 struct ScalarMontgomery {
     let modulus: [UInt64]
@@ -29,8 +29,9 @@ struct ScalarMontgomery {
         rSquared = value
     }
 
-    /// a·b·R^-1 mod m for a, b < m (CIOS). The carries are computed as numbers, never as
-    /// branches: `Bool ? 1 : 0` of an overflow flag compiles to setc/adc.
+    /// a·b·R^-1 mod m for a, b < m (CIOS). Every carry and the final subtraction's choice are
+    /// computed in 128-bit arithmetic and masks: a release build turned the Bool carries of
+    /// `addingReportingOverflow` into branches on the values (tools/check-constant-time saw it).
     func product(_ a: [UInt64], _ b: [UInt64]) -> [UInt64] {
         let n = modulus.count
         var t = [UInt64](repeating: 0, count: n)
@@ -41,28 +42,35 @@ struct ScalarMontgomery {
             for j in 0..<n {
                 (t[j], carry) = Self.multiplyAdd(a[j], b[i], t[j], carry)
             }
-            let (topSum, topCarry) = top.addingReportingOverflow(carry)
+            let (topSum, topCarry) = Self.multiplyAdd(top, 1, carry, 0)
             // t = (t + q·m) / 2^64, q chosen so that the low limb vanishes.
             let q = t[0] &* negativeInverse
             (_, carry) = Self.multiplyAdd(q, modulus[0], t[0], 0)
             for j in 1..<n {
                 (t[j - 1], carry) = Self.multiplyAdd(q, modulus[j], t[j], carry)
             }
-            let (last, lastCarry) = topSum.addingReportingOverflow(carry)
+            let (last, lastCarry) = Self.multiplyAdd(topSum, 1, carry, 0)
             t[n - 1] = last
-            top = (topCarry ? 1 : 0) &+ (lastCarry ? 1 : 0)
+            top = topCarry &+ lastCarry
         }
-        return LimbArithmetic.reducedOnce(t, modulus: modulus, overflow: top)
+        // t - m, kept when t >= m or when the top overflowed (t < 2m).
+        var reduced = t
+        var borrow: UInt64 = 0
+        for j in 0..<n {
+            let difference = UInt128(t[j]) &- UInt128(modulus[j]) &- UInt128(borrow)
+            reduced[j] = UInt64(truncatingIfNeeded: difference)
+            borrow = UInt64(truncatingIfNeeded: difference >> 127)
+        }
+        let keep = 0 &- (top | (borrow ^ 1))
+        for j in 0..<n { t[j] = (reduced[j] & keep) | (t[j] & ~keep) }
+        return t
     }
 
-    /// (low, high) of a·b + c + d, which fits in 128 bits. Without UInt128, which needs
-    /// iOS 18 and macOS 15.
+    /// (low, high) of a·b + c + d, which fits in 128 bits.
     @inline(__always)
     static func multiplyAdd(_ a: UInt64, _ b: UInt64, _ c: UInt64, _ d: UInt64) -> (UInt64, UInt64) {
-        let (high, low) = a.multipliedFullWidth(by: b)
-        let (s1, c1) = low.addingReportingOverflow(c)
-        let (s2, c2) = s1.addingReportingOverflow(d)
-        return (s2, high &+ (c1 ? 1 : 0) &+ (c2 ? 1 : 0))
+        let sum = UInt128(a) * UInt128(b) + UInt128(c) + UInt128(d)
+        return (UInt64(truncatingIfNeeded: sum), UInt64(truncatingIfNeeded: sum >> 64))
     }
 
     /// x^e mod m for x < m and a public exponent e (little-endian limbs), by fixed windows of
