@@ -117,6 +117,14 @@ extension G1Endomorphism {
         return multiplySecret(p, reducedLimbs: reduced)
     }
 
+    /// The GLV halves of k mod r on fixed limbs (no BigInt division): (|k1|, k1 < 0, |k2|,
+    /// k2 < 0) with k1 + k2·λ ≡ k (mod r), each magnitude in `count` limbs. For public scalars
+    /// on the server's hot paths (the batched verification's r·y).
+    package func decompose(_ k: BigInt, limbs count: Int) -> ([UInt64], Bool, [UInt64], Bool) {
+        let (k1, mask1, k2, mask2) = secret.decompose(k.mod(C.order).limbs(count: SecretGLV<C>.width))
+        return (Array(k1.prefix(count)), mask1 != 0, Array(k2.prefix(count)), mask2 != 0)
+    }
+
     /// k·P for a secret k mod r, GMP-free.
     public func multiplySecret(_ p: G1Point<C>, by k: SecretScalar<C>) -> G1Point<C> {
         var reduced = k.limbs + [UInt64](repeating: 0, count: SecretGLV<C>.width - k.limbs.count)

@@ -63,12 +63,13 @@ extension MPin {
             vPoints.append(v); vScalars.append([r])
             pPoints.append(u); pScalars.append([r])
             // r·y·base as k1·base + k2·φ(base) with k1, k2 about √r (GLV): half the windows.
-            let (k1, k2) = endomorphism.decompose((BigInt(r) * check.y).mod(C.order))
+            // On fixed limbs (Babai rounding by precomputed constants): no BigInt division.
+            let (k1, k1Negative, k2, k2Negative) = endomorphism.decompose(BigInt(r) * check.y, limbs: scalarLimbs)
             let phi = (endomorphism.beta * base.x, base.y)
-            pPoints.append(k1.isNegative ? (base.x, -base.y) : base)
-            pScalars.append((k1.isNegative ? -k1 : k1).limbs(count: scalarLimbs))
-            pPoints.append(k2.isNegative ? (phi.0, -phi.1) : phi)
-            pScalars.append((k2.isNegative ? -k2 : k2).limbs(count: scalarLimbs))
+            pPoints.append(k1Negative ? (base.x, -base.y) : base)
+            pScalars.append(k1)
+            pPoints.append(k2Negative ? (phi.0, -phi.1) : phi)
+            pScalars.append(k2)
         }
         let sumV = MultiScalarMultiplication<ZKPinMath.G1<C>>.sum(points: vPoints, scalars: vScalars).projective
         let sumP = MultiScalarMultiplication<ZKPinMath.G1<C>>.sum(points: pPoints, scalars: pScalars).projective
