@@ -56,10 +56,10 @@ public struct G1Endomorphism<C: PairingCurve>: Sendable {
     @_specialize(where C == BN254CX)
     @_specialize(where C == BLS12_381)
     public func multiply(_ p: G1Point<C>, by k: BigInt) -> G1Point<C> {
-        let (k1, k2) = decompose(k.mod(C.order))
-        let first = k1.isNegative ? -p : p
-        let second = k2.isNegative ? -apply(p) : apply(p)
-        return Point.interleavedMultiple(first, k1.magnitude, second, k2.magnitude)
+        let (k1, negative1, k2, negative2) = decompose(k, limbs: C.orderLimbs.count)
+        let first = negative1 ? -p : p
+        let second = negative2 ? -apply(p) : apply(p)
+        return Point.interleavedMultiple(first, BigInt(limbs: k1), second, BigInt(limbs: k2))
     }
 }
 

@@ -62,9 +62,9 @@ public struct G1OddMultiples<C: PairingCurve>: Sendable {
     @_specialize(where C == BLS12_381)
     public func multiplied(byPublic k: BigInt) -> G1Point<C> {
         guard !x.isEmpty else { return .infinity }
-        let (k1, k2) = C.g1Endomorphism.decompose(k.mod(C.order))
-        let (negative1, negative2) = (k1.isNegative, k2.isNegative)
-        let pieces1 = Self.pieces(of: k1), pieces2 = Self.pieces(of: k2)
+        // On fixed limbs: the BigInt rounding's divisions cost more than the rest of the set-up.
+        let (k1, negative1, k2, negative2) = C.g1Endomorphism.decompose(k, limbs: C.orderLimbs.count)
+        let pieces1 = Self.pieces(of: BigInt(limbs: k1)), pieces2 = Self.pieces(of: BigInt(limbs: k2))
         let length = (pieces1 + pieces2).map(\.count).max() ?? 0
         let beta = C.g1Endomorphism.beta
         var result = JacobianPoint<G1<C>>.infinity
