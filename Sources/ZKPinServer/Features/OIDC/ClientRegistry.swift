@@ -12,7 +12,7 @@ public enum ClientRegistry {
     public static func add(
         to store: Store, name: String, redirectURIs: [String], postLogoutURIs: [String],
         isPublic: Bool, idTokenAlg: String = "ES256", otp: Bool = false, ciba: OIDCClient.CIBAMode? = nil,
-        notificationEndpoint: String? = nil, deviceGrant: Bool = false, introspect: Bool = false, now: Int
+        notificationEndpoint: String? = nil, deviceGrant: Bool = false, introspect: Bool = false, logout: LogoutURIs = LogoutURIs(), now: Int
     ) async throws -> (client: OIDCClient, secret: String?) {
         guard let algorithm = SigningKey.Algorithm(rawValue: idTokenAlg.uppercased()) else {
             throw Invalid(description: "the ID token algorithm is ES256 or RS256, not \(idTokenAlg)")
@@ -35,18 +35,61 @@ public enum ClientRegistry {
             throw Invalid(description: "give at least one --redirect-uri (or --otp, --ciba, --device or --introspect)")
         }
         for uri in redirectURIs + postLogoutURIs + (notificationEndpoint.map { [$0] } ?? []) { try check(uri) }
+        try logout.check()
         let secret: String? = isPublic ? nil : Tokens.fresh()
         let client = OIDCClient(
             id: "zk-" + Tokens.fresh(bytes: 12), name: trimmed, secretHash: secret.map(Tokens.hash),
             redirectURIs: redirectURIs, postLogoutURIs: postLogoutURIs, created: now, idTokenAlg: algorithm.rawValue, otp: otp,
-            ciba: ciba, notificationEndpoint: notificationEndpoint, deviceGrant: deviceGrant, introspect: introspect)
+            ciba: ciba, notificationEndpoint: notificationEndpoint, deviceGrant: deviceGrant, introspect: introspect,
+            backchannelLogoutURI: logout.backchannel, backchannelLogoutSessionRequired: logout.backchannelSessionRequired,
+            frontchannelLogoutURI: logout.frontchannel, frontchannelLogoutSessionRequired: logout.frontchannelSessionRequired)
         try await store.insertOIDCClient(client)
         let roles =
             (otp ? " otp" : "") + (ciba.map { " ciba-\($0.rawValue)" } ?? "") + (deviceGrant ? " device" : "")
-            + (introspect ? " introspect" : "")
-            + (introspect ? " introspect" : "")
+            + (introspect ? " introspect" : "") + (logout.backchannel != nil ? " backchannel-logout" : "")
+            + (logout.frontchannel != nil ? " frontchannel-logout" : "")
         try await store.appendAudit(AuditEvent(time: now, kind: "oidc_client_add", detail: "\(client.id) \(trimmed)\(roles)"))
         return (client, secret)
+    }
+
+    /// Where a site hears that a person signed out (OpenID Connect Back-Channel and
+    /// Front-Channel Logout 1.0): https, or http on loopback for a site in development.
+    public struct LogoutURIs: Sendable {
+        public var backchannel: String?
+        public var backchannelSessionRequired = false
+        public var frontchannel: String?
+        public var frontchannelSessionRequired = false
+
+        public init(
+            backchannel: String? = nil, backchannelSessionRequired: Bool = false, frontchannel: String? = nil,
+            frontchannelSessionRequired: Bool = false
+        ) {
+            self.backchannel = backchannel; self.backchannelSessionRequired = backchannelSessionRequired
+            self.frontchannel = frontchannel; self.frontchannelSessionRequired = frontchannelSessionRequired
+        }
+
+        func check() throws {
+            if backchannelSessionRequired && backchannel == nil {
+                throw Invalid(description: "--backchannel-logout-session-required needs --backchannel-logout-uri")
+            }
+            if frontchannelSessionRequired && frontchannel == nil {
+                throw Invalid(description: "--frontchannel-logout-session-required needs --frontchannel-logout-uri")
+            }
+            for (flag, uri) in [("--backchannel-logout-uri", backchannel), ("--frontchannel-logout-uri", frontchannel)] {
+                guard let uri else { continue }
+                try ClientRegistry.check(uri)
+                guard Self.isSecure(uri) else {
+                    throw Invalid(description: "\(flag) must be https (or http on a loopback address for a site in development): \(uri)")
+                }
+            }
+        }
+
+        /// https, or http on a loopback address.
+        static func isSecure(_ uri: String) -> Bool {
+            guard let url = URLComponents(string: uri), let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return false }
+            if scheme == "https" { return true }
+            return scheme == "http" && (host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127."))
+        }
     }
 
     /// An absolute http or https URI without fragment (RFC 6749 section 3.1.2).
