@@ -25,6 +25,8 @@ final class OIDCProvider: Sendable {
     let events: PersonEvents
     /// The grant types the features add to the token endpoint.
     let extensionGrants: [ExtensionGrant]
+    /// Clients as the token side authenticates them (read at most every two seconds).
+    let clients = ClientCache()
     static let codeTTL = 60
     static let accessTokenTTL = 3600
     static let idTokenTTL = 600

@@ -129,10 +129,25 @@ extension Store {
     /// locked first, and a revocation marks it. False (nothing stored) when it was revoked.
     /// `login`: the family's sign-in at the site, recorded with its first tokens.
     public func insertOIDCTokens(_ access: OIDCAccessToken, refresh: OIDCRefreshToken?, login: OIDCLogin? = nil) async throws -> Bool {
+        try await storeOIDCTokens(access, refresh: refresh, login: login, checkingIdentity: false, audit: nil) == .stored
+    }
+
+    public enum OIDCTokenStoring: Sendable, Equatable { case stored, familyRevoked, identityInactive }
+
+    /// `insertOIDCTokens` for the token endpoint: in the same transaction it checks that the
+    /// identity is still active (revoked or blocked since the login: nothing is stored) and
+    /// appends the audit row, so a grant costs the store one write and no extra read.
+    public func storeOIDCTokens(
+        _ access: OIDCAccessToken, refresh: OIDCRefreshToken?, login: OIDCLogin?, checkingIdentity: Bool = true, audit: AuditEvent?
+    ) async throws -> OIDCTokenStoring {
         try await transaction { tx in
+            if checkingIdentity {
+                let state = try tx.one("SELECT state FROM identities WHERE mpin_id = \(access.mpinId)")?.text("state")
+                guard state == IdentityState.active.rawValue else { return .identityInactive }
+            }
             let standing = try tx.one(
                 "UPDATE oidc_codes SET used = \(true) WHERE hash = \(access.codeHash) AND revoked = \(false) RETURNING 1")
-            guard standing != nil else { return false }
+            guard standing != nil else { return .familyRevoked }
             _ = try tx.run(Self.insertAccessToken(access))
             if let refresh { _ = try tx.run(Self.insertRefreshToken(refresh)) }
             if let l = login {
@@ -143,7 +158,8 @@ extension Store {
                     ON CONFLICT(family) DO NOTHING
                     """)
             }
-            return true
+            if let audit { _ = try tx.run(LoginSteps.appendAudit(audit)) }
+            return .stored
         }
     }
 

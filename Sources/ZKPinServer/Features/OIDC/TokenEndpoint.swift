@@ -115,10 +115,6 @@ extension OIDCProvider {
         client: OIDCClient, userId: String, mpinId: String, scope: String, authTime: Int, nonce: String?, family: String,
         refreshExpires: Int?, address: String, approval: ApprovalClaim? = nil, sid: String? = nil, newLogin: Bool = false
     ) async throws(OAuthError) -> TokenResponse {
-        // The identity may have been revoked or blocked since the login.
-        guard let identity = try await stored({ try await $0.identity(mpinId: mpinId) }), identity.state == .active else {
-            throw .invalidGrant("the identity is no longer active")
-        }
         let accessToken = Tokens.fresh()
         let refreshToken = refreshExpires.map { _ in Tokens.fresh() }
         let issued = now
@@ -145,12 +141,15 @@ extension OIDCProvider {
             ? OIDCLogin(
                 family: family, clientId: client.id, userId: userId, mpinId: mpinId, sid: sid, created: issued,
                 expires: issued + Self.refreshTokenTTL) : nil
-        // Stored only while the family stands: a concurrent reuse that revoked it wins.
-        guard try await stored({ try await $0.insertOIDCTokens(access, refresh: refresh, login: login) }) else {
-            throw .invalidGrant("the tokens of this login were revoked (a code or refresh token was used twice)")
+        // Stored only while the identity is active (it may have been revoked or blocked since the
+        // login) and the family stands (a concurrent reuse that revoked it wins).
+        let row = AuditEvent(time: issued, kind: "oidc_token", userId: userId, mpinId: mpinId, address: address, detail: "client \(client.id)")
+        switch try await stored({ try await $0.storeOIDCTokens(access, refresh: refresh, login: login, audit: row) }) {
+        case .stored: break
+        case .identityInactive: throw .invalidGrant("the identity is no longer active")
+        case .familyRevoked: throw .invalidGrant("the tokens of this login were revoked (a code or refresh token was used twice)")
         }
         metrics.tokens.increment()
-        await audit.record("oidc_token", userId: userId, mpinId: mpinId, address: address, "client \(client.id)")
         return TokenResponse(
             access_token: accessToken, expires_in: Self.accessTokenTTL, id_token: idToken, scope: scope,
             refresh_token: refreshToken)
