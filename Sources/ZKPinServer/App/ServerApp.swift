@@ -151,6 +151,7 @@ public enum ZKPinServerApp {
                 address: address))
         let pages = try Pages(clientCommand: rp.config.clientCommand)
         var signOut: SignOutFeature?
+        var hooks: HooksFeature?
         router.addRoutes(
             PageRoutes.collection(rp: rp, pages: pages, brand: try PageBrand(accent: o.accentColor, logoFile: o.logoFile), address: address))
         if let dir = rp.config.dataDirectory {
@@ -162,6 +163,7 @@ public enum ZKPinServerApp {
                 rp: rp, provider: web.provider, window: o.backchannelLogoutWindow, http: HTTPJSON.noRedirects, logger: logger)
             router.addRoutes(LogoutRoutes.collection(web, sites: feature.sites))
             signOut = feature
+            hooks = HooksFeature(rp: rp, provider: web.provider, maxAge: o.hookMaxAge, http: HTTPJSON.noRedirects, logger: logger)
         }
         if let text = o.forwardAuth {
             do { router.addRoutes(ForwardAuthRoutes.collection(rp: rp, rules: try ForwardAuthRules(parsing: text))) } catch {
@@ -179,7 +181,7 @@ public enum ZKPinServerApp {
             }
         }
         allowed.record(router)
-        return ServerAssembly(router: router, background: ServerBackground(rp: rp, push: push, signOut: signOut, logger: logger))
+        return ServerAssembly(router: router, background: ServerBackground(rp: rp, push: push, signOut: signOut, hooks: hooks, logger: logger))
     }
 
     /// The router of D-TA 2 alone.

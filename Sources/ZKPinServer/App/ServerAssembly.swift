@@ -13,6 +13,8 @@ public struct ServerBackground: Sendable {
     let push: PushFeature
     /// Nil without the OpenID Connect provider (a server without a data folder).
     let signOut: SignOutFeature?
+    /// Nil without the OpenID Connect provider, whose keys sign the events.
+    let hooks: HooksFeature?
     let logger: Logger
 
     /// Runs until the task is cancelled.
@@ -21,6 +23,7 @@ public struct ServerBackground: Sendable {
             group.addTask { await ExpiryPurger(rp: rp, logger: logger).run() }
             group.addTask { await push.deliverer.run() }
             if let signOut { group.addTask { await signOut.deliverer.run() } }
+            if let hooks { group.addTask { await hooks.deliverer.run() } }
         }
     }
 
@@ -28,6 +31,10 @@ public struct ServerBackground: Sendable {
     /// active and posts the logouts due now (tests; the server runs `run`).
     @discardableResult
     public func deliverLogouts() async throws -> Bool { try await signOut?.deliverer.round() ?? false }
+
+    /// One round of the hooks: each due hook is sent what the audit log has for it (tests).
+    @discardableResult
+    public func deliverHookEvents() async throws -> Bool { try await hooks?.deliverer.round() ?? false }
 
     /// Sends the push messages due now, once (tests; the server runs `run`).
     @discardableResult

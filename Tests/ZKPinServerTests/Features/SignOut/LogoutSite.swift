@@ -95,7 +95,8 @@ final class LogoutTokenChecker {
         self.keys = keys
     }
 
-    func check(_ token: String, now: Int) throws(Refusal) -> Claims {
+    /// The header and claims of a token signed by a key of the JWKS, for this issuer and audience.
+    func verified(_ token: String) throws(Refusal) -> (header: [String: Any], payload: [String: Any]) {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 3, let headerBytes = Self.base64URL(parts[0]), let payloadBytes = Self.base64URL(parts[1]),
             let signature = Self.base64URL(parts[2]),
@@ -109,6 +110,11 @@ final class LogoutTokenChecker {
         guard payload["iss"] as? String == issuer else { throw .wrongIssuer }
         let audiences = (payload["aud"] as? String).map { [$0] } ?? (payload["aud"] as? [String] ?? [])
         guard audiences.contains(audience) else { throw .wrongAudience }
+        return (header, payload)
+    }
+
+    func check(_ token: String, now: Int) throws(Refusal) -> Claims {
+        let (header, payload) = try verified(token)
         guard let iat = payload["iat"] as? Int, let exp = payload["exp"] as? Int, iat <= now + 60, exp > now else { throw .expired }
         guard let events = payload["events"] as? [String: Any], events[LogoutTokenClaims.event] is [String: Any] else { throw .noEvent }
         guard payload["nonce"] == nil else { throw .nonce }
