@@ -46,15 +46,19 @@ struct HookDeliverer: Sendable {
         let now = provider.now
         let hooks = try await storage("read hooks") { try await $0.hooks() }
         guard !hooks.isEmpty else { return false }
-        var more = false
-        for hook in hooks where hook.nextAttempt <= now {
-            // A read first: almost always there is nothing new, and then nothing is written.
-            let next = try await storage("read audit") { try await $0.auditRows(after: hook.cursor, limit: 1) }
-            guard !next.isEmpty else { continue }
-            guard let claimed = try await storage("claim hook", { try await $0.claimHook(id: hook.id, now: now, lease: Self.lease) }) else {
-                continue
+        // Side by side: a receiver that is slow or down delays only its own hook.
+        let more = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for hook in hooks where hook.nextAttempt <= now {
+                group.addTask {
+                    // A read first: almost always there is nothing new, and then nothing is written.
+                    let next = try await storage("read audit") { try await $0.auditRows(after: hook.cursor, limit: 1) }
+                    guard !next.isEmpty else { return false }
+                    guard let claimed = try await storage("claim hook", { try await $0.claimHook(id: hook.id, now: now, lease: Self.lease) })
+                    else { return false }
+                    return try await send(claimed)
+                }
             }
-            if try await send(claimed) { more = true }
+            return try await group.reduce(false) { $0 || $1 }
         }
         let newest = try await storage("read audit") { try await $0.newestAuditId() }
         let slowest = try await storage("read hooks") { try await $0.hooks() }.map(\.cursor).min() ?? newest
