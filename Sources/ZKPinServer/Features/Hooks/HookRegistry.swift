@@ -12,11 +12,7 @@ public enum HookRegistry {
     /// A new hook for `url` (https, or http on loopback for a receiver in development), for
     /// `events` (nil or empty: all); it gets what happens from now on.
     public static func add(to store: Store, url: String, events: [String]?, now: Int) async throws -> Hook {
-        guard let parts = URLComponents(string: url), let scheme = parts.scheme?.lowercased(), let host = parts.host?.lowercased(),
-            !host.isEmpty, parts.fragment == nil, url.utf8.count <= 2000
-        else { throw Invalid(description: "\(url) is not an absolute URL") }
-        let loopback = host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
-        guard scheme == "https" || (scheme == "http" && loopback) else {
+        guard OutboundURL.isAllowed(url) else {
             throw Invalid(description: "the hook URL must be https (or http on a loopback address for a receiver in development): \(url)")
         }
         let wanted = (events ?? []).flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }

@@ -78,18 +78,12 @@ public enum ClientRegistry {
             for (flag, uri) in [("--backchannel-logout-uri", backchannel), ("--frontchannel-logout-uri", frontchannel)] {
                 guard let uri else { continue }
                 try ClientRegistry.check(uri)
-                guard Self.isSecure(uri) else {
+                guard OutboundURL.isAllowed(uri) else {
                     throw Invalid(description: "\(flag) must be https (or http on a loopback address for a site in development): \(uri)")
                 }
             }
         }
 
-        /// https, or http on a loopback address.
-        static func isSecure(_ uri: String) -> Bool {
-            guard let url = URLComponents(string: uri), let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return false }
-            if scheme == "https" { return true }
-            return scheme == "http" && (host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127."))
-        }
     }
 
     /// An absolute http or https URI without fragment (RFC 6749 section 3.1.2).

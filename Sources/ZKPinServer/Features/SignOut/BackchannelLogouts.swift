@@ -87,7 +87,7 @@ struct BackchannelLogouts: Sendable {
 
     /// The logout token for one site, posted as a form (section 2.5).
     func postToken(_ d: LogoutDelivery, to uri: String, client: OIDCClient) async -> Outcome {
-        guard LogoutURI.isAllowed(uri) else { return .refused("the URI is neither https nor http on loopback") }
+        guard OutboundURL.isAllowed(uri) else { return .refused("the URI is neither https nor http on loopback") }
         let now = provider.now
         let claims = LogoutTokenClaims(
             iss: provider.issuer, aud: client.id, iat: now, exp: now + LogoutTokenClaims.lifetime, jti: Tokens.fresh(bytes: 16),
@@ -143,16 +143,5 @@ struct BackchannelLogouts: Sendable {
         } catch {
             logger.warning("back-channel logout outcome not recorded", metadata: ["error": "\(error)"])
         }
-    }
-}
-
-/// Where a logout may be sent: https, or http on a loopback address (a site in development).
-enum LogoutURI {
-    static func isAllowed(_ uri: String) -> Bool {
-        guard let url = URLComponents(string: uri), let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(), !host.isEmpty,
-            url.fragment == nil
-        else { return false }
-        if scheme == "https" { return true }
-        return scheme == "http" && (host == "localhost" || host == "[::1]" || host == "::1" || host.hasPrefix("127."))
     }
 }

@@ -15,7 +15,7 @@ struct FrontchannelFrames: Equatable {
         for e in ended {
             guard let client = e.client else { continue }
             if !sites.contains(client.name) { sites.append(client.name) }
-            guard let uri = client.frontchannelLogoutURI, LogoutURI.isAllowed(uri) else { continue }
+            guard let uri = client.frontchannelLogoutURI, OutboundURL.isAllowed(uri) else { continue }
             let source =
                 client.frontchannelLogoutSessionRequired && e.login.sid != nil
                 ? RedirectURL.with(uri, [("iss", issuer), ("sid", e.login.sid)]) : uri
