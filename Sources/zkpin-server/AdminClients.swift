@@ -61,9 +61,22 @@ struct Clients: AsyncParsableCommand {
         var frontchannelLogoutURI: String?
         @Flag(name: .customLong("frontchannel-logout-session-required"), help: "Add iss and sid to the front-channel logout URI.")
         var frontchannelLogoutSessionRequired = false
+        @Option(
+            name: .customLong("admin-scopes"),
+            help: ArgumentHelp(
+                "A client of the admin API (/admin/v1) with client credentials: read (zkpin:admin:read) or write (read and zkpin:admin:write).",
+                valueName: "read|write"))
+        var adminScopes: String?
         @OptionGroup var storage: AdminStorage
 
         func run() async throws {
+            var scopes: [String] = []
+            if let access = adminScopes {
+                guard let granted = AdminScopes.granted(access) else {
+                    throw ServerExitStatus.fail("--admin-scopes is read or write, not \(access)", status: ServerExitStatus.usage)
+                }
+                scopes = granted
+            }
             let store = try await storage.open()
             do {
                 let (client, secret) = try await ClientRegistry.add(
@@ -73,7 +86,7 @@ struct Clients: AsyncParsableCommand {
                     logout: ClientRegistry.LogoutURIs(
                         backchannel: backchannelLogoutURI, backchannelSessionRequired: backchannelLogoutSessionRequired,
                         frontchannel: frontchannelLogoutURI, frontchannelSessionRequired: frontchannelLogoutSessionRequired),
-                    now: Int(Date().timeIntervalSince1970))
+                    adminScopes: scopes, now: Int(Date().timeIntervalSince1970))
                 print("client_id: \(client.id)")
                 if let secret {
                     print("client_secret: \(secret)")
@@ -89,9 +102,12 @@ struct Clients: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         @OptionGroup var storage: AdminStorage
+        @OptionGroup var output: AdminOutput
         func run() async throws {
             let store = try await storage.open()
-            for c in try await store.oidcClients() {
+            let clients = try await store.oidcClients()
+            if output.json { return try output.printJSON(clients.map { AdminRows.ClientRow($0) }) }
+            for c in clients {
                 print(
                     "\(c.id)\t\(c.name)\t\(c.isPublic ? "public" : "confidential")\t\(c.idTokenAlg)\(c.otp ? "\totp" : "")\(c.ciba.map { "\tciba-\($0.rawValue)" } ?? "")\(c.deviceGrant ? "\tdevice" : "")\(c.introspect ? "\tintrospect" : "")\t\(c.redirectURIs.joined(separator: " "))"
                         + (c.postLogoutURIs.isEmpty ? "" : "\tlogout: \(c.postLogoutURIs.joined(separator: " "))")

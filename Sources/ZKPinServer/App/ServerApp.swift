@@ -156,13 +156,14 @@ public enum ZKPinServerApp {
             PageRoutes.collection(rp: rp, pages: pages, brand: try PageBrand(accent: o.accentColor, logoFile: o.logoFile), address: address))
         if let dir = rp.config.dataDirectory {
             let web = try OIDCRoutes.add(
-                to: router, rp: rp, pages: pages, dataDirectory: dir, extensionGrants: [CIBARoutes.grant, DeviceRoutes.grant])
+                to: router, rp: rp, pages: pages, dataDirectory: dir, extensionGrants: [CIBARoutes.grant, DeviceRoutes.grant, AdminGrant.grant])
             router.addRoutes(CIBARoutes.collection(web, approvals: approvals))
             router.addRoutes(DeviceRoutes.collection(web, pages: pages))
             let feature = SignOutFeature(
                 rp: rp, provider: web.provider, window: o.backchannelLogoutWindow, http: HTTPJSON.noRedirects, logger: logger)
             router.addRoutes(LogoutRoutes.collection(web, sites: feature.sites))
             signOut = feature
+            router.addRoutes(AdminAPIRoutes.collection(provider: web.provider, address: address))
             hooks = HooksFeature(rp: rp, provider: web.provider, maxAge: o.hookMaxAge, http: HTTPJSON.noRedirects, logger: logger)
         }
         if let text = o.forwardAuth {

@@ -7,7 +7,7 @@ public enum ServerSchema {
     public static let changes: [SchemaChange] =
         CoreSchema.changes + OIDCSchema.changes + OTPSchema.changes + BackchannelSchema.changes + DeviceGrantSchema.changes
         + PushSchema.changes + PushSignInSchema.changes + SignOutSchema.changes
-        + HooksSchema.changes
+        + HooksSchema.changes + AdminSchema.changes
 }
 
 extension Store {

@@ -32,6 +32,9 @@ public struct OIDCClient: Sendable, Equatable {
     /// and whether the site needs `iss` and `sid` on it.
     public var frontchannelLogoutURI: String?
     public var frontchannelLogoutSessionRequired: Bool
+    /// The admin API's scopes this client may ask for with client credentials
+    /// (`admin clients add --admin-scopes read|write`); empty for every other client.
+    public var adminScopes: [String] = []
 
     public enum CIBAMode: String, Sendable, CaseIterable { case poll, ping }
 

@@ -10,11 +10,11 @@ extension Store {
             """
             INSERT INTO oidc_clients(id, name, secret_hash, redirect_uris, post_logout_uris, created, id_token_alg, otp, ciba_mode,
                 ciba_notification_endpoint, device_grant, introspect, backchannel_logout_uri, backchannel_logout_session_required,
-                frontchannel_logout_uri, frontchannel_logout_session_required)
+                frontchannel_logout_uri, frontchannel_logout_session_required, admin_scopes)
             VALUES (\(c.id), \(c.name), \(c.secretHash), \(URIList.join(c.redirectURIs)), \(URIList.join(c.postLogoutURIs)), \(c.created),
                     \(c.idTokenAlg), \(c.otp), \(c.ciba?.rawValue), \(c.notificationEndpoint), \(c.deviceGrant),
                     \(c.introspect), \(c.backchannelLogoutURI), \(c.backchannelLogoutSessionRequired), \(c.frontchannelLogoutURI),
-                    \(c.frontchannelLogoutSessionRequired))
+                    \(c.frontchannelLogoutSessionRequired), \(c.adminScopes.isEmpty ? nil : c.adminScopes.joined(separator: " ")))
             """)
     }
 

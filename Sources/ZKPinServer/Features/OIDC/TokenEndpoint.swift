@@ -26,6 +26,17 @@ struct TokenResponse: Codable, Sendable {
     var scope: String
     /// Only with the `offline_access` scope; a new one on every refresh.
     var refresh_token: String?
+
+    enum CodingKeys: String, CodingKey { case access_token, token_type, expires_in, id_token, scope, refresh_token }
+
+    /// A client's own token (client credentials) signs nobody in: its empty `id_token` is left out.
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(access_token, forKey: .access_token); try c.encode(token_type, forKey: .token_type)
+        try c.encode(expires_in, forKey: .expires_in)
+        if !id_token.isEmpty { try c.encode(id_token, forKey: .id_token) }
+        try c.encode(scope, forKey: .scope); try c.encodeIfPresent(refresh_token, forKey: .refresh_token)
+    }
 }
 
 extension OIDCProvider {
