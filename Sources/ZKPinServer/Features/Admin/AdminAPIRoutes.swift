@@ -58,10 +58,8 @@ enum AdminAPIRoutes {
         routes.get("/admin/v1/audit") { request, context in
             _ = try await caller(request, context, AdminScopes.read)
             let limit = try queryNumber(request, "limit", default: 100, in: 1...10_000)
-            let since = try request.uri.queryParameters.get("since").map { text in
-                guard let n = Int(text) else { throw APIError.bad("since must be a Unix time in seconds") }
-                return n
-            }
+            // Up to 2100: a Unix time in seconds.
+            let since = request.uri.queryParameters.get("since") == nil ? nil : try queryNumber(request, "since", default: 0, in: 0...4_102_444_800)
             let query = AuditQuery(userId: request.uri.queryParameters.get("email").map { String($0) }, since: since, limit: limit)
             let rows = try await provider.storage("read audit") { try await $0.auditLog(query) }
             return try json(rows.map { AdminRows.AuditRow($0) })
