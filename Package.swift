@@ -177,7 +177,9 @@ let package = Package(
                 // The migration tests write a database as an older version left it.
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The Web Push tests make receivers' P-256 keys and the RFC 8291 sender key.
-                .product(name: "Crypto", package: "swift-crypto")
+                .product(name: "Crypto", package: "swift-crypto"),
+                // The logout tests sign the forged tokens a site's check must refuse.
+                .product(name: "JWTKit", package: "jwt-kit")
             ],
             // The schema as the released versions left it, read by SchemaListTests.
             exclude: ["Store/SchemaFixtures"]),

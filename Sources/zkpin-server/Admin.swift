@@ -7,7 +7,7 @@ import ZKPinServer
 struct Admin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Look at and change identities.",
-        subcommands: [Users.self, Revoke.self, Unblock.self, Audit.self, Clients.self, Keys.self])
+        subcommands: [Users.self, Revoke.self, Unblock.self, Audit.self, Clients.self, Keys.self, Hooks.self])
 }
 
 /// The server's data folder for an admin command: `--data`, else what the server itself

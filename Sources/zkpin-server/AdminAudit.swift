@@ -23,29 +23,11 @@ extension Admin {
         func run() async throws {
             let store = try await storage.open()
             let rows = try await store.auditLog(AuditQuery(userId: user, since: since?.unix, limit: limit))
-            if output.json { return try output.printJSON(rows.map(AuditRow.init)) }
+            if output.json { return try output.printJSON(rows.map { AdminRows.AuditRow($0) }) }
             print(["TIME", "KIND", "USER", "ADDRESS", "DETAIL"].joined(separator: "\t"))
             for e in rows {
                 print([AdminTime.text(e.time), e.kind, e.userId ?? "-", e.address ?? "-", e.detail].joined(separator: "\t"))
             }
         }
-    }
-}
-
-/// One audit row in `admin audit --json`.
-struct AuditRow: Encodable {
-    var time: String, kind: String, userId: String?, mpinId: String?, address: String?, detail: String
-
-    init(_ e: AuditEvent) {
-        time = AdminTime.text(e.time); kind = e.kind; userId = e.userId; mpinId = e.mpinId; address = e.address; detail = e.detail
-    }
-
-    enum CodingKeys: String, CodingKey { case time, kind, userId, mpinId, address, detail }
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(time, forKey: .time); try c.encode(kind, forKey: .kind)
-        // null rather than absent: every row has every key.
-        try c.encode(userId, forKey: .userId); try c.encode(mpinId, forKey: .mpinId); try c.encode(address, forKey: .address)
-        try c.encode(detail, forKey: .detail)
     }
 }

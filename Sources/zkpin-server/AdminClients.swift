@@ -43,15 +43,50 @@ struct Clients: AsyncParsableCommand {
                 "A resource server or gateway that may introspect any client's access tokens at /oauth/introspect (RFC 7662); no redirect URI needed."
         )
         var introspect = false
+        @Option(
+            name: .customLong("backchannel-logout-uri"),
+            help: ArgumentHelp(
+                "The site's back-channel logout URI: ZKPin posts a signed logout token there when the person signs out, is revoked or is blocked (https, or http on loopback).",
+                valueName: "URI"))
+        var backchannelLogoutURI: String?
+        @Flag(
+            name: .customLong("backchannel-logout-session-required"),
+            help: "The site needs the session id (sid) in each logout token (the ID tokens carry it too).")
+        var backchannelLogoutSessionRequired = false
+        @Option(
+            name: .customLong("frontchannel-logout-uri"),
+            help: ArgumentHelp(
+                "The site's front-channel logout page: ZKPin's sign-out page loads it in a hidden frame (https, or http on loopback).",
+                valueName: "URI"))
+        var frontchannelLogoutURI: String?
+        @Flag(name: .customLong("frontchannel-logout-session-required"), help: "Add iss and sid to the front-channel logout URI.")
+        var frontchannelLogoutSessionRequired = false
+        @Option(
+            name: .customLong("admin-scopes"),
+            help: ArgumentHelp(
+                "A client of the admin API (/admin/v1) with client credentials: read (zkpin:admin:read) or write (read and zkpin:admin:write).",
+                valueName: "read|write"))
+        var adminScopes: String?
         @OptionGroup var storage: AdminStorage
 
         func run() async throws {
+            var scopes: [String] = []
+            if let access = adminScopes {
+                guard let granted = AdminScopes.granted(access) else {
+                    throw ServerExitStatus.fail("--admin-scopes is read or write, not \(access)", status: ServerExitStatus.usage)
+                }
+                scopes = granted
+            }
             let store = try await storage.open()
             do {
                 let (client, secret) = try await ClientRegistry.add(
                     to: store, name: name, redirectURIs: redirectURIs, postLogoutURIs: postLogoutURIs,
                     isPublic: isPublic, idTokenAlg: idTokenAlg, otp: otp, ciba: ciba, notificationEndpoint: notificationEndpoint,
-                    deviceGrant: deviceGrant, introspect: introspect, now: Int(Date().timeIntervalSince1970))
+                    deviceGrant: deviceGrant, introspect: introspect,
+                    logout: ClientRegistry.LogoutURIs(
+                        backchannel: backchannelLogoutURI, backchannelSessionRequired: backchannelLogoutSessionRequired,
+                        frontchannel: frontchannelLogoutURI, frontchannelSessionRequired: frontchannelLogoutSessionRequired),
+                    adminScopes: scopes, now: Int(Date().timeIntervalSince1970))
                 print("client_id: \(client.id)")
                 if let secret {
                     print("client_secret: \(secret)")
@@ -67,12 +102,17 @@ struct Clients: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         @OptionGroup var storage: AdminStorage
+        @OptionGroup var output: AdminOutput
         func run() async throws {
             let store = try await storage.open()
-            for c in try await store.oidcClients() {
+            let clients = try await store.oidcClients()
+            if output.json { return try output.printJSON(clients.map { AdminRows.ClientRow($0) }) }
+            for c in clients {
                 print(
-                    "\(c.id)\t\(c.name)\t\(c.isPublic ? "public" : "confidential")\t\(c.idTokenAlg)\(c.otp ? "\totp" : "")\(c.ciba.map { "\tciba-\($0.rawValue)" } ?? "")\(c.deviceGrant ? "\tdevice" : "")\t\(c.redirectURIs.joined(separator: " "))"
-                        + (c.postLogoutURIs.isEmpty ? "" : "\tlogout: \(c.postLogoutURIs.joined(separator: " "))"))
+                    "\(c.id)\t\(c.name)\t\(c.isPublic ? "public" : "confidential")\t\(c.idTokenAlg)\(c.otp ? "\totp" : "")\(c.ciba.map { "\tciba-\($0.rawValue)" } ?? "")\(c.deviceGrant ? "\tdevice" : "")\(c.introspect ? "\tintrospect" : "")\t\(c.redirectURIs.joined(separator: " "))"
+                        + (c.postLogoutURIs.isEmpty ? "" : "\tlogout: \(c.postLogoutURIs.joined(separator: " "))")
+                        + (c.backchannelLogoutURI.map { "\tbackchannel-logout: \($0)" } ?? "")
+                        + (c.frontchannelLogoutURI.map { "\tfrontchannel-logout: \($0)" } ?? ""))
             }
         }
     }

@@ -21,7 +21,7 @@ extension Admin {
                 (user.map { identity.userId.lowercased() == $0.lowercased() } ?? true)
                     && (since.map { identity.created >= $0.unix } ?? true)
             }
-            if output.json { return try output.printJSON(rows.map(IdentityRow.init)) }
+            if output.json { return try output.printJSON(rows.map { AdminRows.IdentityRow($0) }) }
             // The mpinId is long (hex of a JSON document): its end names it for --mpin-id.
             let table = AdminTable(
                 header: ["USER", "STATE", "FAILED", "DEVICE", "CREATED", "LAST LOGIN", "MPIN ID"],
@@ -84,24 +84,5 @@ extension Admin {
             print("unblocked \(AdminText.identities(n)) of \(choice.described)" + (n == 0 ? " (none was blocked; see admin users)" : ""))
             if n == 0 { throw ExitCode(1) }
         }
-    }
-}
-
-/// One identity in `admin users --json`.
-struct IdentityRow: Encodable {
-    var userId: String, device: String, state: String, failedAttempts: Int, created: String, lastLogin: String?, mpinId: String
-
-    init(_ i: Identity) {
-        userId = i.userId; device = i.device; state = i.state.rawValue; failedAttempts = i.failedAttempts
-        created = AdminTime.text(i.created); lastLogin = i.lastLogin.map(AdminTime.text); mpinId = i.mpinId
-    }
-
-    enum CodingKeys: String, CodingKey { case userId, device, state, failedAttempts, created, lastLogin, mpinId }
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(userId, forKey: .userId); try c.encode(device, forKey: .device); try c.encode(state, forKey: .state)
-        try c.encode(failedAttempts, forKey: .failedAttempts); try c.encode(created, forKey: .created)
-        try c.encode(lastLogin, forKey: .lastLogin)  // null rather than absent: every row has every key
-        try c.encode(mpinId, forKey: .mpinId)
     }
 }

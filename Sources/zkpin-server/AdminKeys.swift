@@ -51,7 +51,8 @@ struct Keys: AsyncParsableCommand {
     struct Rotate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Sign with a new key from now on; the old one stays in the JWKS until its tokens have expired.")
-        @OptionGroup var location: AdminDataFolder
+        @OptionGroup var storage: AdminStorage
+        var location: AdminDataFolder { storage.location }
         func run() async throws {
             let data = try await location.folder()
             let now = Int(Date().timeIntervalSince1970)
@@ -66,6 +67,11 @@ struct Keys: AsyncParsableCommand {
                     print("new \(key.algorithm) signing key \(key.kid) in \(Self.fileName(key.algorithm))\(old)")
                 }
             } catch let error as SetupError { throw ServerExitStatus.fail(error.description, status: ServerExitStatus.usage) }
+            // In the audit log (and so to the hooks), when the database exists already.
+            if let store = try? await storage.open() {
+                try? await store.appendAudit(
+                    AuditEvent(time: now, kind: "keys_rotate", detail: keys.map { "\($0.algorithm) \($0.kid)" }.joined(separator: ", ")))
+            }
             let files = keys.map { "oidc-\($0.algorithm.lowercased())*.key" }.joined(separator: " and ")
             print("servers on this data folder pick them up at once; copy the folder's \(files) files to instances that use a copy")
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ZKPinServer
 import ZKPinWire
 
 /// `--json`: the listing as one JSON document (an array of objects) on standard output.
@@ -7,9 +8,7 @@ struct AdminOutput: ParsableArguments {
     @Flag(help: "Print one JSON document (an array) instead of the listing for people.") var json = false
 
     func printJSON<Row: Encodable>(_ rows: [Row]) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        FileHandle.standardOutput.write(try encoder.encode(rows) + Data("\n".utf8))
+        FileHandle.standardOutput.write(try AdminRows.json(rows) + Data("\n".utf8))
     }
 }
 
@@ -36,11 +35,7 @@ struct AdminTime: ExpressibleByArgument {
     static var defaultCompletionKind: CompletionKind { .default }
 
     /// ISO 8601 in UTC, as the admin listings print times.
-    static func text(_ unix: Int) -> String {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime]
-        return f.string(from: Date(timeIntervalSince1970: TimeInterval(unix)))
-    }
+    static func text(_ unix: Int) -> String { AdminRows.time(unix) }
 }
 
 /// A listing for people: a header and one line per row, each column as wide as its widest

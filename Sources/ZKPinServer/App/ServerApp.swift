@@ -150,13 +150,21 @@ public enum ZKPinServerApp {
                 access: rp.access, binding: PageBinding(config: rp.config, key: rp.links.key),
                 address: address))
         let pages = try Pages(clientCommand: rp.config.clientCommand)
+        var signOut: SignOutFeature?
+        var hooks: HooksFeature?
         router.addRoutes(
             PageRoutes.collection(rp: rp, pages: pages, brand: try PageBrand(accent: o.accentColor, logoFile: o.logoFile), address: address))
         if let dir = rp.config.dataDirectory {
             let web = try OIDCRoutes.add(
-                to: router, rp: rp, pages: pages, dataDirectory: dir, extensionGrants: [CIBARoutes.grant, DeviceRoutes.grant])
+                to: router, rp: rp, pages: pages, dataDirectory: dir, extensionGrants: [CIBARoutes.grant, DeviceRoutes.grant, AdminGrant.grant])
             router.addRoutes(CIBARoutes.collection(web, approvals: approvals))
             router.addRoutes(DeviceRoutes.collection(web, pages: pages))
+            let feature = SignOutFeature(
+                rp: rp, provider: web.provider, window: o.backchannelLogoutWindow, http: HTTPJSON.noRedirects, logger: logger)
+            router.addRoutes(LogoutRoutes.collection(web, sites: feature.sites))
+            signOut = feature
+            router.addRoutes(AdminAPIRoutes.collection(provider: web.provider, address: address))
+            hooks = HooksFeature(rp: rp, provider: web.provider, maxAge: o.hookMaxAge, http: HTTPJSON.noRedirects, logger: logger)
         }
         if let text = o.forwardAuth {
             do { router.addRoutes(ForwardAuthRoutes.collection(rp: rp, rules: try ForwardAuthRules(parsing: text))) } catch {
@@ -174,7 +182,7 @@ public enum ZKPinServerApp {
             }
         }
         allowed.record(router)
-        return ServerAssembly(router: router, background: ServerBackground(rp: rp, push: push, logger: logger))
+        return ServerAssembly(router: router, background: ServerBackground(rp: rp, push: push, signOut: signOut, hooks: hooks, logger: logger))
     }
 
     /// The router of D-TA 2 alone.

@@ -7,10 +7,14 @@ public struct ServerAssembly {
     public let background: ServerBackground
 }
 
-/// The work beside the router: the expiry purge and Web Push deliveries.
+/// The work beside the router: the expiry purge, Web Push deliveries and back-channel logouts.
 public struct ServerBackground: Sendable {
     let rp: RelyingParty
     let push: PushFeature
+    /// Nil without the OpenID Connect provider (a server without a data folder).
+    let signOut: SignOutFeature?
+    /// Nil without the OpenID Connect provider, whose keys sign the events.
+    let hooks: HooksFeature?
     let logger: Logger
 
     /// Runs until the task is cancelled.
@@ -18,8 +22,19 @@ public struct ServerBackground: Sendable {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await ExpiryPurger(rp: rp, logger: logger).run() }
             group.addTask { await push.deliverer.run() }
+            if let signOut { group.addTask { await signOut.deliverer.run() } }
+            if let hooks { group.addTask { await hooks.deliverer.run() } }
         }
     }
+
+    /// One round of the back-channel logouts: ends the sign-ins of identities no longer
+    /// active and posts the logouts due now (tests; the server runs `run`).
+    @discardableResult
+    public func deliverLogouts() async throws -> Bool { try await signOut?.deliverer.round() ?? false }
+
+    /// One round of the hooks: each due hook is sent what the audit log has for it (tests).
+    @discardableResult
+    public func deliverHookEvents() async throws -> Bool { try await hooks?.deliverer.round() ?? false }
 
     /// Sends the push messages due now, once (tests; the server runs `run`).
     @discardableResult

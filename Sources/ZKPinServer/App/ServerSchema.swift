@@ -6,7 +6,8 @@ import Logging
 public enum ServerSchema {
     public static let changes: [SchemaChange] =
         CoreSchema.changes + OIDCSchema.changes + OTPSchema.changes + BackchannelSchema.changes + DeviceGrantSchema.changes
-        + PushSchema.changes + PushSignInSchema.changes
+        + PushSchema.changes + PushSignInSchema.changes + SignOutSchema.changes
+        + HooksSchema.changes + AdminSchema.changes
 }
 
 extension Store {

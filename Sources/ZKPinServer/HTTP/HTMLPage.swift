@@ -16,12 +16,13 @@ enum HTMLPage {
     static let policy =
         "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; frame-ancestors 'none'"
 
-    static func response(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+    /// `extraPolicy`: one more CSP directive (the sign-out page's `frame-src` of the sites' logout frames).
+    static func response(_ text: String, status: HTTPResponse.Status = .ok, extraPolicy: String? = nil) -> Response {
         Response(
             status: status,
             headers: [
                 .contentType: "text/html; charset=utf-8",
-                .contentSecurityPolicy: policy,
+                .contentSecurityPolicy: extraPolicy.map { policy + "; " + $0 } ?? policy,
                 .cacheControl: "no-store",
                 .xContentTypeOptions: "nosniff",
                 referrerPolicy: "same-origin",

@@ -7,7 +7,7 @@ import ZKPinWire
 public struct APIError: Error, Sendable, Equatable {
     public var status: HTTPResponse.Status
     public var body: ErrorBody
-    /// Seconds for `Retry-After` (503 only).
+    /// Seconds for `Retry-After` (a 503, and a 429 that knows when it ends).
     public var retryAfter: Int?
     /// The `Allow` header's methods (405 only).
     public var allow: [HTTPRequest.Method] = []

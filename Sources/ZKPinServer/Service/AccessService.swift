@@ -20,6 +20,8 @@ struct AccessService: Sendable {
     let links: LinkSigner
     let audit: AuditTrail
     let clock: ServerClock
+    /// A sign-out is told (the sites the person signed in to from this session hear of it).
+    let events: PersonEvents
 
     /// `POST /rps/getAccessNumber` and the login page: a fresh code bound to a fresh webOTT.
     /// With `address`, limited per client address (each code is a row until it is purged).
@@ -196,9 +198,10 @@ struct AccessService: Sendable {
         return try await storage("read web session") { try await $0.webSession(hash: Tokens.hash(cookie), now: now) }?.userId
     }
 
-    /// `POST /logout`.
+    /// `POST /logout` and every other sign-out: the session ends, and `signedOut` is told.
     func closeSession(cookie: String?) async throws(APIError) {
         guard let cookie else { return }
-        try await storage("delete web session") { try await $0.deleteWebSession(hash: Tokens.hash(cookie)) }
+        let ended = try await storage("delete web session") { try await $0.deleteWebSession(hash: Tokens.hash(cookie)) }
+        if let ended { await events.emit(.signedOut(userId: ended.userId, mpinId: ended.mpinId, sessionHash: ended.hash)) }
     }
 }

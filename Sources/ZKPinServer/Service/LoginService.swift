@@ -190,7 +190,7 @@ struct LoginService: Sendable {
         case .refused(.blocked):
             try await access.markRefused(code: input.accessCode, .blocked)
             throw APIError(.blocked, "this identity is blocked; register again")
-        case .refused(.busy): throw APIError(.rateLimited, "other logins of this identity are in progress; try again")
+        case .refused(.busy): throw await AttemptsInFlight.refusal(mpinId: input.mpinId, now: now, storage: storage)
         case .refused:
             try await access.markRefused(code: input.accessCode, .refused)
             throw APIError(.identityNotAuthorized, "unknown or revoked identity")

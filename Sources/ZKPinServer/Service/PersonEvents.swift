@@ -10,6 +10,8 @@ public enum PersonEvent: Sendable, Equatable {
     case approvalRequested(userId: String, requestId: String, site: String, message: String, expires: Int)
     /// A new identity was activated for the person's e-mail address (tell their other devices).
     case identityActivated(userId: String, mpinId: String, device: String)
+    /// The person signed out of a ZKPin web session (the sites they signed in to from it are told).
+    case signedOut(userId: String, mpinId: String, sessionHash: String)
 }
 
 /// The listeners of `PersonEvent`s.

@@ -77,7 +77,7 @@ public final class RelyingParty: Sendable {
         shares = ShareService(
             config: config, storage: storage, limiter: limiter, registrations: registration, dta1: dta1, dta2Signer: DTA2Signer(key: dta2Key),
             audit: audit, clock: clock, links: links)
-        access = AccessService(config: config, storage: storage, limiter: limiter, links: links, audit: audit, clock: clock)
+        access = AccessService(config: config, storage: storage, limiter: limiter, links: links, audit: audit, clock: clock, events: events)
         login = LoginService(
             config: config, storage: storage, limiter: limiter, access: access,
             verifier: LoginVerifier(suite: suite, serverSecret: prepared, batcher: batcher),

@@ -74,8 +74,10 @@ extension Store {
         ).map(WebSession.init(row:))
     }
 
-    public func deleteWebSession(hash: String) async throws {
-        try await driver.write("DELETE FROM web_sessions WHERE hash = \(hash)")
+    /// Deletes a web session; answers the one deleted, nil when there was none.
+    @discardableResult
+    public func deleteWebSession(hash: String) async throws -> WebSession? {
+        try await driver.writeOne("DELETE FROM web_sessions WHERE hash = \(hash) RETURNING *").map(WebSession.init(row:))
     }
 }
 

@@ -69,6 +69,14 @@ public struct ServeSettings: Sendable {
         "logo-file", unset: "the ZKPin logo", valueName: "FILE",
         help: "The logo in the header of the pages and the web app: an SVG or PNG file of at most 256 KB",
         docs: "([Branding](#branding))")
+    public let backchannelLogoutWindow = ServeSetting<Int>(
+        "backchannel-logout-window", default: 86_400, in: 60...2_592_000, valueName: "SECONDS",
+        help: "How long a site's back-channel logout is retried (with backoff) before it is dropped and counted",
+        docs: "([Sign-out at the sites](#sign-out-at-the-sites))")
+    public let hookMaxAge = ServeSetting<Int>(
+        "hook-max-age", default: 604_800, in: 60...7_776_000, valueName: "SECONDS",
+        help: "A security event a hook's receiver has not taken after this long is skipped (and counted)",
+        docs: "([Security events to your systems](#security-events-to-your-systems))")
     public let forwardAuth = ServeSetting<String?>(
         "forward-auth", unset: "/auth/verify is not served", valueName: "HOST=WHO|...,...",
         requirement: "must be HOST=WHO rules, WHO being *, @DOMAIN or an e-mail address, joined by | and ,",

@@ -192,7 +192,7 @@ struct ApprovalService: Sendable {
         case .reserved: break
         case .blocked: throw APIError(.blocked, "identity blocked: too many wrong PINs")
         case .revoked, .unknown: throw APIError(.identityNotAuthorized, "identity not authorized (revoked or unknown)")
-        case .busy: throw APIError(.rateLimited, "other logins of this identity are in progress; try again")
+        case .busy: throw await AttemptsInFlight.refusal(mpinId: mpinId, now: now, storage: storage)
         }
         let (suite, serverSecret) = (suite, serverSecret)
         let verification = await batcher.perform {

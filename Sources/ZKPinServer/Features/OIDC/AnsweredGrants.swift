@@ -36,6 +36,6 @@ extension OIDCProvider {
         let offline = scope.split(separator: " ").contains("offline_access")
         return try await issue(
             client: client, userId: userId, mpinId: mpinId, scope: scope, authTime: authTime, nonce: nil, family: root,
-            refreshExpires: offline ? now + Self.refreshTokenTTL : nil, address: address, approval: approval)
+            refreshExpires: offline ? now + Self.refreshTokenTTL : nil, address: address, approval: approval, newLogin: true)
     }
 }

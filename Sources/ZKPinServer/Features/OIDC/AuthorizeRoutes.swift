@@ -34,7 +34,7 @@ enum AuthorizeRoutes {
                     try await provider.issueCode(
                         clientId: client.id, redirectURI: redirectURI, scope: valid.scope, state: valid.state, nonce: valid.nonce,
                         codeChallenge: valid.codeChallenge, userId: session.userId, mpinId: session.mpinId, authTime: session.created,
-                        address: from))
+                        sid: OIDCProvider.sid(sessionHash: session.hash), address: from))
             }
             if valid.noPrompt {
                 return HTMLPage.redirect(

@@ -31,7 +31,9 @@ extension OIDCProvider {
 
     /// The same for the other client-authenticated endpoints (CIBA, the device grant, approvals).
     func authenticateClient(id: String?, secret: String?, basic: BasicCredentials?) async throws(OAuthError) -> OIDCClient {
-        try await ClientCredentials.authenticate(id: id, secret: secret, basic: basic) { id in try await client(id: id) }
+        try await ClientCredentials.authenticate(id: id, secret: secret, basic: basic) { id in
+            try await clients.client(id: id) { id in try await client(id: id) }
+        }
     }
 }
 

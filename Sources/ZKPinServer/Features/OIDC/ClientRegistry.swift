@@ -12,7 +12,8 @@ public enum ClientRegistry {
     public static func add(
         to store: Store, name: String, redirectURIs: [String], postLogoutURIs: [String],
         isPublic: Bool, idTokenAlg: String = "ES256", otp: Bool = false, ciba: OIDCClient.CIBAMode? = nil,
-        notificationEndpoint: String? = nil, deviceGrant: Bool = false, introspect: Bool = false, now: Int
+        notificationEndpoint: String? = nil, deviceGrant: Bool = false, introspect: Bool = false, logout: LogoutURIs = LogoutURIs(),
+        adminScopes: [String] = [], now: Int
     ) async throws -> (client: OIDCClient, secret: String?) {
         guard let algorithm = SigningKey.Algorithm(rawValue: idTokenAlg.uppercased()) else {
             throw Invalid(description: "the ID token algorithm is ES256 or RS256, not \(idTokenAlg)")
@@ -31,22 +32,63 @@ public enum ClientRegistry {
         if introspect && isPublic {
             throw Invalid(description: "a resource server that introspects tokens (--introspect) needs a secret: leave out --public")
         }
-        guard otp || ciba != nil || deviceGrant || introspect || !redirectURIs.isEmpty else {
-            throw Invalid(description: "give at least one --redirect-uri (or --otp, --ciba, --device or --introspect)")
+        if !adminScopes.isEmpty && isPublic {
+            throw Invalid(description: "an admin API client (--admin-scopes) needs a secret: leave out --public")
+        }
+        guard otp || ciba != nil || deviceGrant || introspect || !adminScopes.isEmpty || !redirectURIs.isEmpty else {
+            throw Invalid(description: "give at least one --redirect-uri (or --otp, --ciba, --device, --introspect or --admin-scopes)")
         }
         for uri in redirectURIs + postLogoutURIs + (notificationEndpoint.map { [$0] } ?? []) { try check(uri) }
+        try logout.check()
         let secret: String? = isPublic ? nil : Tokens.fresh()
-        let client = OIDCClient(
+        var client = OIDCClient(
             id: "zk-" + Tokens.fresh(bytes: 12), name: trimmed, secretHash: secret.map(Tokens.hash),
             redirectURIs: redirectURIs, postLogoutURIs: postLogoutURIs, created: now, idTokenAlg: algorithm.rawValue, otp: otp,
-            ciba: ciba, notificationEndpoint: notificationEndpoint, deviceGrant: deviceGrant, introspect: introspect)
+            ciba: ciba, notificationEndpoint: notificationEndpoint, deviceGrant: deviceGrant, introspect: introspect,
+            backchannelLogoutURI: logout.backchannel, backchannelLogoutSessionRequired: logout.backchannelSessionRequired,
+            frontchannelLogoutURI: logout.frontchannel, frontchannelLogoutSessionRequired: logout.frontchannelSessionRequired)
+        client.adminScopes = adminScopes
         try await store.insertOIDCClient(client)
         let roles =
             (otp ? " otp" : "") + (ciba.map { " ciba-\($0.rawValue)" } ?? "") + (deviceGrant ? " device" : "")
-            + (introspect ? " introspect" : "")
-            + (introspect ? " introspect" : "")
+            + (introspect ? " introspect" : "") + (logout.backchannel != nil ? " backchannel-logout" : "")
+            + (logout.frontchannel != nil ? " frontchannel-logout" : "") + (adminScopes.isEmpty ? "" : " " + adminScopes.joined(separator: " "))
         try await store.appendAudit(AuditEvent(time: now, kind: "oidc_client_add", detail: "\(client.id) \(trimmed)\(roles)"))
         return (client, secret)
+    }
+
+    /// Where a site hears that a person signed out (OpenID Connect Back-Channel and
+    /// Front-Channel Logout 1.0): https, or http on loopback for a site in development.
+    public struct LogoutURIs: Sendable {
+        public var backchannel: String?
+        public var backchannelSessionRequired = false
+        public var frontchannel: String?
+        public var frontchannelSessionRequired = false
+
+        public init(
+            backchannel: String? = nil, backchannelSessionRequired: Bool = false, frontchannel: String? = nil,
+            frontchannelSessionRequired: Bool = false
+        ) {
+            self.backchannel = backchannel; self.backchannelSessionRequired = backchannelSessionRequired
+            self.frontchannel = frontchannel; self.frontchannelSessionRequired = frontchannelSessionRequired
+        }
+
+        func check() throws {
+            if backchannelSessionRequired && backchannel == nil {
+                throw Invalid(description: "--backchannel-logout-session-required needs --backchannel-logout-uri")
+            }
+            if frontchannelSessionRequired && frontchannel == nil {
+                throw Invalid(description: "--frontchannel-logout-session-required needs --frontchannel-logout-uri")
+            }
+            for (flag, uri) in [("--backchannel-logout-uri", backchannel), ("--frontchannel-logout-uri", frontchannel)] {
+                guard let uri else { continue }
+                try ClientRegistry.check(uri)
+                guard OutboundURL.isAllowed(uri) else {
+                    throw Invalid(description: "\(flag) must be https (or http on a loopback address for a site in development): \(uri)")
+                }
+            }
+        }
+
     }
 
     /// An absolute http or https URI without fragment (RFC 6749 section 3.1.2).

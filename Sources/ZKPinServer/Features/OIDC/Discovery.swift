@@ -23,9 +23,14 @@ struct ProviderMetadata: Codable, Sendable {
     var id_token_signing_alg_values_supported = ["ES256", "RS256"]
     var token_endpoint_auth_methods_supported = ["client_secret_basic", "client_secret_post", "none"]
     var code_challenge_methods_supported = ["S256"]
-    var claims_supported = ["iss", "sub", "aud", "exp", "iat", "auth_time", "nonce", "email", "email_verified", "amr", "azp", "approval"]
+    var claims_supported = ["iss", "sub", "aud", "exp", "iat", "auth_time", "nonce", "email", "email_verified", "amr", "azp", "approval", "sid"]
     var prompt_values_supported = ["none", "login"]
     var authorization_response_iss_parameter_supported = true
+    // OpenID Connect Back-Channel and Front-Channel Logout 1.0 (the SignOut feature).
+    var backchannel_logout_supported = true
+    var backchannel_logout_session_supported = true
+    var frontchannel_logout_supported = true
+    var frontchannel_logout_session_supported = true
     var request_parameter_supported = false
     var request_uri_parameter_supported = false
 

@@ -16,9 +16,12 @@ struct IDTokenClaims: JWTPayload, Equatable {
     var azp: String
     /// A CIBA grant's signed approval.
     var approval: ApprovalClaim? = nil
+    /// The ZKPin web session the login came from (Back-Channel Logout 1.0, section 2.1), so a
+    /// site can match a logout token to its session; none for CIBA and device grants.
+    var sid: String? = nil
 
     enum CodingKeys: String, CodingKey {
-        case iss, sub, aud, exp, iat, nonce, email, amr, azp, approval
+        case iss, sub, aud, exp, iat, nonce, email, amr, azp, approval, sid
         case authTime = "auth_time"
         case emailVerified = "email_verified"
     }

@@ -48,12 +48,16 @@ extension OAuthError: SelfShapedError {
 /// RFC 6750 section 3: no bearer token (`error` nil) or one that is not valid.
 struct BearerChallenge: SelfShapedError, Equatable {
     var error: String?
-    var status: HTTPResponse.Status { .unauthorized }
+    /// A valid token without the scope the request needs (RFC 6750 section 3.1): 403.
+    var missingScope: String? = nil
+    var status: HTTPResponse.Status { missingScope == nil ? .unauthorized : .forbidden }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        let challenge = error.map { #"Bearer realm="zkpin", error="\#($0)""# } ?? #"Bearer realm="zkpin""#
+        var challenge = error.map { #"Bearer realm="zkpin", error="\#($0)""# } ?? #"Bearer realm="zkpin""#
+        if let missingScope { challenge += #", scope="\#(missingScope)""# }
+        let description = missingScope.map { "the token lacks the scope \($0)" } ?? "a valid Bearer access token is required"
         return try OAuthJSON(
-            value: OAuthErrorBody(error: error ?? "invalid_request", error_description: "a valid Bearer access token is required"),
+            value: OAuthErrorBody(error: error ?? "invalid_request", error_description: description),
             status: status, headers: [.wwwAuthenticate: challenge]
         ).response(from: request, context: context)
     }

@@ -24,6 +24,17 @@ public struct OIDCClient: Sendable, Equatable {
     /// A resource server or gateway that may introspect any client's tokens (RFC 7662,
     /// `admin clients add --introspect`); other clients see only their own as active.
     public var introspect: Bool
+    /// Where the provider posts a logout token when the person's session or identity ends
+    /// (OpenID Connect Back-Channel Logout 1.0), and whether the site needs `sid` in it.
+    public var backchannelLogoutURI: String?
+    public var backchannelLogoutSessionRequired: Bool
+    /// The page the provider's sign-out page loads in an iframe (Front-Channel Logout 1.0),
+    /// and whether the site needs `iss` and `sid` on it.
+    public var frontchannelLogoutURI: String?
+    public var frontchannelLogoutSessionRequired: Bool
+    /// The admin API's scopes this client may ask for with client credentials
+    /// (`admin clients add --admin-scopes read|write`); empty for every other client.
+    public var adminScopes: [String] = []
 
     public enum CIBAMode: String, Sendable, CaseIterable { case poll, ping }
 
@@ -32,12 +43,15 @@ public struct OIDCClient: Sendable, Equatable {
     public init(
         id: String, name: String, secretHash: String?, redirectURIs: [String], postLogoutURIs: [String] = [], created: Int,
         idTokenAlg: String = "ES256", otp: Bool = false, ciba: CIBAMode? = nil, notificationEndpoint: String? = nil,
-        deviceGrant: Bool = false, introspect: Bool = false
+        deviceGrant: Bool = false, introspect: Bool = false, backchannelLogoutURI: String? = nil,
+        backchannelLogoutSessionRequired: Bool = false, frontchannelLogoutURI: String? = nil, frontchannelLogoutSessionRequired: Bool = false
     ) {
         self.id = id; self.name = name; self.secretHash = secretHash; self.redirectURIs = redirectURIs
         self.postLogoutURIs = postLogoutURIs; self.created = created; self.idTokenAlg = idTokenAlg; self.otp = otp
         self.ciba = ciba; self.notificationEndpoint = notificationEndpoint; self.deviceGrant = deviceGrant
         self.introspect = introspect
+        self.backchannelLogoutURI = backchannelLogoutURI; self.backchannelLogoutSessionRequired = backchannelLogoutSessionRequired
+        self.frontchannelLogoutURI = frontchannelLogoutURI; self.frontchannelLogoutSessionRequired = frontchannelLogoutSessionRequired
     }
 }
 
@@ -78,14 +92,16 @@ public struct AuthorizationCode: Sendable, Equatable {
     public var authTime: Int
     public var created: Int
     public var expires: Int
+    /// The ZKPin web session the login came from (`OIDCLogin.sid`).
+    public var sid: String?
 
     public init(
         hash: String, clientId: String, redirectURI: String, userId: String, mpinId: String, scope: String,
-        nonce: String?, codeChallenge: String?, authTime: Int, created: Int, expires: Int
+        nonce: String?, codeChallenge: String?, authTime: Int, created: Int, expires: Int, sid: String? = nil
     ) {
         self.hash = hash; self.clientId = clientId; self.redirectURI = redirectURI; self.userId = userId; self.mpinId = mpinId
         self.scope = scope; self.nonce = nonce; self.codeChallenge = codeChallenge; self.authTime = authTime
-        self.created = created; self.expires = expires
+        self.created = created; self.expires = expires; self.sid = sid
     }
 }
 
@@ -101,10 +117,15 @@ public struct OIDCRefreshToken: Sendable, Equatable {
     /// The hash of the authorization code the family started with.
     public var family: String
     public var expires: Int
+    /// The web session of the login, carried into each refreshed ID token.
+    public var sid: String?
 
-    public init(hash: String, clientId: String, userId: String, mpinId: String, scope: String, authTime: Int, family: String, expires: Int) {
+    public init(
+        hash: String, clientId: String, userId: String, mpinId: String, scope: String, authTime: Int, family: String, expires: Int,
+        sid: String? = nil
+    ) {
         self.hash = hash; self.clientId = clientId; self.userId = userId; self.mpinId = mpinId; self.scope = scope
-        self.authTime = authTime; self.family = family; self.expires = expires
+        self.authTime = authTime; self.family = family; self.expires = expires; self.sid = sid
     }
 }
 
@@ -121,5 +142,24 @@ public struct OIDCAccessToken: Sendable, Equatable {
     public init(hash: String, clientId: String, userId: String, mpinId: String, scope: String, codeHash: String, expires: Int) {
         self.hash = hash; self.clientId = clientId; self.userId = userId; self.mpinId = mpinId; self.scope = scope
         self.codeHash = codeHash; self.expires = expires
+    }
+}
+
+/// A person's sign-in at a site: one per login family (an authorization code, a CIBA request
+/// or a device code, with the tokens refreshed from it). Sign-out and the end of an identity
+/// end these, and tell the sites that asked to hear of it.
+public struct OIDCLogin: Sendable, Equatable {
+    public var family: String
+    public var clientId: String
+    public var userId: String
+    public var mpinId: String
+    /// The ZKPin web session it came from (the `sid` claim), nil for CIBA and device grants.
+    public var sid: String?
+    public var created: Int
+    public var expires: Int
+
+    public init(family: String, clientId: String, userId: String, mpinId: String, sid: String?, created: Int, expires: Int) {
+        self.family = family; self.clientId = clientId; self.userId = userId; self.mpinId = mpinId; self.sid = sid
+        self.created = created; self.expires = expires
     }
 }

@@ -25,6 +25,8 @@ final class OIDCProvider: Sendable {
     let events: PersonEvents
     /// The grant types the features add to the token endpoint.
     let extensionGrants: [ExtensionGrant]
+    /// Clients as the token side authenticates them (read at most every two seconds).
+    let clients = ClientCache()
     static let codeTTL = 60
     static let accessTokenTTL = 3600
     static let idTokenTTL = 600
@@ -68,6 +70,10 @@ final class OIDCProvider: Sendable {
     /// with a new mpinId), opaque, the same on every instance (keyed with the link key).
     func subject(userId: String) -> String { String(Tokens.hmac(key: subjectKey, "oidc-sub\n" + userId).prefix(32)) }
 
+    /// The `sid` of a ZKPin web session: derived from the stored hash of its cookie, so it
+    /// names the session to the sites without revealing anything that opens it.
+    static func sid(sessionHash: String) -> String { String(Tokens.hash("oidc-sid\n" + sessionHash).prefix(32)) }
+
     func client(id: String) async throws(APIError) -> OIDCClient? {
         try await storage("read OIDC client") { try await $0.oidcClient(id: id) }
     }
@@ -94,13 +100,13 @@ final class OIDCProvider: Sendable {
     /// Issues a code for a signed-in person; returns the redirect to the client.
     func issueCode(
         clientId: String, redirectURI: String, scope: String, state: String?, nonce: String?, codeChallenge: String?,
-        userId: String, mpinId: String, authTime: Int, address: String
+        userId: String, mpinId: String, authTime: Int, sid: String?, address: String
     ) async throws -> String {
         let code = Tokens.fresh()
         let created = now
         let grant = AuthorizationCode(
             hash: Tokens.hash(code), clientId: clientId, redirectURI: redirectURI, userId: userId, mpinId: mpinId, scope: scope,
-            nonce: nonce, codeChallenge: codeChallenge, authTime: authTime, created: created, expires: created + Self.codeTTL)
+            nonce: nonce, codeChallenge: codeChallenge, authTime: authTime, created: created, expires: created + Self.codeTTL, sid: sid)
         try await storage("insert authorization code") { try await $0.insertAuthorizationCode(grant) }
         metrics.authorizations.increment()
         await audit.record("oidc_authorize", userId: userId, mpinId: mpinId, address: address, "client \(clientId)")
@@ -153,7 +159,7 @@ final class OIDCProvider: Sendable {
         let redirect = try await issueCode(
             clientId: pending.clientId, redirectURI: pending.redirectURI, scope: pending.scope,
             state: pending.state, nonce: pending.nonce, codeChallenge: pending.codeChallenge,
-            userId: session.userId, mpinId: session.mpinId, authTime: session.created, address: address)
+            userId: session.userId, mpinId: session.mpinId, authTime: session.created, sid: Self.sid(sessionHash: session.hash), address: address)
         return (cookie, redirect)
     }
 

@@ -1,7 +1,7 @@
 import Hummingbird
 
 /// The HTTP face of the OpenID Connect provider, one route collection per endpoint group:
-/// discovery and keys, authorize (with the access-code page), token, userinfo, logout.
+/// discovery and keys, authorize (with the access-code page), token, userinfo (logout is the SignOut feature's).
 /// Errors answer for themselves (`OAuthError`, `BearerChallenge`, `ProviderPageError`).
 enum OIDCRoutes {
     /// Adds the provider's routes; the features add theirs with the answer (their grants are
@@ -19,7 +19,6 @@ enum OIDCRoutes {
         router.addRoutes(AuthorizeRoutes.collection(web, pages: pages))
         router.addRoutes(TokenRoutes.collection(web))
         router.addRoutes(UserInfoRoutes.collection(provider, address: web.address))
-        router.addRoutes(LogoutRoutes.collection(web))
         return web
     }
 }

@@ -44,6 +44,27 @@ enum OIDCSchema {
         // Resource servers and gateways that may introspect any client's tokens (RFC 7662).
         SchemaChange(version: 10, owner: "OIDC", summary: "clients that introspect tokens") { d in
             ["ALTER TABLE oidc_clients ADD COLUMN introspect \(d.boolean) NOT NULL DEFAULT \(d.false)"]
+        },
+        // The sign-ins at sites (one per login family) with the web session they came from, so
+        // that a sign-out or the end of an identity can end them and tell the sites.
+        SchemaChange(
+            version: 13, owner: "OIDC", summary: "sign-ins at sites, their session id, the sites' logout URIs", expiring: ["oidc_logins"]
+        ) { d in
+            [
+                """
+                CREATE TABLE oidc_logins(
+                    family TEXT PRIMARY KEY, client_id TEXT NOT NULL, user_id TEXT NOT NULL, mpin_id TEXT NOT NULL, sid TEXT,
+                    created \(d.integer) NOT NULL, expires \(d.integer) NOT NULL)
+                """,
+                "CREATE INDEX oidc_logins_identity ON oidc_logins(mpin_id)",
+                "CREATE INDEX oidc_logins_sid ON oidc_logins(sid)",
+                "ALTER TABLE oidc_codes ADD COLUMN sid TEXT",
+                "ALTER TABLE oidc_refresh_tokens ADD COLUMN sid TEXT",
+                "ALTER TABLE oidc_clients ADD COLUMN backchannel_logout_uri TEXT",
+                "ALTER TABLE oidc_clients ADD COLUMN backchannel_logout_session_required \(d.boolean) NOT NULL DEFAULT \(d.false)",
+                "ALTER TABLE oidc_clients ADD COLUMN frontchannel_logout_uri TEXT",
+                "ALTER TABLE oidc_clients ADD COLUMN frontchannel_logout_session_required \(d.boolean) NOT NULL DEFAULT \(d.false)"
+            ]
         }
     ]
 

@@ -73,10 +73,13 @@ struct SigningKey: Sendable {
         if let rsa { await keys.add(rsa: rsa, digestAlgorithm: .sha256, kid: JWKIdentifier(string: kid)) }
     }
 
-    func sign(_ claims: IDTokenClaims) async throws -> String {
+    /// Signs an ID token, or (with its `typ`) another token of the provider's, such as a logout token.
+    func sign(_ claims: some JWTPayload, type: String? = nil) async throws -> String {
         let keys = JWTKeyCollection()
         await add(to: keys)
-        return try await keys.sign(claims, kid: JWKIdentifier(string: kid))
+        var header = JWTHeader()
+        header.typ = type
+        return try await keys.sign(claims, kid: JWKIdentifier(string: kid), header: header)
     }
 }
 

@@ -9,10 +9,12 @@ extension Store {
         try await driver.write(
             """
             INSERT INTO oidc_clients(id, name, secret_hash, redirect_uris, post_logout_uris, created, id_token_alg, otp, ciba_mode,
-                ciba_notification_endpoint, device_grant, introspect)
+                ciba_notification_endpoint, device_grant, introspect, backchannel_logout_uri, backchannel_logout_session_required,
+                frontchannel_logout_uri, frontchannel_logout_session_required, admin_scopes)
             VALUES (\(c.id), \(c.name), \(c.secretHash), \(URIList.join(c.redirectURIs)), \(URIList.join(c.postLogoutURIs)), \(c.created),
                     \(c.idTokenAlg), \(c.otp), \(c.ciba?.rawValue), \(c.notificationEndpoint), \(c.deviceGrant),
-                    \(c.introspect))
+                    \(c.introspect), \(c.backchannelLogoutURI), \(c.backchannelLogoutSessionRequired), \(c.frontchannelLogoutURI),
+                    \(c.frontchannelLogoutSessionRequired), \(c.adminScopes.isEmpty ? nil : c.adminScopes.joined(separator: " ")))
             """)
     }
 
@@ -28,7 +30,10 @@ extension Store {
     public func deleteOIDCClient(id: String) async throws -> Bool {
         try await transaction { tx in
             let deleted = try tx.one("DELETE FROM oidc_clients WHERE id = \(id) RETURNING 1") != nil
-            for table in ["oidc_access_tokens", "oidc_refresh_tokens", "oidc_codes", "oidc_pending", "otp_codes", "ciba_requests", "device_codes"] {
+            for table in [
+                "oidc_access_tokens", "oidc_refresh_tokens", "oidc_codes", "oidc_pending", "oidc_logins", "otp_codes", "ciba_requests",
+                "device_codes"
+            ] {
                 _ = try tx.run("DELETE FROM \(raw: table) WHERE client_id = \(id)")
             }
             return deleted
@@ -57,9 +62,9 @@ extension Store {
     public func insertAuthorizationCode(_ c: AuthorizationCode) async throws {
         try await driver.write(
             """
-            INSERT INTO oidc_codes(hash, client_id, redirect_uri, user_id, mpin_id, scope, nonce, code_challenge, auth_time, created, expires, used)
+            INSERT INTO oidc_codes(hash, client_id, redirect_uri, user_id, mpin_id, scope, nonce, code_challenge, auth_time, created, expires, used, sid)
             VALUES (\(c.hash), \(c.clientId), \(c.redirectURI), \(c.userId), \(c.mpinId), \(c.scope), \(c.nonce), \(c.codeChallenge),
-                    \(c.authTime), \(c.created), \(c.expires), \(false))
+                    \(c.authTime), \(c.created), \(c.expires), \(false), \(c.sid))
             """)
     }
 
@@ -122,14 +127,39 @@ extension Store {
     /// Stores an access token and, when given, a refresh token of the family
     /// `access.codeHash`, in one transaction and only while the family stands: its code row is
     /// locked first, and a revocation marks it. False (nothing stored) when it was revoked.
-    public func insertOIDCTokens(_ access: OIDCAccessToken, refresh: OIDCRefreshToken?) async throws -> Bool {
+    /// `login`: the family's sign-in at the site, recorded with its first tokens.
+    public func insertOIDCTokens(_ access: OIDCAccessToken, refresh: OIDCRefreshToken?, login: OIDCLogin? = nil) async throws -> Bool {
+        try await storeOIDCTokens(access, refresh: refresh, login: login, checkingIdentity: false, audit: nil) == .stored
+    }
+
+    public enum OIDCTokenStoring: Sendable, Equatable { case stored, familyRevoked, identityInactive }
+
+    /// `insertOIDCTokens` for the token endpoint: in the same transaction it checks that the
+    /// identity is still active (revoked or blocked since the login: nothing is stored) and
+    /// appends the audit row, so a grant costs the store one write and no extra read.
+    public func storeOIDCTokens(
+        _ access: OIDCAccessToken, refresh: OIDCRefreshToken?, login: OIDCLogin?, checkingIdentity: Bool = true, audit: AuditEvent?
+    ) async throws -> OIDCTokenStoring {
         try await transaction { tx in
+            if checkingIdentity {
+                let state = try tx.one("SELECT state FROM identities WHERE mpin_id = \(access.mpinId)")?.text("state")
+                guard state == IdentityState.active.rawValue else { return .identityInactive }
+            }
             let standing = try tx.one(
                 "UPDATE oidc_codes SET used = \(true) WHERE hash = \(access.codeHash) AND revoked = \(false) RETURNING 1")
-            guard standing != nil else { return false }
+            guard standing != nil else { return .familyRevoked }
             _ = try tx.run(Self.insertAccessToken(access))
             if let refresh { _ = try tx.run(Self.insertRefreshToken(refresh)) }
-            return true
+            if let l = login {
+                _ = try tx.run(
+                    """
+                    INSERT INTO oidc_logins(family, client_id, user_id, mpin_id, sid, created, expires)
+                    VALUES (\(l.family), \(l.clientId), \(l.userId), \(l.mpinId), \(l.sid), \(l.created), \(l.expires))
+                    ON CONFLICT(family) DO NOTHING
+                    """)
+            }
+            if let audit { _ = try tx.run(LoginSteps.appendAudit(audit)) }
+            return .stored
         }
     }
 
@@ -141,8 +171,9 @@ extension Store {
 
     static func insertRefreshToken(_ t: OIDCRefreshToken) -> SQLStatement {
         """
-        INSERT INTO oidc_refresh_tokens(hash, client_id, user_id, mpin_id, scope, auth_time, family, expires, used)
-        VALUES (\(t.hash), \(t.clientId), \(t.userId), \(t.mpinId), \(t.scope), \(t.authTime), \(t.family), \(t.expires), \(false))
+        INSERT INTO oidc_refresh_tokens(hash, client_id, user_id, mpin_id, scope, auth_time, family, expires, used, sid)
+        VALUES (\(t.hash), \(t.clientId), \(t.userId), \(t.mpinId), \(t.scope), \(t.authTime), \(t.family), \(t.expires), \(false),
+                \(t.sid))
         """
     }
 
@@ -177,7 +208,7 @@ extension Store {
     /// Deletes expired pending authorizations, codes (kept a while after expiry so a late
     /// second use is still recognised) and access and refresh tokens.
     public func purgeExpiredOIDC(now: Int) async throws {
-        try await purge(now: now, tables: ["oidc_pending", "oidc_access_tokens", "oidc_refresh_tokens"])
+        try await purge(now: now, tables: ["oidc_pending", "oidc_access_tokens", "oidc_refresh_tokens", "oidc_logins"])
         // A code stays while refresh tokens of its family live: it is the family's root.
         try await driver.write(
             """

@@ -26,6 +26,17 @@ struct TokenResponse: Codable, Sendable {
     var scope: String
     /// Only with the `offline_access` scope; a new one on every refresh.
     var refresh_token: String?
+
+    enum CodingKeys: String, CodingKey { case access_token, token_type, expires_in, id_token, scope, refresh_token }
+
+    /// A client's own token (client credentials) signs nobody in: its empty `id_token` is left out.
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(access_token, forKey: .access_token); try c.encode(token_type, forKey: .token_type)
+        try c.encode(expires_in, forKey: .expires_in)
+        if !id_token.isEmpty { try c.encode(id_token, forKey: .id_token) }
+        try c.encode(scope, forKey: .scope); try c.encodeIfPresent(refresh_token, forKey: .refresh_token)
+    }
 }
 
 extension OIDCProvider {
@@ -76,7 +87,7 @@ extension OIDCProvider {
         return try await issue(
             client: client, userId: grantCode.userId, mpinId: grantCode.mpinId, scope: grantCode.scope,
             authTime: grantCode.authTime, nonce: grantCode.nonce, family: codeHash,
-            refreshExpires: offline ? now + Self.refreshTokenTTL : nil, address: address)
+            refreshExpires: offline ? now + Self.refreshTokenTTL : nil, address: address, sid: grantCode.sid, newLogin: true)
     }
 
     /// `grant_type=refresh_token`: the token is used up and replaced; a second use of one revokes
@@ -105,25 +116,23 @@ extension OIDCProvider {
         let offline = scope.split(separator: " ").contains("offline_access")
         return try await issue(
             client: client, userId: old.userId, mpinId: old.mpinId, scope: scope, authTime: old.authTime, nonce: nil,
-            family: old.family, refreshExpires: offline ? old.expires : nil, address: address)
+            family: old.family, refreshExpires: offline ? old.expires : nil, address: address, sid: old.sid)
     }
 
-    /// The ID token, the access token and (with `refreshExpires`) a refresh token.
+    /// The ID token, the access token and (with `refreshExpires`) a refresh token. `sid`: the
+    /// web session of the login; `newLogin`: the family's first tokens, which record the
+    /// person's sign-in at the site (`OIDCLogin`), so that sign-out can end it.
     func issue(
         client: OIDCClient, userId: String, mpinId: String, scope: String, authTime: Int, nonce: String?, family: String,
-        refreshExpires: Int?, address: String, approval: ApprovalClaim? = nil
+        refreshExpires: Int?, address: String, approval: ApprovalClaim? = nil, sid: String? = nil, newLogin: Bool = false
     ) async throws(OAuthError) -> TokenResponse {
-        // The identity may have been revoked or blocked since the login.
-        guard let identity = try await stored({ try await $0.identity(mpinId: mpinId) }), identity.state == .active else {
-            throw .invalidGrant("the identity is no longer active")
-        }
         let accessToken = Tokens.fresh()
         let refreshToken = refreshExpires.map { _ in Tokens.fresh() }
         let issued = now
         let claims = IDTokenClaims(
             iss: issuer, sub: subject(userId: userId), aud: client.id, exp: issued + Self.idTokenTTL,
             iat: issued, authTime: authTime, nonce: nonce, email: userId,
-            emailVerified: true, amr: approval == nil ? ["pin", "zkp"] : ["pin", "zkp", "dvs"], azp: client.id, approval: approval)
+            emailVerified: true, amr: approval == nil ? ["pin", "zkp"] : ["pin", "zkp", "dvs"], azp: client.id, approval: approval, sid: sid)
         let idToken: String
         do { idToken = try await keys.current(SigningKey.Algorithm(rawValue: client.idTokenAlg) ?? .es256).sign(claims) } catch {
             throw .serverError("the ID token could not be signed")
@@ -135,15 +144,23 @@ extension OIDCProvider {
             refreshExpires.map {
                 OIDCRefreshToken(
                     hash: Tokens.hash(token), clientId: client.id, userId: userId, mpinId: mpinId,
-                    scope: scope, authTime: authTime, family: family, expires: $0)
+                    scope: scope, authTime: authTime, family: family, expires: $0, sid: sid)
             }
         }
-        // Stored only while the family stands: a concurrent reuse that revoked it wins.
-        guard try await stored({ try await $0.insertOIDCTokens(access, refresh: refresh) }) else {
-            throw .invalidGrant("the tokens of this login were revoked (a code or refresh token was used twice)")
+        let login =
+            newLogin
+            ? OIDCLogin(
+                family: family, clientId: client.id, userId: userId, mpinId: mpinId, sid: sid, created: issued,
+                expires: issued + Self.refreshTokenTTL) : nil
+        // Stored only while the identity is active (it may have been revoked or blocked since the
+        // login) and the family stands (a concurrent reuse that revoked it wins).
+        let row = AuditEvent(time: issued, kind: "oidc_token", userId: userId, mpinId: mpinId, address: address, detail: "client \(client.id)")
+        switch try await stored({ try await $0.storeOIDCTokens(access, refresh: refresh, login: login, audit: row) }) {
+        case .stored: break
+        case .identityInactive: throw .invalidGrant("the identity is no longer active")
+        case .familyRevoked: throw .invalidGrant("the tokens of this login were revoked (a code or refresh token was used twice)")
         }
         metrics.tokens.increment()
-        await audit.record("oidc_token", userId: userId, mpinId: mpinId, address: address, "client \(client.id)")
         return TokenResponse(
             access_token: accessToken, expires_in: Self.accessTokenTTL, id_token: idToken, scope: scope,
             refresh_token: refreshToken)

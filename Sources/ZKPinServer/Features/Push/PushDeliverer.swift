@@ -15,7 +15,7 @@ struct PushDeliverer: Sendable {
     let metrics: PushMetrics
     let audit: AuditTrail
     let logger: Logger
-    let wake: PushWakeup
+    let wake: Wakeup
 
     /// Seconds between looks at the queue when nothing wakes the deliverer.
     static let idlePoll: Duration = .seconds(1)

@@ -16,7 +16,7 @@ final class PushFeature: Sendable {
     init(rp: RelyingParty, options: PushOptions, vapid: VAPIDKey, logger: Logger) {
         self.options = options
         let metrics = PushMetrics(rp.metrics)
-        let wake = PushWakeup()
+        let wake = Wakeup()
         let live = PushBroadcast()
         let sender = PushSender(services: options.services, vapid: vapid, subject: options.subject, callTimeout: .seconds(Int64(options.sendTimeout)))
         self.metrics = metrics

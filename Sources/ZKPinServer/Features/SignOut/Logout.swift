@@ -35,11 +35,16 @@ extension OIDCProvider {
         return (RedirectURL.with(uri, [("state", p.state)]), hintSubject)
     }
 
-    /// Ends the ZKPin web session of the cookie.
-    func endSession(cookie: String?, address: String) async throws(APIError) {
-        let ended = try await self.session(cookie: cookie)
+    /// Ends the ZKPin web session of the cookie and the sign-ins at sites that came from it;
+    /// answers those (the page loads the front-channel frames of their sites).
+    func endSession(cookie: String?, address: String, sites: SiteSignOut) async throws(APIError) -> [EndedLogin] {
+        let session = try await self.session(cookie: cookie)
+        // Before the session goes: its sign-out event then finds these ended already.
+        var ended: [EndedLogin] = []
+        if let session { ended = await sites.endSession(sessionHash: session.hash, address: address) }
         try await access.closeSession(cookie: cookie)
         metrics.logouts.increment()
-        await audit.record("oidc_logout", userId: ended?.userId, mpinId: ended?.mpinId, address: address)
+        await audit.record("oidc_logout", userId: session?.userId, mpinId: session?.mpinId, address: address)
+        return ended
     }
 }

@@ -2,9 +2,11 @@ import Hummingbird
 
 /// `/oauth/logout` (GET and POST, OpenID Connect RP-Initiated Logout 1.0). Without an
 /// id_token_hint of the signed-in person anyone's page could sign a visitor out, so the person
-/// confirms first (the answer is a same-origin post of the confirmation form).
+/// confirms first (the answer is a same-origin post of the confirmation form). The sites the
+/// session signed in to are told: by a logout token (back-channel, `BackchannelLogouts`) or by
+/// a frame of the "Signed out" page (front-channel).
 enum LogoutRoutes {
-    static func collection(_ web: ProviderWeb) -> RouteCollection<AppContext> {
+    static func collection(_ web: ProviderWeb, sites: SiteSignOut) -> RouteCollection<AppContext> {
         let routes = RouteCollection(context: AppContext.self)
         let provider = web.provider
 
@@ -39,10 +41,16 @@ enum LogoutRoutes {
                     .compactMap { key, value in value.map { ["name": key, "value": $0] } }
                 return HTMLPage.response(web.messages.confirmLogoutPage(serviceName: web.serviceName, fields: fields))
             }
-            try await provider.endSession(cookie: web.cookie.value(in: request), address: web.address.of(request, context))
-            if let target { return HTMLPage.redirect(target, cookie: web.cookie.removal()) }
+            let ended = try await provider.endSession(
+                cookie: web.cookie.value(in: request), address: web.address.of(request, context), sites: sites)
+            let frames = FrontchannelFrames(ended, issuer: provider.issuer)
+            if let target, frames.sources.isEmpty { return HTMLPage.redirect(target, cookie: web.cookie.removal()) }
+            let also = frames.sites.isEmpty ? "" : " and of " + frames.sites.joined(separator: ", ")
             var response = HTMLPage.response(
-                web.messages.messagePage(serviceName: web.serviceName, title: "Signed out", message: "You are signed out of \(web.serviceName)."))
+                web.messages.signedOutPage(
+                    serviceName: web.serviceName, message: "You are signed out of \(web.serviceName)\(also).", frames: frames.sources,
+                    continueURL: target),
+                extraPolicy: frames.policyDirective)
             response.setCookie(web.cookie.removal())
             return response
         }
