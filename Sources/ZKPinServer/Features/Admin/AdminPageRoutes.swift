@@ -84,7 +84,8 @@ enum AdminPageRoutes {
             // After a change: what it did, said at the top (the count is only a number).
             if let done = request.uri.queryParameters.get("done"), let count = request.uri.queryParameters.get("count").flatMap({ Int($0) }) {
                 let key = done == "revoke" ? "adminRevoked" : done == "unblock" ? "adminUnblocked" : nil
-                if let key { view["notice"] = AdminPage.say(key, ["email": email, "count": String(count)]) }
+                let identities = AdminPage.say(count == 1 ? "adminIdentityOne" : "adminIdentityMany")
+                if let key { view["notice"] = AdminPage.say(key, ["email": email, "count": String(count), "identities": identities]) }
             }
             return HTMLPage.response(page.adminHTML(title: email, section: .people, admin: who.email, csrf: who.csrf, view: view))
         }
