@@ -163,7 +163,7 @@ enum AdminPageRoutes {
             let kind = (q.get("kind") ?? "").trimmingCharacters(in: .whitespaces)
             let since = q.get("since") ?? "", until = q.get("until") ?? ""
             let kinds = kind.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            guard email.utf8.count <= 1024, kinds.count <= 50, kinds.allSatisfy({ $0.count <= 64 }) else {
+            guard email.utf8.count <= 1024, kind.count <= AdminAPIRoutes.maxKindText else {
                 throw APIError.bad("the filters are too long")
             }
             let sinceTime = day(since), untilTime = day(until)
