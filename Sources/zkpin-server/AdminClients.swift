@@ -2,13 +2,14 @@ import ArgumentParser
 import Foundation
 import ZKPinServer
 
-/// `zkpin-server admin clients add|list|remove`: the relying parties of the OpenID Connect provider.
+/// `zkpin-server admin clients add|list|set-redirect-uris|rotate-secret|remove`: the relying
+/// parties of the OpenID Connect provider (and the admin API's clients).
 extension OIDCClient.CIBAMode: ExpressibleByArgument {}
 
 struct Clients: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Register the web sites that sign people in through ZKPin (OpenID Connect).",
-        subcommands: [Add.self, List.self, Remove.self])
+        subcommands: [Add.self, List.self, SetRedirectURIs.self, RotateSecret.self, Remove.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Register a client; prints its id and (once) its secret.")
@@ -67,7 +68,14 @@ struct Clients: AsyncParsableCommand {
                 "A client of the admin API (/admin/v1) with client credentials: read (zkpin:admin:read) or write (read and zkpin:admin:write).",
                 valueName: "read|write"))
         var adminScopes: String?
+        @Option(
+            name: .customLong("jwks-file"),
+            help: ArgumentHelp(
+                "The client's public keys (a JWK Set, EC P-256 or RSA): it authenticates at the token endpoint with assertions signed by them (private_key_jwt, RFC 7523) and gets no secret.",
+                valueName: "FILE"))
+        var jwksFile: String?
         @OptionGroup var storage: AdminStorage
+        @Flag(help: "Print the client and its secret as one JSON document (as POST /admin/v1/clients answers).") var json = false
 
         func run() async throws {
             var scopes: [String] = []
@@ -76,6 +84,13 @@ struct Clients: AsyncParsableCommand {
                     throw ServerExitStatus.fail("--admin-scopes is read or write, not \(access)", status: ServerExitStatus.usage)
                 }
                 scopes = granted
+            }
+            var jwks: String? = nil
+            if let jwksFile {
+                guard let data = FileManager.default.contents(atPath: jwksFile) else {
+                    throw ServerExitStatus.fail("cannot read --jwks-file \(jwksFile)", status: ServerExitStatus.usage)
+                }
+                jwks = String(decoding: data, as: UTF8.self)
             }
             let store = try await storage.open()
             do {
@@ -86,10 +101,13 @@ struct Clients: AsyncParsableCommand {
                     logout: ClientRegistry.LogoutURIs(
                         backchannel: backchannelLogoutURI, backchannelSessionRequired: backchannelLogoutSessionRequired,
                         frontchannel: frontchannelLogoutURI, frontchannelSessionRequired: frontchannelLogoutSessionRequired),
-                    adminScopes: scopes, now: Int(Date().timeIntervalSince1970))
+                    adminScopes: scopes, jwks: jwks, now: Int(Date().timeIntervalSince1970))
+                if json { return try AdminOutput.printDocument(AdminRows.ClientWithSecret(client, secret: secret)) }
                 print("client_id: \(client.id)")
                 if let secret {
                     print("client_secret: \(secret)")
+                } else if jwks != nil {
+                    print("no secret: the client signs assertions with its keys (private_key_jwt)")
                 } else if redirectURIs.isEmpty {
                     // The device grant has no authorization code, so PKCE does not apply to it.
                     print("public client: no secret")
@@ -117,16 +135,63 @@ struct Clients: AsyncParsableCommand {
         }
     }
 
+    struct SetRedirectURIs: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set-redirect-uris",
+            abstract: "Replace a client's redirect URIs (and, with --post-logout-uri, its post-logout URIs); audited.")
+        @Argument var clientId: String
+        @Option(name: .customLong("redirect-uri"), parsing: .upToNextOption, help: "The exact redirect URI(s), replacing the current ones.")
+        var redirectURIs: [String] = []
+        @Option(name: .customLong("post-logout-uri"), parsing: .upToNextOption, help: "Replace the post-logout URIs too.")
+        var postLogoutURIs: [String] = []
+        @OptionGroup var storage: AdminStorage
+        @OptionGroup var output: AdminOutput
+
+        func run() async throws {
+            let store = try await storage.open()
+            let client: OIDCClient?
+            do {
+                client = try await ClientRegistry.setRedirectURIs(
+                    in: store, id: clientId, redirectURIs: redirectURIs, postLogoutURIs: postLogoutURIs.isEmpty ? nil : postLogoutURIs,
+                    now: Int(Date().timeIntervalSince1970))
+            } catch let error as ClientRegistry.Invalid { throw ServerExitStatus.fail(error.description, status: ServerExitStatus.usage) }
+            guard let client else { throw ServerExitStatus.fail("no client \(clientId)", status: 1) }
+            if output.json { return try output.printJSON(AdminRows.ClientRow(client)) }
+            print("\(client.id) redirect URIs: \(client.redirectURIs.joined(separator: " "))")
+        }
+    }
+
+    struct RotateSecret: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rotate-secret",
+            abstract: "Give a confidential client a new secret (printed once); the old one stops within two seconds.")
+        @Argument var clientId: String
+        @OptionGroup var storage: AdminStorage
+        @OptionGroup var output: AdminOutput
+
+        func run() async throws {
+            let store = try await storage.open()
+            let rotated: (client: OIDCClient, secret: String)?
+            do {
+                rotated = try await ClientRegistry.rotateSecret(in: store, id: clientId, now: Int(Date().timeIntervalSince1970))
+            } catch let error as ClientRegistry.Invalid { throw ServerExitStatus.fail(error.description, status: ServerExitStatus.usage) }
+            guard let rotated else { throw ServerExitStatus.fail("no client \(clientId)", status: 1) }
+            if output.json { return try output.printJSON(AdminRows.ClientWithSecret(rotated.client, secret: rotated.secret)) }
+            print("client_id: \(rotated.client.id)")
+            print("client_secret: \(rotated.secret)")
+        }
+    }
+
     struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove a client; its codes and tokens stop at once. Audited.")
         @Argument var clientId: String
         @OptionGroup var storage: AdminStorage
         func run() async throws {
             let store = try await storage.open()
-            guard try await store.deleteOIDCClient(id: clientId) else {
+            guard try await ClientRegistry.removeClient(from: store, id: clientId, now: Int(Date().timeIntervalSince1970)) else {
                 print("no client \(clientId)")
                 throw ExitCode(1)
             }
-            try await store.appendAudit(AuditEvent(time: Int(Date().timeIntervalSince1970), kind: "oidc_client_remove", detail: clientId))
             print("removed \(clientId)")
         }
     }

@@ -82,8 +82,10 @@ struct Keys: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         @OptionGroup var location: AdminDataFolder
+        @OptionGroup var output: AdminOutput
         func run() async throws {
             let entries = try SigningKeys.list(dataDirectory: try await location.folder(), now: Int(Date().timeIntervalSince1970))
+            if output.json { return try output.printJSON(entries.map(AdminRows.KeyRow.init)) }
             let table = AdminTable(header: ["KEY ID", "ALGORITHM", "STATUS"], rows: entries.map { [$0.kid, $0.algorithm, $0.status] })
             for line in table.lines { print(line) }
         }

@@ -7,8 +7,10 @@ import ZKPinWire
 struct AdminOutput: ParsableArguments {
     @Flag(help: "Print one JSON document (an array) instead of the listing for people.") var json = false
 
-    func printJSON<Row: Encodable>(_ rows: [Row]) throws {
-        FileHandle.standardOutput.write(try AdminRows.json(rows) + Data("\n".utf8))
+    func printJSON<Value: Encodable>(_ value: Value) throws { try Self.printDocument(value) }
+
+    static func printDocument<Value: Encodable>(_ value: Value) throws {
+        FileHandle.standardOutput.write(try AdminRows.json(value) + Data("\n".utf8))
     }
 }
 

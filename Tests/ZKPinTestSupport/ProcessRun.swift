@@ -22,9 +22,8 @@ public struct ProcessRun: Sendable {
         // Read both pipes to the end before waiting: a full pipe would block the child.
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
         return ProcessRun(
-            status: process.terminationStatus, out: String(decoding: outData, as: UTF8.self),
+            status: process.exitStatus(within: 60) ?? process.stop() ?? -1, out: String(decoding: outData, as: UTF8.self),
             err: String(decoding: errData, as: UTF8.self))
     }
 }

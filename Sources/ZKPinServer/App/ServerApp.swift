@@ -164,6 +164,12 @@ public enum ZKPinServerApp {
             router.addRoutes(LogoutRoutes.collection(web, sites: feature.sites))
             signOut = feature
             router.addRoutes(AdminAPIRoutes.collection(provider: web.provider, address: address))
+            if let text = o.admins {
+                guard let admins = AdminPageAccess.parse(text) else {
+                    throw SetupError("--admins must be e-mail addresses separated by commas", kind: .configuration)
+                }
+                router.addRoutes(try AdminPageRoutes.collection(rp: rp, provider: web.provider, admins: admins, address: address))
+            }
             hooks = HooksFeature(rp: rp, provider: web.provider, maxAge: o.hookMaxAge, http: HTTPJSON.noRedirects, logger: logger)
         }
         if let text = o.forwardAuth {

@@ -27,6 +27,8 @@ extension ServerConfig {
         notMeBlocks = o.notMeBlocks
         cookieDomain = o.cookieDomain?.lowercased()
         returnHosts = Set((o.forwardAuth.flatMap { try? ForwardAuthRules(parsing: $0) }?.hosts.keys).map(Array.init) ?? [])
+        // The admin page sends a visitor to sign in and back to where they were.
+        returnPaths = o.admins == nil ? [] : [AdminPageAccess.path]
         limits.pendingRequestsPerPerson = o.pendingRequests
         dataDirectory = o.dataDirectory
         clientCommand = o.clientCommand

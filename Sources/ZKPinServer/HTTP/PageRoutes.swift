@@ -19,7 +19,9 @@ enum PageRoutes {
             // `?rd=URL` (a proxy's sign-in redirect): the session form returns there once signed
             // in, when its host is one ZKPin protects; any other is dropped here.
             var action = "/session"
-            if let rd = ReturnAddress.allowed(request.uri.queryParameters.get("rd"), hosts: rp.config.returnHosts) {
+            if let rd = ReturnAddress.allowed(
+                request.uri.queryParameters.get("rd"), hosts: rp.config.returnHosts, paths: rp.config.returnPaths)
+            {
                 action += "?" + ReturnAddress.query(rd)
             }
             var response = HTMLPage.response(
@@ -73,7 +75,8 @@ enum PageRoutes {
             // Only the browser that opened this sign-in page, and only a sign-in page's webOTT.
             try binding.check(form.webOTT, for: .session, in: request)
             let cookie = try await access.openSession(form)
-            let back = ReturnAddress.allowed(request.uri.queryParameters.get("rd"), hosts: rp.config.returnHosts)
+            let back = ReturnAddress.allowed(
+                request.uri.queryParameters.get("rd"), hosts: rp.config.returnHosts, paths: rp.config.returnPaths)
             return HTMLPage.redirect(back ?? "/account", cookie: session.cookie(cookie))
         }
         routes.post("/logout") { request, _ in

@@ -33,8 +33,18 @@ struct SessionCookie: Sendable {
 /// Where a sign-in returns to (`rd`, as nginx, Caddy and Traefik setups pass it): an absolute
 /// http(s) URL whose host is one of `hosts`, else nil (the sign-in goes to /account).
 enum ReturnAddress {
-    static func allowed(_ rd: String?, hosts: Set<String>) -> String? {
-        guard let rd, rd.utf8.count <= 2048, let host = host(of: rd), hosts.contains(host) else { return nil }
+    /// `rd` when it is an absolute URL on one of `hosts`, or a path of this server under one of
+    /// `paths` (`/admin`, `/admin/people?q=x`; never `//host` or a backslash, which browsers
+    /// read as another host).
+    static func allowed(_ rd: String?, hosts: Set<String>, paths: Set<String> = []) -> String? {
+        guard let rd, rd.utf8.count <= 2048 else { return nil }
+        if rd.hasPrefix("/") && !rd.hasPrefix("//") && !rd.contains("\\") && !rd.contains(where: { $0.isWhitespace || $0.isNewline }) {
+            let within = paths.contains { path in
+                rd == path || rd.hasPrefix(path + "/") || rd.hasPrefix(path + "?")
+            }
+            return within ? rd : nil
+        }
+        guard let host = host(of: rd), hosts.contains(host) else { return nil }
         return rd
     }
 

@@ -45,6 +45,8 @@ public struct ServerConfig: Sendable {
     /// Hosts a sign-in may return to (`/?rd=URL`): those `--forward-auth` protects. Any other
     /// return address is ignored (no open redirect).
     public var returnHosts: Set<String> = []
+    /// Paths of this server the sign-in page may return to (`rd=/admin/...`).
+    public var returnPaths: Set<String> = []
     public var limits: Limits
     /// One-time codes (pass 2 with `OTP`, `/otp/verify`).
     public var otp: OTPSettings

@@ -10,13 +10,21 @@ extension Store {
 
     /// The newest `query.limit` rows that match `query`, oldest first.
     public func auditLog(_ query: AuditQuery) async throws -> [AuditEvent] {
-        try await driver.read(
+        try await numberedAuditLog(query).map(\.event)
+    }
+
+    /// As `auditLog`, with each row's id (for paging back with `before`).
+    public func numberedAuditLog(_ query: AuditQuery) async throws -> [NumberedAuditEvent] {
+        // An IN list may not be empty: every kind is asked for as "" (no row's kind) with the flag.
+        let anyKind = query.kinds.isEmpty ? 1 : 0
+        return try await driver.read(
             """
             SELECT * FROM audit WHERE (CAST(\(query.userId) AS TEXT) IS NULL OR lower(user_id) = lower(\(query.userId)))
-              AND time >= \(query.since ?? Int.min)
+              AND (\(anyKind) = 1 OR kind IN (\(list: query.kinds.isEmpty ? [""] : query.kinds)))
+              AND time >= \(query.since ?? Int.min) AND time < \(query.until ?? Int.max) AND id < \(query.before ?? Int.max)
             ORDER BY id DESC LIMIT \(query.limit)
             """
-        ).reversed().map(AuditEvent.init(row:))
+        ).reversed().map { NumberedAuditEvent(id: try $0.int("id"), event: try AuditEvent(row: $0)) }
     }
 
     // MARK: Rate limits (shared by every instance on the store)

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import ZKPinTestSupport
 
 /// A child process whose standard output and error are collected as they arrive, so a test can
 /// wait for a line (the server's port, the confirmation code) while the child runs.
@@ -42,7 +43,7 @@ final class ChildProcess: Sendable {
 
     var standardOutput: String { output.state.withLock { $0.out } }
     var standardError: String { output.state.withLock { $0.err } }
-    var isRunning: Bool { process.isRunning }
+    var isRunning: Bool { process.exitStatus(within: 0) == nil }
 
     func write(_ text: String) {
         input.fileHandleForWriting.write(Data(text.utf8))
@@ -63,31 +64,28 @@ final class ChildProcess: Sendable {
                 let range = match.numberOfRanges > 1 ? match.range(at: 1) : match.range
                 return Range(range, in: text).map { String(text[$0]) }
             }
-            if !process.isRunning && standardOutput == text { return nil }
+            if !isRunning && standardOutput == text { return nil }
             try? await Task.sleep(for: .milliseconds(50))
         }
         return nil
     }
 
-    /// Waits for the exit (killing the child after `seconds`) and returns its status.
+    /// Waits for the exit (stopping the child after `seconds`) and returns its status; -1 when
+    /// the child could not be seen to end even after SIGKILL.
     func waitForExit(seconds: Double = 120) async -> Int32 {
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning && Date() < deadline { try? await Task.sleep(for: .milliseconds(50)) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        var status = await process.exitStatus(waiting: seconds)
+        if status == nil { status = process.stop() }
         // Let the readability handlers take the last bytes.
         try? await Task.sleep(for: .milliseconds(100))
-        return process.terminationStatus
+        return status ?? -1
     }
 
-    func terminate() {
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-    }
+    /// SIGTERM, then SIGKILL, each with a bounded wait.
+    func terminate() { process.stop() }
 
     /// Sends `number` (SIGINT for a Ctrl-C, SIGKILL for a crash) without waiting.
     func signal(_ number: Int32) {
-        if process.isRunning { kill(process.processIdentifier, number) }
+        if isRunning { kill(process.processIdentifier, number) }
     }
 
     /// Waits until standard error matches `pattern`; false when the child exits or `seconds`
@@ -98,7 +96,7 @@ final class ChildProcess: Sendable {
         while Date() < deadline {
             let text = standardError
             if regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil { return true }
-            if !process.isRunning && standardError == text { return false }
+            if !isRunning && standardError == text { return false }
             try? await Task.sleep(for: .milliseconds(50))
         }
         return false

@@ -1,5 +1,6 @@
 import Foundation
 import ZKPinClient
+import ZKPinTestSupport
 
 /// tools/lib/push_service.py as a child process on loopback: a Web Push service that checks
 /// the server's VAPID header, decrypts each message with its own keys (Python's
@@ -18,8 +19,7 @@ final class PushServiceProcess: Sendable {
         probe.standardOutput = FileHandle.nullDevice
         probe.standardError = FileHandle.nullDevice
         guard (try? probe.run()) != nil else { return false }
-        probe.waitUntilExit()
-        return probe.terminationStatus == 0
+        return probe.exitStatus(within: 60) == 0
     }()
 
     /// The repository's root (this file is three folders below it).

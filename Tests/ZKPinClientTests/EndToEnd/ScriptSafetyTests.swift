@@ -147,9 +147,9 @@ import ZKPinWire
         try process.run()
         try out.fileHandleForWriting.close()
         let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationReason == .exit)
-        #expect(process.terminationStatus == 0)
+        let status = process.exitStatus(within: 60)
+        #expect(!process.isRunning && process.terminationReason == .exit)
+        #expect(status == 0)
         #expect(String(decoding: errors, as: UTF8.self).isEmpty, "\(String(decoding: errors, as: UTF8.self))")
     }
 
@@ -165,8 +165,7 @@ import ZKPinWire
         process.standardError = err
         try process.run()
         let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(errors)")
+        #expect(process.exitStatus(within: 60) == 0, "\(errors)")
         #expect(!errors.contains("Fatal error") && !errors.contains("backtrace"), "\(errors)")
     }
 

@@ -194,7 +194,7 @@ import ZKPinWire
 
             let audit = try Self.json(try Self.admin(["audit", "--json", "--user", "ann@example.com", "--since", "2020-01-01", "--data", h.dir]))
             #expect(!audit.isEmpty && audit.allSatisfy { $0["userId"] as? String == "ann@example.com" })
-            #expect(audit.allSatisfy { Set($0.keys) == ["time", "kind", "userId", "mpinId", "address", "detail"] })
+            #expect(audit.allSatisfy { Set($0.keys) == ["id", "time", "kind", "userId", "mpinId", "address", "detail"] })
             // Text mode: the header, then only the filtered rows.
             let text = try Self.admin(["audit", "--user", "ann@example.com", "--data", h.dir]).out.split(separator: "\n")
             #expect(text.first == "TIME\tKIND\tUSER\tADDRESS\tDETAIL" && text.count == audit.count + 1)

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Testing
+import ZKPinTestSupport
 
 @testable import ZKPinServer
 
@@ -39,8 +40,7 @@ import Testing
         p.arguments = ["python3", "-c", "import aiosmtpd"]
         p.standardError = FileHandle.nullDevice
         guard (try? p.run()) != nil else { return false }
-        p.waitUntilExit()
-        return p.terminationStatus == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl")
+        return p.exitStatus(within: 60) == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl")
     }
 
     func run(_ args: [String]) throws {
@@ -50,7 +50,7 @@ import Testing
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()
-        p.waitUntilExit()
+        _ = p.exitStatus(within: 120) ?? p.stop()
     }
 
     @Test(.enabled(if: SMTPTests.available, "needs python3 with aiosmtpd and openssl"))
@@ -72,7 +72,7 @@ import Testing
         server.standardError = FileHandle.nullDevice
         try server.run()
         // SIGKILL: a child may inherit a blocked SIGTERM from the test runner.
-        defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
+        defer { server.killNow() }
         _ = stdout.fileHandleForReading.availableData  // "ready"
 
         FileManager.default.createFile(atPath: dir + "/password", contents: Data("s3cret pass\n".utf8), attributes: [.posixPermissions: 0o600])

@@ -1,4 +1,5 @@
 import Foundation
+import ZKPinTestSupport
 
 /// Another process (python3) holding `count` idle connections to 127.0.0.1:`port`, from the
 /// loopback address `source` (127.0.0.0/8 is all loopback on Linux, so one machine can be
@@ -56,8 +57,7 @@ final class IdleConnections: @unchecked Sendable {
 
     func stop() {
         try? input.fileHandleForWriting.close()
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
+        process.stop()
     }
 
     private var buffered = ""

@@ -60,17 +60,9 @@ final class ServerProcess: @unchecked Sendable {
         return text
     }
 
-    func kill() {
-        guard process.isRunning else { return }
-        Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-    }
+    func kill() { process.killNow() }
 
-    func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        process.waitUntilExit()
-    }
+    func stop() { process.stop() }
 
     deinit { kill() }
 

@@ -77,6 +77,12 @@ public struct ServeSettings: Sendable {
         "hook-max-age", default: 604_800, in: 60...7_776_000, valueName: "SECONDS",
         help: "A security event a hook's receiver has not taken after this long is skipped (and counted)",
         docs: "([Security events to your systems](#security-events-to-your-systems))")
+    public let admins = ServeSetting<String?>(
+        "admins", unset: "no one: /admin is not served", valueName: "EMAIL,...",
+        requirement: "must be e-mail addresses separated by commas",
+        help: "The people who may use the admin page at /admin, signing in to it with ZKPin",
+        docs: "([The admin page](#the-admin-page))"
+    ) { AdminPageAccess.parse($0) != nil }
     public let forwardAuth = ServeSetting<String?>(
         "forward-auth", unset: "/auth/verify is not served", valueName: "HOST=WHO|...,...",
         requirement: "must be HOST=WHO rules, WHO being *, @DOMAIN or an e-mail address, joined by | and ,",

@@ -29,21 +29,52 @@ public enum AdminRows {
         }
     }
 
-    /// One audit row (`admin audit --json`, `GET /admin/v1/audit`).
+    /// One audit row (`admin audit --json`, `GET /admin/v1/audit`); `id` is the log's order
+    /// (`before=` pages back from it).
     public struct AuditRow: Codable, Sendable, Equatable {
-        public var time: String, kind: String, userId: String?, mpinId: String?, address: String?, detail: String
+        public var id: Int, time: String, kind: String, userId: String?, mpinId: String?, address: String?, detail: String
 
-        public init(_ e: AuditEvent) {
-            time = AdminRows.time(e.time); kind = e.kind; userId = e.userId; mpinId = e.mpinId; address = e.address; detail = e.detail
+        public init(_ row: NumberedAuditEvent) {
+            let e = row.event
+            id = row.id; time = AdminRows.time(e.time); kind = e.kind; userId = e.userId; mpinId = e.mpinId; address = e.address
+            detail = e.detail
         }
 
-        enum CodingKeys: String, CodingKey { case time, kind, userId, mpinId, address, detail }
+        enum CodingKeys: String, CodingKey { case id, time, kind, userId, mpinId, address, detail }
         public func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(time, forKey: .time); try c.encode(kind, forKey: .kind)
+            try c.encode(id, forKey: .id); try c.encode(time, forKey: .time); try c.encode(kind, forKey: .kind)
             // null rather than absent: every row has every key.
             try c.encode(userId, forKey: .userId); try c.encode(mpinId, forKey: .mpinId); try c.encode(address, forKey: .address)
             try c.encode(detail, forKey: .detail)
+        }
+    }
+
+    /// One signing key (`admin keys list --json`, `GET /admin/v1/keys`).
+    public struct KeyRow: Codable, Sendable, Equatable {
+        public var kid: String, algorithm: String, status: String
+        public init(_ e: SigningKeys.Entry) { kid = e.kid; algorithm = e.algorithm; status = e.status }
+    }
+
+    /// A client's secret, shown once (`admin clients add|rotate-secret --json`, and the API's
+    /// answers to both): the client and its new secret (null for a public client).
+    public struct ClientWithSecret: Codable, Sendable, Equatable {
+        public var client: ClientRow, clientSecret: String?
+        public init(_ client: OIDCClient, secret: String?) { self.client = ClientRow(client); clientSecret = secret }
+
+        enum CodingKeys: String, CodingKey { case client, clientSecret }
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(client, forKey: .client); try c.encode(clientSecret, forKey: .clientSecret)
+        }
+    }
+
+    /// One person (`GET /admin/v1/users/{email}`): every identity (one per device) and the
+    /// newest audit rows about them.
+    public struct PersonRow: Codable, Sendable, Equatable {
+        public var userId: String, identities: [IdentityRow], audit: [AuditRow]
+        public init(userId: String, identities: [Identity], audit: [NumberedAuditEvent]) {
+            self.userId = userId; self.identities = identities.map(IdentityRow.init); self.audit = audit.map(AuditRow.init)
         }
     }
 
@@ -52,6 +83,8 @@ public enum AdminRows {
         public var id: String, name: String, `public`: Bool, created: String, idTokenAlg: String, roles: [String]
         public var redirectURIs: [String], postLogoutURIs: [String], backchannelLogoutURI: String?, frontchannelLogoutURI: String?
         public var adminScopes: [String]
+        /// client_secret_basic, private_key_jwt or none.
+        public var authMethod: String
 
         public init(_ c: OIDCClient) {
             id = c.id; name = c.name; `public` = c.isPublic; created = AdminRows.time(c.created); idTokenAlg = c.idTokenAlg
@@ -60,11 +93,12 @@ public enum AdminRows {
                 + (c.introspect ? ["introspect"] : [])
             redirectURIs = c.redirectURIs; postLogoutURIs = c.postLogoutURIs
             backchannelLogoutURI = c.backchannelLogoutURI; frontchannelLogoutURI = c.frontchannelLogoutURI; adminScopes = c.adminScopes
+            authMethod = c.authMethod
         }
 
         enum CodingKeys: String, CodingKey {
             case id, name, `public`, created, idTokenAlg, roles, redirectURIs, postLogoutURIs, backchannelLogoutURI, frontchannelLogoutURI,
-                adminScopes
+                adminScopes, authMethod
         }
         public func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
@@ -73,14 +107,26 @@ public enum AdminRows {
             try c.encode(redirectURIs, forKey: .redirectURIs); try c.encode(postLogoutURIs, forKey: .postLogoutURIs)
             // null rather than absent: every row has every key.
             try c.encode(backchannelLogoutURI, forKey: .backchannelLogoutURI); try c.encode(frontchannelLogoutURI, forKey: .frontchannelLogoutURI)
-            try c.encode(adminScopes, forKey: .adminScopes)
+            try c.encode(adminScopes, forKey: .adminScopes); try c.encode(authMethod, forKey: .authMethod)
         }
     }
 
     /// The listings' JSON: sorted keys, so the CLI's and the API's documents compare byte for byte.
-    public static func json<Row: Encodable>(_ rows: [Row]) throws -> Data {
+    public static func json<Value: Encodable>(_ value: Value) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(rows)
+        return try encoder.encode(value)
+    }
+
+    /// JSON lines (one compact object per line, each ending in a newline): the audit export.
+    public static func jsonLines<Row: Encodable>(_ rows: [Row]) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var out = Data()
+        for row in rows {
+            out += try encoder.encode(row)
+            out.append(0x0A)
+        }
+        return out
     }
 }

@@ -60,9 +60,9 @@ struct HookDeliverer: Sendable {
             }
             return try await group.reduce(false) { $0 || $1 }
         }
+        // As of the round's start (the hooks were read once, above).
         let newest = try await storage("read audit") { try await $0.newestAuditId() }
-        let slowest = try await storage("read hooks") { try await $0.hooks() }.map(\.cursor).min() ?? newest
-        metrics.lag.set(Int64(max(0, newest - slowest)))
+        metrics.lag.set(Int64(max(0, newest - (hooks.map(\.cursor).min() ?? newest))))
         return more
     }
 
@@ -83,7 +83,7 @@ struct HookDeliverer: Sendable {
                 continue
             }
             switch await postEvent(row, event: event, to: hook) {
-            case .delivered:
+            case .delivered(_):
                 metrics.sent.increment()
                 cursor = row.id
                 try await storage("advance hook") { try await $0.advanceHook(id: hook.id, cursor: cursor) }
@@ -108,13 +108,7 @@ struct HookDeliverer: Sendable {
         return rows.count == Self.batch
     }
 
-    enum Outcome {
-        case delivered
-        case retry(String)
-        case refused(String)
-    }
-
-    func postEvent(_ row: NumberedAuditEvent, event: String, to hook: Hook) async -> Outcome {
+    func postEvent(_ row: NumberedAuditEvent, event: String, to hook: Hook) async -> OutboundPost.Outcome {
         let token: String
         do {
             let claims = SecurityEventToken(
@@ -126,18 +120,6 @@ struct HookDeliverer: Sendable {
         request.headers.add(name: "Content-Type", value: "application/secevent+jwt")
         request.headers.add(name: "Accept", value: "application/json")
         request.body = .bytes(ByteBuffer(string: token))
-        do {
-            let response = try await http.execute(request, timeout: Self.sendTimeout)
-            _ = try? await response.body.collect(upTo: 64 << 10)
-            let status = Int(response.status.code)
-            switch status {
-            case 200..<300: return .delivered
-            case 300..<400: return .refused("HTTP \(status), a redirect (not followed)")
-            case 429, 500...: return .retry("HTTP \(status)")
-            default: return .refused("HTTP \(status)")
-            }
-        } catch {
-            return .retry("\(error)")
-        }
+        return await OutboundPost.send(request, with: http, timeout: Self.sendTimeout)
     }
 }

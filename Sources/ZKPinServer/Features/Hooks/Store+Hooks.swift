@@ -19,12 +19,6 @@ public struct Hook: Sendable, Equatable {
     public func wants(_ event: String) -> Bool { events?.contains(event) ?? true }
 }
 
-/// An audit row as a hook reads it: with its id, the log's order.
-public struct NumberedAuditEvent: Sendable, Equatable {
-    public var id: Int
-    public var event: AuditEvent
-}
-
 extension Store {
     /// Adds a hook that starts after the newest audit row (it gets what happens from now on).
     public func insertHook(id: String, url: String, events: [String]?, now: Int) async throws -> Hook {

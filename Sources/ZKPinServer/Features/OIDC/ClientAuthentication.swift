@@ -24,9 +24,32 @@ struct BasicCredentials: Sendable, Equatable {
 }
 
 extension OIDCProvider {
-    /// client_secret_basic, client_secret_post, or none (public clients, which must use PKCE).
+    /// client_secret_basic, client_secret_post, private_key_jwt, or none (public clients, which
+    /// must use PKCE).
     func authenticateClient(_ p: TokenParameters, basic: BasicCredentials?) async throws(OAuthError) -> OIDCClient {
-        try await authenticateClient(id: p.client_id, secret: p.client_secret, basic: basic)
+        guard p.client_assertion != nil || p.client_assertion_type != nil else {
+            return try await authenticateClient(id: p.client_id, secret: p.client_secret, basic: basic)
+        }
+        guard p.client_assertion_type == ClientAssertion.type else {
+            throw .invalidClient("client_assertion_type must be \(ClientAssertion.type)")
+        }
+        guard let jwt = p.client_assertion, !jwt.isEmpty, jwt.utf8.count <= 16 * 1024 else {
+            throw .invalidClient("client_assertion is missing")
+        }
+        if basic != nil || p.client_secret != nil { throw .invalidRequest("use one client authentication method, not two") }
+        let assertion = ClientAssertion(jwt: jwt)
+        guard let id = assertion.unverified()?.issuer ?? p.client_id, !id.isEmpty, id.utf8.count <= 256 else {
+            throw .invalidClient("client_assertion must be a JWT whose iss is the client id")
+        }
+        if let named = p.client_id, named != id { throw .invalidRequest("client_id differs from the assertion's iss") }
+        let found: OIDCClient?
+        do { found = try await clients.client(id: id) { id in try await client(id: id) } } catch { throw .temporarilyUnavailable }
+        guard let client = found else { throw .invalidClient("client authentication failed") }
+        let now = self.now
+        let (jtiHash, until) = try await assertion.verify(client: client, audiences: [issuer, issuer + "/oauth/token"], now: now)
+        let fresh = try await stored { try await $0.rememberClientAssertion(jtiHash: jtiHash, clientId: client.id, expires: until) }
+        guard fresh else { throw .invalidClient("this client_assertion was used already (its jti)") }
+        return client
     }
 
     /// The same for the other client-authenticated endpoints (CIBA, the device grant, approvals).
@@ -53,6 +76,9 @@ enum ClientCredentials {
         let found: OIDCClient?
         do { found = try await lookup(id) } catch { throw .temporarilyUnavailable }
         guard let client = found else { throw .invalidClient("client authentication failed") }
+        if client.jwks != nil {
+            throw .invalidClient("this client authenticates with private_key_jwt: send client_assertion at the token endpoint")
+        }
         let secret = basic?.secret ?? bodySecret
         if let stored = client.secretHash {
             guard let secret, Tokens.equal(Tokens.hash(secret), stored) else { throw .invalidClient("client authentication failed") }

@@ -21,4 +21,7 @@ final class ClientCache: Sendable {
         }
         return client
     }
+
+    /// Drops a client this instance has just changed, so that the change holds here at once.
+    func forget(_ id: String) { _ = entries.withLock { $0.removeValue(forKey: id) } }
 }

@@ -13,8 +13,12 @@ public enum ClientRegistry {
         to store: Store, name: String, redirectURIs: [String], postLogoutURIs: [String],
         isPublic: Bool, idTokenAlg: String = "ES256", otp: Bool = false, ciba: OIDCClient.CIBAMode? = nil,
         notificationEndpoint: String? = nil, deviceGrant: Bool = false, introspect: Bool = false, logout: LogoutURIs = LogoutURIs(),
-        adminScopes: [String] = [], now: Int
+        adminScopes: [String] = [], jwks: String? = nil, now: Int
     ) async throws -> (client: OIDCClient, secret: String?) {
+        // A client with keys signs assertions (private_key_jwt) instead of holding a secret.
+        if jwks != nil && isPublic { throw Invalid(description: "a client with keys (--jwks-file) is not public: leave out --public") }
+        var keys: String? = nil
+        if let jwks { keys = try await ClientAssertion.checkJWKS(jwks) }
         guard let algorithm = SigningKey.Algorithm(rawValue: idTokenAlg.uppercased()) else {
             throw Invalid(description: "the ID token algorithm is ES256 or RS256, not \(idTokenAlg)")
         }
@@ -40,7 +44,7 @@ public enum ClientRegistry {
         }
         for uri in redirectURIs + postLogoutURIs + (notificationEndpoint.map { [$0] } ?? []) { try check(uri) }
         try logout.check()
-        let secret: String? = isPublic ? nil : Tokens.fresh()
+        let secret: String? = isPublic || keys != nil ? nil : Tokens.fresh()  // keys: private_key_jwt
         var client = OIDCClient(
             id: "zk-" + Tokens.fresh(bytes: 12), name: trimmed, secretHash: secret.map(Tokens.hash),
             redirectURIs: redirectURIs, postLogoutURIs: postLogoutURIs, created: now, idTokenAlg: algorithm.rawValue, otp: otp,
@@ -48,11 +52,18 @@ public enum ClientRegistry {
             backchannelLogoutURI: logout.backchannel, backchannelLogoutSessionRequired: logout.backchannelSessionRequired,
             frontchannelLogoutURI: logout.frontchannel, frontchannelLogoutSessionRequired: logout.frontchannelSessionRequired)
         client.adminScopes = adminScopes
+        client.jwks = keys
         try await store.insertOIDCClient(client)
-        let roles =
-            (otp ? " otp" : "") + (ciba.map { " ciba-\($0.rawValue)" } ?? "") + (deviceGrant ? " device" : "")
-            + (introspect ? " introspect" : "") + (logout.backchannel != nil ? " backchannel-logout" : "")
-            + (logout.frontchannel != nil ? " frontchannel-logout" : "") + (adminScopes.isEmpty ? "" : " " + adminScopes.joined(separator: " "))
+        var named: [String] = []
+        if otp { named.append("otp") }
+        if let ciba { named.append("ciba-\(ciba.rawValue)") }
+        if deviceGrant { named.append("device") }
+        if introspect { named.append("introspect") }
+        if logout.backchannel != nil { named.append("backchannel-logout") }
+        if logout.frontchannel != nil { named.append("frontchannel-logout") }
+        named += adminScopes
+        if keys != nil { named.append("private_key_jwt") }
+        let roles = named.map { " " + $0 }.joined()
         try await store.appendAudit(AuditEvent(time: now, kind: "oidc_client_add", detail: "\(client.id) \(trimmed)\(roles)"))
         return (client, secret)
     }

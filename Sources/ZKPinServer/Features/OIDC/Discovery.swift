@@ -21,7 +21,8 @@ struct ProviderMetadata: Codable, Sendable {
     var grant_types_supported: [String]
     var subject_types_supported = ["public"]
     var id_token_signing_alg_values_supported = ["ES256", "RS256"]
-    var token_endpoint_auth_methods_supported = ["client_secret_basic", "client_secret_post", "none"]
+    var token_endpoint_auth_methods_supported = ["client_secret_basic", "client_secret_post", "private_key_jwt", "none"]
+    var token_endpoint_auth_signing_alg_values_supported = ClientAssertion.algorithms
     var code_challenge_methods_supported = ["S256"]
     var claims_supported = ["iss", "sub", "aud", "exp", "iat", "auth_time", "nonce", "email", "email_verified", "amr", "azp", "approval", "sid"]
     var prompt_values_supported = ["none", "login"]

@@ -35,10 +35,17 @@ public struct OIDCClient: Sendable, Equatable {
     /// The admin API's scopes this client may ask for with client credentials
     /// (`admin clients add --admin-scopes read|write`); empty for every other client.
     public var adminScopes: [String] = []
+    /// The client's public keys (a JWK Set, `admin clients add --jwks-file`): it authenticates
+    /// with assertions signed by them (private_key_jwt, RFC 7523) and has no secret.
+    public var jwks: String? = nil
 
     public enum CIBAMode: String, Sendable, CaseIterable { case poll, ping }
 
-    public var isPublic: Bool { secretHash == nil }
+    /// No secret and no keys: a public client (PKCE).
+    public var isPublic: Bool { secretHash == nil && jwks == nil }
+
+    /// How the client authenticates at the token endpoint (RFC 8414's names).
+    public var authMethod: String { jwks != nil ? "private_key_jwt" : secretHash != nil ? "client_secret_basic" : "none" }
 
     public init(
         id: String, name: String, secretHash: String?, redirectURIs: [String], postLogoutURIs: [String] = [], created: Int,

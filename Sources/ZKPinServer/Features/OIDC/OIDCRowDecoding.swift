@@ -13,6 +13,7 @@ extension OIDCClient {
             frontchannelLogoutURI: try r.optionalText("frontchannel_logout_uri"),
             frontchannelLogoutSessionRequired: try r.bool("frontchannel_logout_session_required"))
         adminScopes = try r.optionalText("admin_scopes").map { $0.split(separator: " ").map(String.init) } ?? []
+        jwks = try r.optionalText("jwks")
     }
 }
 

@@ -65,6 +65,17 @@ enum OIDCSchema {
                 "ALTER TABLE oidc_clients ADD COLUMN frontchannel_logout_uri TEXT",
                 "ALTER TABLE oidc_clients ADD COLUMN frontchannel_logout_session_required \(d.boolean) NOT NULL DEFAULT \(d.false)"
             ]
+        },
+        // Clients that authenticate with signed assertions (private_key_jwt, RFC 7523), and the
+        // assertions' ids, each usable once.
+        SchemaChange(
+            version: 17, owner: "OIDC", summary: "clients with public keys (private_key_jwt) and their used assertions",
+            expiring: ["client_assertions"]
+        ) { d in
+            [
+                "ALTER TABLE oidc_clients ADD COLUMN jwks TEXT",
+                "CREATE TABLE client_assertions(jti_hash TEXT PRIMARY KEY, client_id TEXT NOT NULL, expires \(d.integer) NOT NULL)"
+            ]
         }
     ]
 

@@ -97,11 +97,3 @@ struct PublicJWK: Codable, Sendable, Equatable {
 }
 
 struct JWKSet: Codable, Sendable { var keys: [PublicJWK] }
-
-/// base64url without padding (RFC 4648 section 5), as JOSE and PKCE use it.
-enum Base64URL {
-    static func encode(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-}

@@ -10,11 +10,11 @@ extension Store {
             """
             INSERT INTO oidc_clients(id, name, secret_hash, redirect_uris, post_logout_uris, created, id_token_alg, otp, ciba_mode,
                 ciba_notification_endpoint, device_grant, introspect, backchannel_logout_uri, backchannel_logout_session_required,
-                frontchannel_logout_uri, frontchannel_logout_session_required, admin_scopes)
+                frontchannel_logout_uri, frontchannel_logout_session_required, admin_scopes, jwks)
             VALUES (\(c.id), \(c.name), \(c.secretHash), \(URIList.join(c.redirectURIs)), \(URIList.join(c.postLogoutURIs)), \(c.created),
                     \(c.idTokenAlg), \(c.otp), \(c.ciba?.rawValue), \(c.notificationEndpoint), \(c.deviceGrant),
                     \(c.introspect), \(c.backchannelLogoutURI), \(c.backchannelLogoutSessionRequired), \(c.frontchannelLogoutURI),
-                    \(c.frontchannelLogoutSessionRequired), \(c.adminScopes.isEmpty ? nil : c.adminScopes.joined(separator: " ")))
+                    \(c.frontchannelLogoutSessionRequired), \(c.adminScopes.isEmpty ? nil : c.adminScopes.joined(separator: " ")), \(c.jwks))
             """)
     }
 
@@ -24,6 +24,30 @@ extension Store {
 
     public func oidcClients() async throws -> [OIDCClient] {
         try await driver.read("SELECT * FROM oidc_clients ORDER BY created, id").map(OIDCClient.init(row:))
+    }
+
+    /// Records a client assertion's jti until the assertion expires: false when it was seen
+    /// already (a replay).
+    func rememberClientAssertion(jtiHash: String, clientId: String, expires: Int) async throws -> Bool {
+        try await driver.writeOne(
+            """
+            INSERT INTO client_assertions(jti_hash, client_id, expires) VALUES (\(jtiHash), \(clientId), \(expires))
+            ON CONFLICT (jti_hash) DO NOTHING RETURNING 1
+            """) != nil
+    }
+
+    /// False when no client has that id.
+    func updateOIDCClientURIs(id: String, redirectURIs: [String], postLogoutURIs: [String]) async throws -> Bool {
+        try await driver.writeOne(
+            """
+            UPDATE oidc_clients SET redirect_uris = \(URIList.join(redirectURIs)), post_logout_uris = \(URIList.join(postLogoutURIs))
+            WHERE id = \(id) RETURNING 1
+            """) != nil
+    }
+
+    /// False when no client has that id.
+    func updateOIDCClientSecret(id: String, secretHash: String) async throws -> Bool {
+        try await driver.writeOne("UPDATE oidc_clients SET secret_hash = \(secretHash) WHERE id = \(id) RETURNING 1") != nil
     }
 
     /// Deletes a client (its codes and tokens stop working); false when unknown.

@@ -8,6 +8,9 @@ struct TokenParameters: Decodable, Sendable {
     var redirect_uri: String?
     var client_id: String?
     var client_secret: String?
+    /// private_key_jwt (RFC 7523): `client_assertion_type` and the signed `client_assertion`.
+    var client_assertion_type: String?
+    var client_assertion: String?
     var code_verifier: String?
     var refresh_token: String?
     var scope: String?

@@ -62,7 +62,7 @@ public struct VAPIDKey: Sendable {
     }
 
     /// The public key as base64url: what `pushManager.subscribe({applicationServerKey})` takes.
-    public var applicationServerKey: String { PushBase64URL.encode(publicKey) }
+    public var applicationServerKey: String { Base64URL.encode(publicKey) }
 
     /// `vapid t=<JWT>, k=<public key>` for a request to `endpoint` (RFC 8292 section 3): an
     /// ES256 JWT whose `aud` is the endpoint's origin, `exp` 12 hours from `now`, and `sub` the
@@ -76,13 +76,13 @@ public struct VAPIDKey: Sendable {
         // Encoding three plain fields cannot fail.
         let payload = (try? encoder.encode(claims)).map { Array($0) } ?? []
         let signingInput =
-            PushBase64URL.encode(Array(#"{"typ":"JWT","alg":"ES256"}"#.utf8)) + "." + PushBase64URL.encode(payload)
+            Base64URL.encode(Array(#"{"typ":"JWT","alg":"ES256"}"#.utf8)) + "." + Base64URL.encode(payload)
         // JWS (RFC 7518 section 3.4) wants r || s, 32 bytes each: the raw form, not DER.
         let signature: [UInt8]
         do { signature = Array(try privateKey.signature(for: Array(signingInput.utf8)).rawRepresentation) } catch {
             throw .signingFailed("\(error)")
         }
-        return "vapid t=\(signingInput).\(PushBase64URL.encode(signature)), k=\(applicationServerKey)"
+        return "vapid t=\(signingInput).\(Base64URL.encode(signature)), k=\(applicationServerKey)"
     }
 
     /// `mailto:` with an address, or an https URL with a host.

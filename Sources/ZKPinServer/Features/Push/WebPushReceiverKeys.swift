@@ -42,8 +42,8 @@ public struct WebPushReceiverKeys: Sendable {
 
     /// From the base64url strings a browser gives.
     public init(p256dh: String, auth: String) throws(Failure) {
-        guard let point = PushBase64URL.decode(p256dh) else { throw .notBase64URL(field: "p256dh") }
-        guard let secret = PushBase64URL.decode(auth) else { throw .notBase64URL(field: "auth") }
+        guard let point = Base64URL.decode(p256dh) else { throw .notBase64URL(field: "p256dh") }
+        guard let secret = Base64URL.decode(auth) else { throw .notBase64URL(field: "auth") }
         try self.init(p256dh: point, auth: secret)
     }
 }

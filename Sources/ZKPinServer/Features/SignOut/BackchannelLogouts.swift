@@ -65,11 +65,7 @@ struct BackchannelLogouts: Sendable {
         return due.count
     }
 
-    enum Outcome: Equatable {
-        case delivered(Int)
-        case retry(String)
-        case refused(String)
-    }
+    typealias Outcome = OutboundPost.Outcome
 
     func deliver(_ d: LogoutDelivery) async {
         let outcome: Outcome
@@ -101,24 +97,7 @@ struct BackchannelLogouts: Sendable {
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
         request.body = .bytes(ByteBuffer(string: "logout_token=" + token))
-        do {
-            let response = try await send(request)
-            let status = Int(response.status.code)
-            switch status {
-            case 200..<300: return .delivered(status)
-            case 300..<400: return .refused("HTTP \(status), a redirect (not followed)")
-            case 429, 500...: return .retry("HTTP \(status)")
-            default: return .refused("HTTP \(status)")
-            }
-        } catch {
-            return .retry("\(error)")
-        }
-    }
-
-    private func send(_ request: HTTPClientRequest) async throws -> HTTPClientResponse {
-        let response = try await http.execute(request, timeout: Self.sendTimeout)
-        _ = try? await response.body.collect(upTo: 64 << 10)  // the connection is reused only once its body is read
-        return response
+        return await OutboundPost.send(request, with: http, timeout: Self.sendTimeout)
     }
 
     func settle(_ d: LogoutDelivery, _ outcome: Outcome) async {

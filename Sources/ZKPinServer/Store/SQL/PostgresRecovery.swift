@@ -8,7 +8,8 @@ import Synchronization
 /// database is down, and every call fails at once (503) until a plain connection opens again;
 /// then the driver gets a fresh pool, since postgres-nio's own reconnection backs off to a
 /// minute between tries. A slow call on a database that answers (a busy machine) changes
-/// nothing.
+/// nothing: a probe that is only slow (no refusal) is tried once more with more time before
+/// the database is called down.
 final class PostgresRecovery: Sendable {
     let location: PostgresLocation
     let logger: Logger
@@ -38,7 +39,13 @@ final class PostgresRecovery: Sendable {
         Task {
             defer { self.watching.withLock { $0 = false } }
             // The database answers a new connection: a passing fault or a busy machine.
-            guard await !self.answers() else { return }
+            switch await self.probe(seconds: 2) {
+            case .answered: return
+            case .refused: break
+            case .timedOut:
+                // Slow, not refused: a busy machine opens connections slowly too.
+                guard await self.probe(seconds: 10) != .answered else { return }
+            }
             self.down.store(true, ordering: .releasing)
             self.logger.error("database unavailable: answering 503 until it is back", metadata: ["database": "\(self.location.display)"])
             while !Task.isCancelled {
@@ -55,19 +62,28 @@ final class PostgresRecovery: Sendable {
     }
 
     /// Whether a plain connection opens and answers `SELECT 1` within two seconds.
-    func answers() async -> Bool {
+    func answers() async -> Bool { await probe(seconds: 2) == .answered }
+
+    enum ProbeResult { case answered, refused, timedOut }
+
+    /// A plain connection and `SELECT 1` within `seconds`: answered, refused (an error before
+    /// the deadline), or no answer in time.
+    func probe(seconds: Double) async -> ProbeResult {
         var configuration = location.connectionConfiguration
-        configuration.options.connectTimeout = .seconds(2)
+        configuration.options.connectTimeout = .milliseconds(Int64(seconds * 1000))
         let (config, logger) = (configuration, logger)
+        let started = ContinuousClock.now
         do {
-            return try await Deadline.run(seconds: 2) {
+            return try await Deadline.run(seconds: seconds) {
                 let connection = try await PostgresConnection.connect(configuration: config, id: 1, logger: logger)
                 defer { Task { try? await connection.close() } }
                 _ = try await PostgresDriver.collect(try await connection.query("SELECT 1", logger: logger))
-                return true
+                return .answered
             }
         } catch {
-            return false
+            // postgres-nio's own connect timeout is an error too: what came only at the deadline
+            // was a wait, not a refusal.
+            return ContinuousClock.now - started >= .milliseconds(Int64(seconds * 900)) ? .timedOut : .refused
         }
     }
 }

@@ -7,12 +7,18 @@ import ZKPinWire
 /// `/admin/v1` with client credentials: scoped tokens, 401 and 403 for each operation, and the
 /// same JSON as `zkpin-server admin ... --json` for the same data.
 @Suite struct AdminAPITests {
-    static let operations: [(method: String, path: String, scope: String)] = [
-        ("GET", "/admin/v1/users", AdminScopes.read),
-        ("GET", "/admin/v1/audit", AdminScopes.read),
-        ("GET", "/admin/v1/clients", AdminScopes.read),
-        ("POST", "/admin/v1/users/kim@example.com/revoke", AdminScopes.write),
-        ("POST", "/admin/v1/users/kim@example.com/unblock", AdminScopes.write)
+    /// Every operation; the writes that change something take a body or name what they change,
+    /// and answer 200 (or 201) with a token that may write.
+    static let operations: [(method: String, path: String, scope: String, body: String?)] = [
+        ("GET", "/admin/v1/users", AdminScopes.read, nil),
+        ("GET", "/admin/v1/audit", AdminScopes.read, nil),
+        ("GET", "/admin/v1/audit?format=jsonl", AdminScopes.read, nil),
+        ("GET", "/admin/v1/clients", AdminScopes.read, nil),
+        ("GET", "/admin/v1/keys", AdminScopes.read, nil),
+        ("POST", "/admin/v1/users/kim@example.com/revoke", AdminScopes.write, nil),
+        ("POST", "/admin/v1/users/kim@example.com/unblock", AdminScopes.write, nil),
+        ("POST", "/admin/v1/clients", AdminScopes.write, #"{"name":"Wiki","redirectURIs":["https://wiki.example/cb"]}"#),
+        ("POST", "/admin/v1/keys/rotate", AdminScopes.write, nil)
     ]
 
     /// An admin client's access token (client credentials).
@@ -29,9 +35,11 @@ import ZKPinWire
         return try #require(answer["access_token"] as? String)
     }
 
-    static func call(_ t: any Transport, _ method: String, _ path: String, token: String?) async throws -> Reply {
-        let headers = token.map { [("Authorization", "Bearer \($0)")] } ?? []
-        return method == "GET" ? try await t.get(path, headers: headers) : try await t.form(path, [:], headers: headers)
+    static func call(_ t: any Transport, _ method: String, _ path: String, token: String?, body: String? = nil) async throws -> Reply {
+        var headers = token.map { [("Authorization", "Bearer \($0)")] } ?? []
+        if body != nil { headers.append(("Content-Type", "application/json")) }
+        if method == "POST" && body == nil { return try await t.form(path, [:], headers: headers) }
+        return try await t.send(method, path, headers: headers, body: body.map { Array($0.utf8) })
     }
 
     @Test func everyOperationNeedsATokenWithItsScope() async throws {
@@ -41,20 +49,20 @@ import ZKPinWire
             let writer = try await Self.token(t, h, access: "write")
             let narrowed = try await Self.token(t, h, access: "write", scope: AdminScopes.read)
             for op in Self.operations {
-                let none = try await Self.call(t, op.method, op.path, token: nil)
+                let none = try await Self.call(t, op.method, op.path, token: nil, body: op.body)
                 #expect(none.status == 401 && none.header("WWW-Authenticate")?.hasPrefix("Bearer") == true, "\(op.path): \(none.status)")
-                let wrong = try await Self.call(t, op.method, op.path, token: "not-a-token")
+                let wrong = try await Self.call(t, op.method, op.path, token: "not-a-token", body: op.body)
                 #expect(wrong.status == 401 && wrong.text.contains("invalid_token"), "\(op.path): \(wrong.status)")
-                let read = try await Self.call(t, op.method, op.path, token: reader)
-                let narrow = try await Self.call(t, op.method, op.path, token: narrowed)
+                let read = try await Self.call(t, op.method, op.path, token: reader, body: op.body)
+                let narrow = try await Self.call(t, op.method, op.path, token: narrowed, body: op.body)
                 if op.scope == AdminScopes.write {
                     #expect(read.status == 403 && read.text.contains("insufficient_scope"), "\(op.path): \(read.status) \(read.text)")
                     #expect(narrow.status == 403, "a token asked with the read scope only cannot write: \(op.path)")
                 } else {
                     #expect(read.status == 200, "\(op.path): \(read.status) \(read.text)")
                 }
-                let write = try await Self.call(t, op.method, op.path, token: writer)
-                #expect(write.status == 200, "\(op.path): \(write.status) \(write.text)")
+                let write = try await Self.call(t, op.method, op.path, token: writer, body: op.body)
+                #expect([200, 201].contains(write.status), "\(op.path): \(write.status) \(write.text)")
             }
             // A client that is no admin client gets no client credentials token.
             let (site, secret) = try await OIDCFlow.addClient(h)
@@ -83,7 +91,9 @@ import ZKPinWire
 
             for (path, cli) in [
                 ("/admin/v1/users", ["users", "--json"]), ("/admin/v1/clients", ["clients", "list", "--json"]),
-                ("/admin/v1/audit?email=kim@example.com&limit=5", ["audit", "--json", "--user", "kim@example.com", "--limit", "5"])
+                ("/admin/v1/audit?email=kim@example.com&limit=5", ["audit", "--json", "--user", "kim@example.com", "--limit", "5"]),
+                ("/admin/v1/audit?kind=login,wrong_pin&limit=3", ["audit", "--json", "--kind", "login", "--kind", "wrong_pin", "--limit", "3"]),
+                ("/admin/v1/keys", ["keys", "list", "--json"])
             ] {
                 let api = try await Self.call(t, "GET", path, token: token)
                 let run = try AdminCommandTests.admin(cli + ["--data", h.dir])

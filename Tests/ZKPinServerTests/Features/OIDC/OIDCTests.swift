@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ZKPinTestSupport
 import ZKPinWire
 
 @testable import ZKPinServer
@@ -502,8 +503,7 @@ enum PyJWT {
         try process.run()
         let data = out.fileHandleForReading.readDataToEndOfFile()
         let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0, let claims = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        guard process.exitStatus(within: 60) == 0, let claims = try JSONSerialization.jsonObject(with: data) as? [String: Any]
         else { throw Refused(description: "PyJWT refused the ID token: \(errors)") }
         return claims
     }

@@ -19,7 +19,7 @@ struct PushFlowTests {
             "POST", "/rps/push/subscriptions",
             PushSubscribeRequest(
                 mpinId: user.mpinId, holder: try #require(user.registrationHolder), endpoint: s.endpoint,
-                keys: PushKeys(p256dh: PushBase64URL.encode(s.keys.p256dh), auth: PushBase64URL.encode(s.keys.auth))))
+                keys: PushKeys(p256dh: Base64URL.encode(s.keys.p256dh), auth: Base64URL.encode(s.keys.auth))))
     }
 
     static func list(_ t: any Transport, _ user: TestUser) async throws -> [PushSubscriptionView] {
@@ -107,7 +107,7 @@ struct PushFlowTests {
             // Keys that are not a P-256 point and a 16-byte secret.
             let badKeys = PushSubscribeRequest(
                 mpinId: alice.mpinId, holder: alice.registrationHolder ?? "", endpoint: allowed.endpoint,
-                keys: PushKeys(p256dh: PushBase64URL.encode([4] + [UInt8](repeating: 1, count: 64)), auth: "AAAA"))
+                keys: PushKeys(p256dh: Base64URL.encode([4] + [UInt8](repeating: 1, count: 64)), auth: "AAAA"))
             let refused = try await t.json("POST", "/rps/push/subscriptions", badKeys)
             #expect(refused.status == 400 && refused.text.contains("keys"), "\(refused.text)")
             #expect(try await Self.list(t, alice).map(\.endpoint) == [allowed.endpoint])

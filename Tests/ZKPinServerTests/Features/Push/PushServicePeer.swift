@@ -35,8 +35,7 @@ enum PythonWebPush {
         try stdin.fileHandleForWriting.close()
         let out = stdout.fileHandleForReading.readDataToEndOfFile()
         let err = stderr.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, Array(out), String(decoding: err, as: UTF8.self))
+        return (process.exitStatus(within: 60) ?? process.stop() ?? -1, Array(out), String(decoding: err, as: UTF8.self))
     }
 }
 
@@ -71,8 +70,7 @@ final class PushServicePeer: @unchecked Sendable {  // every property is set onc
             line += chunk
         }
         guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.killNow()
             throw PythonWebPush.Failed(description: "push_service.py printed no port: \(String(decoding: line, as: UTF8.self))")
         }
         self.process = process
@@ -82,8 +80,7 @@ final class PushServicePeer: @unchecked Sendable {  // every property is set onc
 
     /// SIGKILL: a child may inherit a blocked SIGTERM from the test runner.
     func stop() {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.killNow()
         try? lifeline.fileHandleForWriting.close()
     }
 

@@ -17,7 +17,7 @@ import ZKPinTestSupport
         #expect(mode == 0o600)
         let again = try VAPIDKey.loadOrCreate(dataDirectory: dir)
         #expect(again.publicKey == created.publicKey && created.publicKey.count == 65 && created.publicKey[0] == 4)
-        #expect(PushBase64URL.decode(created.applicationServerKey) == created.publicKey)
+        #expect(Base64URL.decode(created.applicationServerKey) == created.publicKey)
 
         chmod(path, 0o644)
         #expect(throws: SecretFile.Failure.self) { try VAPIDKey.load(path: path, create: false) }
@@ -40,7 +40,7 @@ import ZKPinTestSupport
             let header = try key.authorization(endpoint: endpoint, subject: Self.subject, now: now)
             let token = try #require(header.split(separator: " ").dropFirst().first.map { String($0.dropFirst(2).dropLast()) })
             #expect(header == "vapid t=\(token), k=\(key.applicationServerKey)")
-            let parts = token.split(separator: ".").map { PushBase64URL.decode(String($0)) }
+            let parts = token.split(separator: ".").map { Base64URL.decode(String($0)) }
             try #require(parts.count == 3)
             #expect(parts[0].map { String(decoding: $0, as: UTF8.self) } == #"{"typ":"JWT","alg":"ES256"}"#)
             let payload = try #require(parts[1])

@@ -21,15 +21,15 @@ import ZKPinTestSupport
             "DGv6ra1nlYgDCS1FRnbzlwAAEABBBP4z9KsN6nGRTbVYI_c7VJSPQTBtkgcy27mlmlMoZIIgDll6e3vCYLocInmYWAmS6TlzAC8wEqKK6PBru3jl7A_yl95bQpu6cVPTpK4Mqgkf1CXztLVBSt2Ks3oZwbuwXPXLWyouBWLVWGNWQexSgSxsj_Qulcy4a-fN"
     }
 
-    static func bytes(_ base64url: String) throws -> [UInt8] { try #require(PushBase64URL.decode(base64url)) }
+    static func bytes(_ base64url: String) throws -> [UInt8] { try #require(Base64URL.decode(base64url)) }
 
     @Test func rfc8291AppendixAKnownAnswer() throws {
         let receiver = try WebPushReceiverKeys(p256dh: Appendix.uaPublic, auth: Appendix.auth)
         let ephemeral = try P256.KeyAgreement.PrivateKey(rawRepresentation: try Self.bytes(Appendix.asPrivate))
-        #expect(PushBase64URL.encode(Array(ephemeral.publicKey.x963Representation)) == Appendix.asPublic)
+        #expect(Base64URL.encode(Array(ephemeral.publicKey.x963Representation)) == Appendix.asPublic)
         let body = try WebPushEncryption.encrypt(
             Array(Appendix.plaintext.utf8), for: receiver, salt: try Self.bytes(Appendix.salt), ephemeral: ephemeral)
-        #expect(PushBase64URL.encode(body) == Appendix.body)
+        #expect(Base64URL.encode(body) == Appendix.body)
     }
 
     @Test func theHeaderSaysRecordSize4096AndCarriesTheEphemeralKey() throws {
@@ -110,8 +110,8 @@ import ZKPinTestSupport
 
         let request = cases.map {
             [
-                "body": PushBase64URL.encode($0.body), "private_key": PushBase64URL.encode(Array($0.key.rawRepresentation)),
-                "auth": PushBase64URL.encode($0.auth)
+                "body": Base64URL.encode($0.body), "private_key": Base64URL.encode(Array($0.key.rawRepresentation)),
+                "auth": Base64URL.encode($0.auth)
             ]
         }
         let run = try PythonWebPush.run("tools/push-decrypt", input: Array(try JSONSerialization.data(withJSONObject: request)))
@@ -122,7 +122,7 @@ import ZKPinTestSupport
         try #require(answers.count == cases.count, "\(random.replay)")
         for (i, answer) in answers.dropLast().enumerated() {
             // Compared as a Bool: a failure names the case, not thousands of bytes.
-            let same = answer["plaintext"].flatMap(PushBase64URL.decode) == cases[i].plaintext
+            let same = answer["plaintext"].flatMap(Base64URL.decode) == cases[i].plaintext
             #expect(same, "case \(i) (\(cases[i].plaintext.count) bytes): \(answer["error"] ?? "another plaintext"), \(random.replay)")
         }
         #expect(answers.last?["error"]?.contains("does not authenticate") == true, "\(answers.last ?? [:]), \(random.replay)")

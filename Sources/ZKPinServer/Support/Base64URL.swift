@@ -1,8 +1,8 @@
 import Foundation
 
-/// base64url (RFC 4648 section 5) as Web Push spells keys: no padding when written; when read,
-/// padding is optional and any other character outside the alphabet is refused.
-enum PushBase64URL {
+/// base64url (RFC 4648 section 5) as JOSE, PKCE and Web Push spell it: no padding when written;
+/// when read, padding is optional and any other character outside the alphabet is refused.
+enum Base64URL {
     static func encode(_ bytes: [UInt8]) -> String {
         Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
