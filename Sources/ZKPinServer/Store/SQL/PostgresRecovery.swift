@@ -73,8 +73,8 @@ final class PostgresRecovery: Sendable {
         return false
     }
 
-    /// A plain connection and `SELECT 1` within `seconds`: answered, refused (an error: the
-    /// connection refused or closed, authentication...), or no answer in time.
+    /// A plain connection and `SELECT 1` within `seconds`: answered (also PostgreSQL's own
+    /// refusal), refused (the connection refused or closed), or no answer in time.
     func probe(seconds: Double) async -> ProbeResult {
         var configuration = location.connectionConfiguration
         configuration.options.connectTimeout = .milliseconds(Int64(seconds * 1000))
@@ -89,6 +89,9 @@ final class PostgresRecovery: Sendable {
         } catch is DeadlineExceeded {
             return .timedOut
         } catch {
+            // PostgreSQL's own refusal (starting up, too many clients) is an answer: the server
+            // is there, and the pool's connections may well be serving.
+            if PostgresDriver.isServerAnswer(error) { return .answered }
             return Self.isConnectTimeout(error) ? .timedOut : .refused
         }
     }
