@@ -1,13 +1,26 @@
 import Foundation
 import Synchronization
 
-/// Statuses taken here from zombies Foundation did not notice, by process id.
-private let reaped = Mutex<[Int32: Int32]>([:])
+/// Statuses taken here from zombies Foundation did not notice, by `childKey`.
+private let reaped = Mutex<[String: Int32]>([:])
+
+/// When each zombie was first seen, by `childKey`: Foundation gets two seconds to take it itself.
+private let zombiesSeen = Mutex<[String: Date]>([:])
+
+/// One launch at a time in this process (see `runAlone`).
+private let launching = Mutex(())
 
 /// Bounded waits for a child's exit. Foundation on Linux has been seen to miss a child's exit
 /// under load (the child stays a zombie, `isRunning` stays true and `waitUntilExit()` never
 /// returns), which stops a whole test run; these waits end, and reap such a zombie themselves.
 extension Process {
+    /// `run()`, one launch at a time in the test process: a test run crashed once inside
+    /// Foundation's `Process.run()` (a bad pointer copied while building the child's arguments or
+    /// environment) with many tests launching children side by side; a launch takes milliseconds.
+    public func runAlone() throws {
+        try launching.withLock { _ in try run() }
+    }
+
     /// The child's status once it has ended (its exit code, or the signal that ended it), waiting
     /// at most `seconds`; nil while it still runs. Blocks the calling thread.
     public func exitStatus(within seconds: Double) -> Int32? {
@@ -52,8 +65,18 @@ extension Process {
     /// zombie, the one `waitpid` takes from it here.
     private func endedStatus() -> Int32? {
         if !isRunning { return terminationStatus }
-        if let status = reaped.withLock({ $0[processIdentifier] }) { return status }
+        let key = childKey
+        if let status = reaped.withLock({ $0[key] }) { return status }
         guard Self.isZombie(processIdentifier) else { return nil }
+        // Foundation normally takes a child within milliseconds; it never does when a grandchild
+        // still holds the descriptor it watches. Reaping earlier would race it (and a reused
+        // process id would make its own wait block).
+        let first = zombiesSeen.withLock { seen in
+            if let at = seen[key] { return at }
+            seen[key] = Date()
+            return seen[key]!
+        }
+        guard Date().timeIntervalSince(first) >= 2 else { return nil }
         var status: Int32 = 0
         guard waitpid(processIdentifier, &status, WNOHANG) == processIdentifier else {
             // Foundation reaped it in between: its own status follows shortly.
@@ -61,9 +84,12 @@ extension Process {
         }
         let signal = status & 0x7f
         let result = signal == 0 ? (status >> 8) & 0xff : signal
-        reaped.withLock { $0[processIdentifier] = result }
+        reaped.withLock { $0[key] = result }
         return result
     }
+
+    /// This object and its child: process ids are reused, and so are the addresses of objects.
+    private var childKey: String { "\(ObjectIdentifier(self).hashValue)-\(processIdentifier)" }
 
     private static func isZombie(_ pid: Int32) -> Bool {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),

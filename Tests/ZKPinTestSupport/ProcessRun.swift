@@ -18,7 +18,7 @@ public struct ProcessRun: Sendable {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        try process.run()
+        try process.runAlone()
         // Read both pipes to the end before waiting: a full pipe would block the child.
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()

@@ -53,6 +53,40 @@ extension Store {
         try await driver.read("SELECT * FROM identities ORDER BY created, mpin_id").map(Identity.init(row:))
     }
 
+    /// A page of the identities (of one person when `userId` is given, in any case), oldest first.
+    public func identities(userId: String?, limit: Int, offset: Int) async throws -> [Identity] {
+        try await driver.read(
+            """
+            SELECT * FROM identities WHERE (CAST(\(userId) AS TEXT) IS NULL OR lower(user_id) = lower(\(userId)))
+            ORDER BY created, mpin_id LIMIT \(limit) OFFSET \(offset)
+            """
+        ).map(Identity.init(row:))
+    }
+
+    /// The people whose address contains `part` (any case), by address, with how many identities
+    /// they have in each state: at most `limit` people.
+    public func people(containing part: String, limit: Int) async throws -> [(userId: String, states: [String: Int])] {
+        // LIKE with its wildcards escaped: the part is matched as typed.
+        let pattern =
+            "%"
+            + part.lowercased().replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_") + "%"
+        let rows = try await driver.read(
+            """
+            SELECT user_id, state, COUNT(*) AS n FROM identities
+            WHERE user_id IN (
+                SELECT DISTINCT user_id FROM identities WHERE lower(user_id) LIKE \(pattern) ESCAPE '\\' ORDER BY user_id LIMIT \(limit))
+            GROUP BY user_id, state ORDER BY user_id
+            """)
+        var people: [(userId: String, states: [String: Int])] = []
+        for row in rows {
+            let user = try row.text("user_id")
+            if people.last?.userId != user { people.append((user, [:])) }
+            people[people.count - 1].states[try row.text("state")] = try row.int("n")
+        }
+        return people
+    }
+
     /// The identities of one person (the e-mail address in any case), oldest first: the devices
     /// of the account page.
     public func identities(userId: String) async throws -> [Identity] {

@@ -38,7 +38,7 @@ final class ChildProcess: Sendable {
             let text = String(decoding: data, as: UTF8.self)
             output.state.withLock { $0.err += text }
         }
-        try process.run()
+        try process.runAlone()
     }
 
     var standardOutput: String { output.state.withLock { $0.out } }

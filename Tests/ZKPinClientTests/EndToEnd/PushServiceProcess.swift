@@ -18,7 +18,7 @@ final class PushServiceProcess: Sendable {
         probe.arguments = ["python3", "-c", "import cryptography, jwt"]
         probe.standardOutput = FileHandle.nullDevice
         probe.standardError = FileHandle.nullDevice
-        guard (try? probe.run()) != nil else { return false }
+        guard (try? probe.runAlone()) != nil else { return false }
         return probe.exitStatus(within: 60) == 0
     }()
 

@@ -144,7 +144,7 @@ import ZKPinWire
         try out.fileHandleForReading.close()
         process.standardOutput = out
         process.standardError = err
-        try process.run()
+        try process.runAlone()
         try out.fileHandleForWriting.close()
         let errors = err.fileHandleForReading.readDataToEndOfFile()
         let status = process.exitStatus(within: 60)
@@ -163,7 +163,7 @@ import ZKPinWire
         process.arguments = ["-c", script]
         let err = Pipe()
         process.standardError = err
-        try process.run()
+        try process.runAlone()
         let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(process.exitStatus(within: 60) == 0, "\(errors)")
         #expect(!errors.contains("Fatal error") && !errors.contains("backtrace"), "\(errors)")

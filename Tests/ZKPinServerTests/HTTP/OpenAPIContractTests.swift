@@ -19,13 +19,16 @@ import ZKPinProtocol
 
     @Test func specNamesEveryRouteOfServeAndNoOther() async throws {
         let spec = try Self.spec()
-        // With every optional part on (--forward-auth), so its routes are compared too.
-        let h = try await Harness.make { $0.forwardAuth = "app.example.com=*" }
+        // With every optional part on (--forward-auth, --admins), so their routes are compared too.
+        let h = try await Harness.make {
+            $0.forwardAuth = "app.example.com=*"
+            $0.admins = "ada@example.com"
+        }
         let routes = Set(h.router.routes.map { "\($0.method.rawValue) \($0.path)" })
         // A reader that found nothing, or a router without its OIDC or D-TA 2 routes, would
         // make the comparison below vacuous.
         #expect(routes.contains("POST /rps/pass2") && routes.contains("GET /oauth/jwks") && routes.contains("GET /dta2/status"))
-        #expect(routes.contains("GET /auth/verify"))
+        #expect(routes.contains("GET /auth/verify") && routes.contains("GET /admin/audit"))
         #expect(spec.contains("PUT /rps/user/{mpinId}") && spec.count > 30)
         #expect(spec.subtracting(routes).sorted() == [], "in openapi.yaml but not registered by zkpin-server serve")
         #expect(routes.subtracting(spec).sorted() == [], "registered by zkpin-server serve but missing from openapi.yaml")

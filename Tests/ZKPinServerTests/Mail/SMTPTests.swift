@@ -39,7 +39,7 @@ import ZKPinTestSupport
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = ["python3", "-c", "import aiosmtpd"]
         p.standardError = FileHandle.nullDevice
-        guard (try? p.run()) != nil else { return false }
+        guard (try? p.runAlone()) != nil else { return false }
         return p.exitStatus(within: 60) == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl")
     }
 
@@ -49,7 +49,7 @@ import ZKPinTestSupport
         p.arguments = Array(args.dropFirst())
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
-        try p.run()
+        try p.runAlone()
         _ = p.exitStatus(within: 120) ?? p.stop()
     }
 
@@ -70,7 +70,7 @@ import ZKPinTestSupport
         server.standardInput = FileHandle.nullDevice
         server.standardOutput = stdout
         server.standardError = FileHandle.nullDevice
-        try server.run()
+        try server.runAlone()
         // SIGKILL: a child may inherit a blocked SIGTERM from the test runner.
         defer { server.killNow() }
         _ = stdout.fileHandleForReading.availableData  // "ready"

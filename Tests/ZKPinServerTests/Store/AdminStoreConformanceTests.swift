@@ -29,6 +29,34 @@ import Testing
         #expect(try await store.identity(mpinId: mpinId)?.state == .blocked)
     }
 
+    /// The admin page's search and the API's pages: a part of an address matched as typed (LIKE's
+    /// wildcards are plain characters), people counted by state, pages without overlap.
+    @Test(arguments: StoreKind.available) func peopleBySearchAndIdentitiesByPage(kind: StoreKind) async throws {
+        let store = try await Self.identities(kind)
+        for (mpinId, user) in [("u1", "a_b@x.example"), ("u2", "axb@x.example"), ("u3", "100%@x.example")] {
+            try await store.insertRegistration(
+                PendingRegistration(
+                    mpinId: mpinId, userId: user, device: "phone", regOTTHash: "h-\(mpinId)", codeHash: "c", created: 1000,
+                    expires: 4600, address: "127.0.0.1"))
+            #expect(try await store.activate(mpinId: mpinId, now: 1000))
+        }
+        try await Self.block(store, "k-phone")
+        #expect(try await store.people(containing: "_", limit: 10).map(\.userId) == ["a_b@x.example"])
+        #expect(try await store.people(containing: "%", limit: 10).map(\.userId) == ["100%@x.example"])
+        #expect(try await store.people(containing: "X.EXAMPLE", limit: 2).map(\.userId) == ["100%@x.example", "a_b@x.example"])
+        let kim = try await store.people(containing: "kim@", limit: 10)
+        #expect(kim.count == 1 && kim[0].userId == "kim@example.com" && kim[0].states == ["active": 1, "blocked": 1], "\(kim)")
+        #expect(try await store.people(containing: "nobody", limit: 10).isEmpty)
+
+        let all = try await store.identities().map(\.mpinId)
+        var paged: [String] = []
+        for offset in stride(from: 0, to: all.count + 2, by: 2) {
+            paged += try await store.identities(userId: nil, limit: 2, offset: offset).map(\.mpinId)
+        }
+        #expect(paged == all && all.count == 6)
+        #expect(try await store.identities(userId: "KIM@example.com", limit: 10, offset: 1).count == 1)
+    }
+
     @Test(arguments: StoreKind.available) func unblockRestoresABlockedIdentityOnly(kind: StoreKind) async throws {
         let store = try await Self.identities(kind)
         try await Self.block(store, "k-phone")

@@ -45,7 +45,7 @@ final class IdleConnections: @unchecked Sendable {
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.runAlone()
         opened = Int(readLine().split(separator: " ").last ?? "") ?? 0
     }
 

@@ -39,7 +39,7 @@ final class ServerProcess: @unchecked Sendable {
         }
         process.standardOutput = output
         process.standardError = errors ?? FileHandle.nullDevice
-        try process.run()
+        try process.runAlone()
     }
 
     /// Waits until the server prints its listening line; returns what it printed until then.

@@ -20,11 +20,8 @@ enum AdminAPIRoutes {
             let limit = try api.queryNumber(request, "limit", default: 100, in: 1...1000) ?? 100
             let offset = try api.queryNumber(request, "offset", default: 0, in: 0...Int(Int32.max)) ?? 0
             let email = request.uri.queryParameters.get("email").map { String($0) }
-            let identities = try await provider.storage("read identities") { store in
-                if let email { return try await store.identities(userId: email) }
-                return try await store.identities()
-            }
-            return try api.document(identities.dropFirst(offset).prefix(limit).map { AdminRows.IdentityRow($0) })
+            let identities = try await provider.storage("read identities") { try await $0.identities(userId: email, limit: limit, offset: offset) }
+            return try api.document(identities.map { AdminRows.IdentityRow($0) })
         }
         routes.get("/admin/v1/users/:email") { request, context in
             _ = try await api.authorize(request, context, AdminScopes.read)

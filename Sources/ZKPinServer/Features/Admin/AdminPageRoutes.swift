@@ -49,12 +49,10 @@ enum AdminPageRoutes {
             var view: [String: Any] = ["home": true, "q": q]
             if !q.isEmpty {
                 guard q.utf8.count <= 256 else { throw APIError.bad("the search is at most 256 characters") }
-                let identities = try await rp.storage("search identities") { try await $0.identities() }
-                var people: [String: [Identity]] = [:]
-                for i in identities where i.userId.lowercased().contains(q) { people[i.userId, default: []].append(i) }
-                let results = people.keys.sorted().prefix(searchResults).map { email in
-                    let states = Dictionary(grouping: people[email] ?? [], by: \.state.rawValue).map { "\($0.value.count) \($0.key)" }.sorted()
-                    return ["email": email, "pathEmail": AdminPage.pathSegment(email), "summary": states.joined(separator: ", ")]
+                let people = try await rp.storage("search people") { try await $0.people(containing: q, limit: searchResults) }
+                let results = people.map { person in
+                    let states = person.states.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
+                    return ["email": person.userId, "pathEmail": AdminPage.pathSegment(person.userId), "summary": states.joined(separator: ", ")]
                 }
                 view["searched"] = true
                 view["noResults"] = results.isEmpty

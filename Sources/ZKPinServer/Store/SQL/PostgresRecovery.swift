@@ -66,13 +66,19 @@ final class PostgresRecovery: Sendable {
 
     enum ProbeResult { case answered, refused, timedOut }
 
-    /// A plain connection and `SELECT 1` within `seconds`: answered, refused (an error before
-    /// the deadline), or no answer in time.
+    /// postgres-nio's own connect deadline (a wait, not a refusal).
+    static func isConnectTimeout(_ error: any Error) -> Bool {
+        guard let underlying = (error as? PSQLError)?.underlying else { return false }
+        if case .connectTimeout = underlying as? ChannelError { return true }
+        return false
+    }
+
+    /// A plain connection and `SELECT 1` within `seconds`: answered (also PostgreSQL's own
+    /// refusal), refused (the connection refused or closed), or no answer in time.
     func probe(seconds: Double) async -> ProbeResult {
         var configuration = location.connectionConfiguration
         configuration.options.connectTimeout = .milliseconds(Int64(seconds * 1000))
         let (config, logger) = (configuration, logger)
-        let started = ContinuousClock.now
         do {
             return try await Deadline.run(seconds: seconds) {
                 let connection = try await PostgresConnection.connect(configuration: config, id: 1, logger: logger)
@@ -80,10 +86,13 @@ final class PostgresRecovery: Sendable {
                 _ = try await PostgresDriver.collect(try await connection.query("SELECT 1", logger: logger))
                 return .answered
             }
+        } catch is DeadlineExceeded {
+            return .timedOut
         } catch {
-            // postgres-nio's own connect timeout is an error too: what came only at the deadline
-            // was a wait, not a refusal.
-            return ContinuousClock.now - started >= .milliseconds(Int64(seconds * 900)) ? .timedOut : .refused
+            // PostgreSQL's own refusal (starting up, too many clients) is an answer: the server
+            // is there, and the pool's connections may well be serving.
+            if PostgresDriver.isServerAnswer(error) { return .answered }
+            return Self.isConnectTimeout(error) ? .timedOut : .refused
         }
     }
 }

@@ -500,7 +500,7 @@ enum PyJWT {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        try process.run()
+        try process.runAlone()
         let data = out.fileHandleForReading.readDataToEndOfFile()
         let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         guard process.exitStatus(within: 60) == 0, let claims = try JSONSerialization.jsonObject(with: data) as? [String: Any]

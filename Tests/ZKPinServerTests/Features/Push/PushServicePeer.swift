@@ -29,7 +29,7 @@ enum PythonWebPush {
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr
-        try process.run()
+        try process.runAlone()
         // The tools read all their input before they write: write it all, then read.
         stdin.fileHandleForWriting.write(Data(input))
         try stdin.fileHandleForWriting.close()
@@ -62,7 +62,7 @@ final class PushServicePeer: @unchecked Sendable {  // every property is set onc
         process.standardInput = lifeline
         process.standardOutput = stdout
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.runAlone()
         var line = Data()
         while !line.contains(UInt8(ascii: "\n")) {
             let chunk = stdout.fileHandleForReading.availableData
