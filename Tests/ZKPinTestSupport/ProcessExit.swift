@@ -14,11 +14,28 @@ private let launching = Mutex(())
 /// under load (the child stays a zombie, `isRunning` stays true and `waitUntilExit()` never
 /// returns), which stops a whole test run; these waits end, and reap such a zombie themselves.
 extension Process {
-    /// `run()`, one launch at a time in the test process: a test run crashed once inside
-    /// Foundation's `Process.run()` (a bad pointer copied while building the child's arguments or
-    /// environment) with many tests launching children side by side; a launch takes milliseconds.
+    /// `run()`, one launch at a time in the test process (a launch takes milliseconds).
+    /// Foundation's `run()` lists /proc/self/fd to close inherited descriptors and copies each
+    /// entry as a whole `dirent`, reading past glibc's buffer: with over about 1,300 descriptors
+    /// open, the last entries lie near the buffer's end and the copy can fault (seen as a
+    /// SIGSEGV in `memcpy` under `Process.run()`). The test process must keep its descriptors few.
+    /// It refuses to launch above 1,000, naming the count: a test that leaks descriptors then
+    /// fails at once, not as a rare crash later.
     public func runAlone() throws {
-        try launching.withLock { _ in try run() }
+        try launching.withLock { _ in
+            let open = Self.openDescriptors()
+            guard open <= 1_000 else { throw TooManyDescriptors(count: open, alive: LiveObjects.alive()) }
+            try run()
+        }
+    }
+
+    /// How many descriptors this process holds (entries are counted, never copied).
+    static func openDescriptors() -> Int {
+        guard let directory = opendir("/proc/self/fd") else { return 0 }
+        defer { closedir(directory) }
+        var count = 0
+        while readdir(directory) != nil { count += 1 }
+        return count - 3  // ".", "..", and the descriptor of the listing itself
     }
 
     /// The child's status once it has ended (its exit code, or the signal that ended it), waiting
@@ -64,7 +81,17 @@ extension Process {
     /// The status when the child has ended: Foundation's, or, when Foundation has not noticed a
     /// zombie, the one `waitpid` takes from it here.
     private func endedStatus() -> Int32? {
-        if !isRunning { return terminationStatus }
+        // Never launched (its `run()` threw): nothing to wait for, and nothing to signal (a
+        // signal to process id 0 would reach the whole process group).
+        guard processIdentifier != 0 else { return -1 }
+        if !isRunning {
+            // Immediate now, and needed: `run()` left a run loop source that retains this object
+            // (and so its pipes) until a `waitUntilExit()` drops it. Without this, every child
+            // leaked its descriptors, and with over about 1,300 open, Foundation's `run()` can
+            // crash reading /proc/self/fd (see `runAlone`).
+            waitUntilExit()
+            return terminationStatus
+        }
         let key = childKey
         if let status = reaped.withLock({ $0[key] }) { return status }
         guard Self.isZombie(processIdentifier) else { return nil }
@@ -97,5 +124,16 @@ extension Process {
         else { return false }
         // "pid (name) S ...": the state follows the name, which may itself hold spaces.
         return stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")
+    }
+}
+
+/// A launch refused because the test process holds too many descriptors (`runAlone`).
+public struct TooManyDescriptors: Error, CustomStringConvertible {
+    public let count: Int
+    /// What tests made that is still alive (`LiveObjects`): the likely leaks.
+    public let alive: [String]
+    public var description: String {
+        "the test process holds \(count) open descriptors: a test leaks them (Foundation's Process.run() can crash above about 1,300)"
+            + (alive.isEmpty ? "" : "; still alive: " + alive.joined(separator: ", "))
     }
 }

@@ -4,7 +4,9 @@ import Hummingbird
 import HummingbirdTesting
 import Logging
 import NIOCore
+import Testing
 import ZKPinProtocol
+import ZKPinTestSupport
 import ZKPinWire
 
 @testable import ZKPinServer
@@ -93,6 +95,7 @@ struct Harness: @unchecked Sendable {  // the router is only read after setup
         var logger = Logger(label: "test")
         logger.logLevel = .warning
         let (rp, dta2) = try await ZKPinServerApp.makeRelyingParty(o, clock: clock.clock, logger: logger, wrapStore: wrapStore)
+        LiveObjects.track(rp.store, as: Test.current.map { "\($0.sourceLocation.fileName) \($0.name)" } ?? "a harness")
         return Harness(dir: dir, clock: clock, rp: rp, assembly: try ZKPinServerApp.assemble(rp: rp, dta2: dta2, options: o, logger: logger))
     }
 

@@ -14,10 +14,11 @@ final class SignOutFeature: Sendable {
         self.sites = sites
         deliverer = BackchannelLogouts(signOut: sites, http: http)
         // Every sign-out of a web session (the pages' and the account's; /oauth/logout ends
-        // its sites first, so this finds nothing left).
-        rp.events.listen { event in
-            guard case .signedOut(_, _, let sessionHash) = event else { return }
-            await sites.endSession(sessionHash: sessionHash)
+        // its sites first, so this finds nothing left). Weakly: the relying party keeps its
+        // listeners, and the sites' provider keeps the relying party.
+        rp.events.listen { [weak self] event in
+            guard case .signedOut(_, _, let sessionHash) = event, let self else { return }
+            await self.sites.endSession(sessionHash: sessionHash)
         }
     }
 }
