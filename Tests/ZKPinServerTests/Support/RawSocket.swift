@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A plain TCP connection to 127.0.0.1, for what an HTTP client library will not do: hold a
 /// connection idle, send half a request, count what the server does with thousands of them.
@@ -22,7 +23,7 @@ final class RawSocket: @unchecked Sendable {
             }
             guard bound == 0 else {
                 let reason = String(cString: strerror(errno))
-                close(fd)
+                Glibc.close(fd)
                 throw Failure("bind \(source): \(reason)")
             }
         }
@@ -35,12 +36,23 @@ final class RawSocket: @unchecked Sendable {
         }
         guard connected == 0 else {
             let reason = String(cString: strerror(errno))
-            close(fd)
+            Glibc.close(fd)
             throw Failure("connect: \(reason)")
         }
     }
 
-    deinit { close(fd) }
+    private let closed = Mutex(false)
+
+    deinit { close() }
+
+    /// Closes the connection now (once; a waiting read then ends), not whenever ARC lets go.
+    func close() {
+        let first = closed.withLock { done in
+            defer { done = true }
+            return !done
+        }
+        if first { Glibc.close(fd) }
+    }
 
     func send(_ text: String) {
         _ = text.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
