@@ -161,6 +161,7 @@ let package = Package(
         .testTarget(name: "ZKPinMathTests", dependencies: ["ZKPinMath", "ZKPinMathGMP", "CAllocationCounter", "ZKPinTestSupport"]),
         .testTarget(name: "ZKPinProtocolTests", dependencies: ["ZKPinMath", "ZKPinProtocol", "ZKPinVectors", "ZKPinTestSupport"]),
         .testTarget(name: "ZKPinWireTests", dependencies: ["ZKPinWire"]),
+        .testTarget(name: "ZKPinKitTests", dependencies: ["ZKPinKit", "ZKPinClientCore", "ZKPinWire"]),
         .testTarget(
             name: "ZKPinServerTests",
             dependencies: [

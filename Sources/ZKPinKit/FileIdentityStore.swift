@@ -64,8 +64,10 @@ public final class FileIdentityStore: IdentityStore, @unchecked Sendable {
         let temporary = path + ".new"
         do {
             let data = try encoder.encode(identities)
-            // Created 0600 before any byte is written: never readable by others, not even briefly.
-            let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            // Created 0600 before any byte is written: never readable by others, not even briefly
+            // (a new file: one left by an earlier crash keeps whatever mode it had).
+            unlink(temporary)
+            let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600)
             guard fd >= 0 else { throw CocoaError(.fileWriteNoPermission) }
             let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
             let synced = fsync(fd) == 0

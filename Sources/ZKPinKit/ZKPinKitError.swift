@@ -1,7 +1,7 @@
 import ZKPinClientCore
 
 /// Why a ZKPinKit call failed, in the cases a sign-in screen tells apart. `description` is a
-/// sentence a person can read.
+/// sentence a person can read in an app (it names no command or option).
 public enum ZKPinKitError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The PIN was wrong; `attemptsLeft` before the server blocks the identity (nil: unknown).
     case wrongPIN(attemptsLeft: Int?, message: String)
@@ -39,7 +39,7 @@ public enum ZKPinKitError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// The flows' error, sorted into the cases above.
     init(_ error: ClientError) {
-        let message = error.message
+        let message = Self.message(for: error)
         switch error {
         case .wrongPIN(let left), .wrongCurrentPIN(let left): self = .wrongPIN(attemptsLeft: left, message: message)
         case .blocked, .notRegistered(_, .blocked, _): self = .blocked(message: message)
