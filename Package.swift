@@ -28,9 +28,14 @@ let optimizedEvenInDebug: [SwiftSetting] =
     let fieldArithmeticCPU: [SwiftSetting] = []
 #endif
 
+// ZKPinKit's targets (the client, the protocol, the field arithmetic, swift-crypto) run on iOS 16
+// and macOS 13; the server's and the CLI's libraries (Hummingbird, swift-configuration, ...) ask
+// for newer systems, and so does a build of this package on its own.
+let platforms: [SupportedPlatform] = builtAsDependency ? [.iOS(.v16), .macOS(.v13)] : [.iOS(.v16), .macOS(.v14)]
+
 let package = Package(
     name: "zkpin",
-    platforms: [.macOS(.v14)],
+    platforms: platforms,
     products: [
         .executable(name: "zkpin", targets: ["zkpin"]),
         .executable(name: "zkpin-server", targets: ["zkpin-server"]),

@@ -17,11 +17,9 @@ extension LimbArithmetic {
         for i in 0..<min(n, limbs.a) {
             var carry: UInt64 = 0
             for j in 0..<min(n - i, limbs.b) {
-                // In 128 bits (below 2^128: (2^64 - 1)^2 + 2(2^64 - 1)): the carries as add/adc,
-                // where the Bool carries of addingReportingOverflow compiled to branches on k.
-                let sum = UInt128(a[i]) * UInt128(b[j]) + UInt128(out[i + j]) + UInt128(carry)
-                out[i + j] = UInt64(truncatingIfNeeded: sum)
-                carry = UInt64(truncatingIfNeeded: sum >> 64)
+                // Below 2^128: (2^64 - 1)^2 + 2(2^64 - 1). Carries from the bits, where the Bool
+                // carries of addingReportingOverflow compiled to branches on k.
+                (carry, out[i + j]) = UInt64.productSumWithoutFlags(a[i], b[j], out[i + j], carry)
             }
             // The row's carry lands on a limb no earlier row has reached.
             if i + limbs.b < n { out[i + limbs.b] = carry }

@@ -12,11 +12,9 @@ package enum LimbArithmetic {
         var out = a
         var carry = carryIn
         for i in 0..<a.count {
-            // In 128 bits, so that the carry is an adc: Bool carries from addingReportingOverflow
-            // compiled to branches on the values in the secret scalars' decomposition.
-            let sum = UInt128(a[i]) + UInt128(b[i] ^ flip) + UInt128(carry)
-            out[i] = UInt64(truncatingIfNeeded: sum)
-            carry = UInt64(truncatingIfNeeded: sum >> 64)
+            // Carries from the bits: Bool carries from addingReportingOverflow compiled to
+            // branches on the values in the secret scalars' decomposition.
+            (carry, out[i]) = UInt64.sumWithoutFlags(a[i], b[i] ^ flip, carry: carry)
         }
         return (out, carry)
     }

@@ -57,9 +57,10 @@ struct ScalarMontgomery {
         var reduced = t
         var borrow: UInt64 = 0
         for j in 0..<n {
-            let difference = UInt128(t[j]) &- UInt128(modulus[j]) &- UInt128(borrow)
-            reduced[j] = UInt64(truncatingIfNeeded: difference)
-            borrow = UInt64(truncatingIfNeeded: difference >> 127)
+            // t - m - borrow = t + ~m + (1 - borrow); its carry out is 1 - the borrow out.
+            let (carry, difference) = UInt64.sumWithoutFlags(t[j], ~modulus[j], carry: 1 &- borrow)
+            reduced[j] = difference
+            borrow = 1 &- carry
         }
         let keep = 0 &- (top | (borrow ^ 1))
         for j in 0..<n { t[j] = (reduced[j] & keep) | (t[j] & ~keep) }
@@ -69,8 +70,8 @@ struct ScalarMontgomery {
     /// (low, high) of a·b + c + d, which fits in 128 bits.
     @inline(__always)
     static func multiplyAdd(_ a: UInt64, _ b: UInt64, _ c: UInt64, _ d: UInt64) -> (UInt64, UInt64) {
-        let sum = UInt128(a) * UInt128(b) + UInt128(c) + UInt128(d)
-        return (UInt64(truncatingIfNeeded: sum), UInt64(truncatingIfNeeded: sum >> 64))
+        let (high, low) = UInt64.productSumWithoutFlags(a, b, c, d)
+        return (low, high)
     }
 
     /// x^e mod m for x < m and a public exponent e (little-endian limbs), by fixed windows of

@@ -1,5 +1,3 @@
-import Synchronization
-
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -17,9 +15,9 @@ func fillRandom(_ buffer: UnsafeMutableRawBufferPointer) {
     withUnsafeBytes(of: &taken) { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
 }
 
-private let blindingPool = Mutex(BlindingPool())
+private let blindingPool = LockedValue(BlindingPool())
 
-struct BlindingPool: ~Copyable {
+final class BlindingPool {
     static let size = 4096
     private var bytes: UnsafeMutableRawBufferPointer
     private var used: Int
@@ -32,7 +30,7 @@ struct BlindingPool: ~Copyable {
     deinit { bytes.deallocate() }
 
     /// The next `count` (at most 64) unused bytes, at the start of the value.
-    mutating func take(_ count: Int) -> SIMD8<UInt64> {
+    func take(_ count: Int) -> SIMD8<UInt64> {
         if used + count > Self.size {
             Self.fillFromSystem(bytes)
             used = 0

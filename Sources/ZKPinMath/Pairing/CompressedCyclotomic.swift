@@ -108,37 +108,74 @@ extension Fp12 where P: CyclotomicSquaring {
 @usableFromInline
 struct SignedDigits {
     @usableFromInline static let capacity = 16
-    @usableFromInline var positions: UInt128 = 0  // bit i set: a digit at position i
-    @usableFromInline var negatives: UInt128 = 0  // bit i set: that digit is -1
+    /// Bit i set: a digit at position i. Two words: a NAF of a 64-bit exponent has 65 digits.
+    @usableFromInline var positions = TwoWordMask()
+    /// Bit i set: that digit is -1.
+    @usableFromInline var negatives = TwoWordMask()
     @usableFromInline var count = 0
 
     @usableFromInline
     init(_ exponent: UInt64) {
-        var naf: UInt128 = 0, nafNegative: UInt128 = 0
-        var k = UInt128(exponent), bit: UInt128 = 1
-        while k != 0 {
-            if k & 1 == 1 {
-                naf |= bit
-                if k & 3 == 3 { nafNegative |= bit; k += 1 } else { k -= 1 }
+        var naf = TwoWordMask(), nafNegative = TwoWordMask()
+        // k in two words too: adding 1 to a run of ones can carry into bit 64.
+        var low = exponent, high: UInt64 = 0, bit = 0
+        while low != 0 || high != 0 {
+            if low & 1 == 1 {
+                naf.insert(bit)
+                if low & 3 == 3 {
+                    nafNegative.insert(bit)
+                    let (sum, overflow) = low.addingReportingOverflow(1)
+                    low = sum
+                    if overflow { high += 1 }
+                } else {
+                    low -= 1
+                }
             }
-            k >>= 1
-            bit <<= 1
+            (low, high) = ((low >> 1) | (high << 63), high >> 1)
+            bit += 1
         }
-        if naf.nonzeroBitCount < exponent.nonzeroBitCount {
-            positions = naf; negatives = nafNegative
+        if naf.count < exponent.nonzeroBitCount {
+            positions = naf
+            negatives = nafNegative
         } else {
-            positions = UInt128(exponent)
+            positions = TwoWordMask(low: exponent)
         }
-        count = positions.nonzeroBitCount
+        count = positions.count
     }
 
     /// The index-th non-zero digit from the least significant.
     @usableFromInline
     subscript(index: Int) -> (bit: Int, negative: Bool) {
         var remaining = positions
-        for _ in 0..<index { remaining &= remaining - 1 }
-        let bit = remaining.trailingZeroBitCount
-        return (bit, (negatives >> UInt128(bit)) & 1 == 1)
+        for _ in 0..<index { remaining.removeLowest() }
+        let bit = remaining.lowest
+        return (bit, negatives.contains(bit))
+    }
+}
+
+/// A set of bit positions 0..<128 in two words (`UInt128` needs iOS 18 and macOS 15).
+@usableFromInline
+struct TwoWordMask {
+    @usableFromInline var low: UInt64 = 0
+    @usableFromInline var high: UInt64 = 0
+
+    @usableFromInline init(low: UInt64 = 0) { self.low = low }
+
+    @usableFromInline var count: Int { low.nonzeroBitCount + high.nonzeroBitCount }
+
+    /// The lowest position in the set (128 when empty).
+    @usableFromInline var lowest: Int { low != 0 ? low.trailingZeroBitCount : 64 + high.trailingZeroBitCount }
+
+    @usableFromInline mutating func insert(_ bit: Int) {
+        if bit < 64 { low |= 1 << UInt64(bit) } else { high |= 1 << UInt64(bit - 64) }
+    }
+
+    @usableFromInline func contains(_ bit: Int) -> Bool {
+        bit < 64 ? (low >> UInt64(bit)) & 1 == 1 : (high >> UInt64(bit - 64)) & 1 == 1
+    }
+
+    @usableFromInline mutating func removeLowest() {
+        if low != 0 { low &= low - 1 } else { high &= high &- 1 }
     }
 }
 

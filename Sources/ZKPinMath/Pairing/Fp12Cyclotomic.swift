@@ -81,7 +81,7 @@ extension Fp12 where P: CyclotomicSquaring {
 /// Width-w non-adjacent form: digits in (-2^(w-1), 2^(w-1)), odd when non-zero, at least w-1
 /// zeros between non-zero digits; little-endian. For public exponents only (it branches).
 package enum WindowedNAF {
-    /// The digits of a value given as little-endian limbs: one word in UInt128
+    /// The digits of a value given as little-endian limbs: one word in two words
     /// (`digits(ofWord:)`), more on the limbs themselves.
     package static func digits(of limbs: [UInt64], width: Int) -> [Int8] {
         let significant = (limbs.lastIndex { $0 != 0 } ?? 0) + 1
@@ -136,28 +136,30 @@ package enum WindowedNAF {
         return digits
     }
 
-    /// The digits of one word, in UInt128 (the carries of negative digits need a bit above it):
-    /// no array arithmetic per bit.
+    /// The digits of one word, in two words (`high` holds the carry of negative digits into bit
+    /// 64): no array arithmetic per bit.
     package static func digits(ofWord word: UInt64, width: Int) -> [Int8] {
         precondition(width >= 2 && width <= 7)
-        var value = UInt128(word)
+        var low = word, high: UInt64 = 0
         var digits = [Int8]()
         digits.reserveCapacity(65)
-        let modulus = UInt128(1) << UInt128(width)
-        while value != 0 {
-            if value & 1 == 1 {
-                let low = value & (modulus - 1)
-                if low >= modulus / 2 {
-                    digits.append(Int8(Int64(low) - Int64(modulus)))
-                    value += modulus - low
+        let modulus = UInt64(1) << UInt64(width)
+        while low != 0 || high != 0 {
+            if low & 1 == 1 {
+                let digit = low & (modulus - 1)
+                if digit >= modulus / 2 {
+                    digits.append(Int8(Int64(digit) - Int64(modulus)))
+                    let (sum, overflow) = low.addingReportingOverflow(modulus - digit)
+                    low = sum
+                    if overflow { high += 1 }
                 } else {
-                    digits.append(Int8(low))
-                    value -= low
+                    digits.append(Int8(digit))
+                    low -= digit
                 }
             } else {
                 digits.append(0)
             }
-            value >>= 1
+            (low, high) = ((low >> 1) | (high << 63), high >> 1)
         }
         return digits
     }

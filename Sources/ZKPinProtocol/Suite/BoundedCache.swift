@@ -1,4 +1,4 @@
-import Synchronization
+import ZKPinMath
 
 /// A thread-safe map of values computed from public inputs, bounded: when full it starts again
 /// empty, which costs one recomputation per key and keeps memory flat whatever callers send.
@@ -9,7 +9,7 @@ final class BoundedCache<Key: Hashable & Sendable>: Sendable {
     private struct Entry: @unchecked Sendable { var value: Any }
 
     let capacity: Int
-    private let entries = Mutex<[Key: Entry]>([:])
+    private let entries = LockedValue<[Key: Entry]>([:])
 
     init(capacity: Int) { self.capacity = capacity }
 
