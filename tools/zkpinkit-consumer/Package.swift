@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
-// An app's view of ZKPin: depends on the repository by URL (a git URL; tools/zkpinkit-test
-// passes a file:// clone and the commit) and imports ZKPinKit alone.
+// An app's view of ZKPin: depends on the repository by URL and version, as an app adds a
+// release (tools/zkpinkit-test passes a file:// clone and the version it tagged there), and
+// imports ZKPinKit alone.
 import Foundation
 import PackageDescription
 
@@ -10,7 +11,7 @@ let package = Package(
     dependencies: [
         .package(
             url: environment["ZKPIN_KIT_URL"] ?? "https://github.com/zkpin/zkpin",
-            revision: environment["ZKPIN_KIT_REVISION"] ?? "main")
+            exact: Version(environment["ZKPIN_KIT_VERSION"] ?? "1.0.0")!)
     ],
     targets: [
         .executableTarget(name: "zkpinkit-consumer", dependencies: [.product(name: "ZKPinKit", package: "zkpin")])
