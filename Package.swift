@@ -47,7 +47,9 @@ let package = Package(
         // The authenticator for an app (iPhone, Mac, Linux): no GMP, NIO, SQLite or zbar inside.
         .library(name: "ZKPinKit", targets: ["ZKPinKit"]),
         // For the one-process side-by-side with mcl that tools/side-by-side builds outside the repository.
-        .library(name: "ZKPinBenchmark", targets: ["ZKPinBenchmark"])
+        .library(name: "ZKPinBenchmark", targets: ["ZKPinBenchmark"]),
+        // For tools/zkpinkit-test: the test vectors through ZKPinKit's build of the crypto.
+        .library(name: "ZKPinVectors", targets: ["ZKPinVectors"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

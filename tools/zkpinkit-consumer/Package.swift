@@ -14,6 +14,8 @@ let package = Package(
             exact: Version(environment["ZKPIN_KIT_VERSION"] ?? "1.0.0")!)
     ],
     targets: [
-        .executableTarget(name: "zkpinkit-consumer", dependencies: [.product(name: "ZKPinKit", package: "zkpin")])
+        .executableTarget(name: "zkpinkit-consumer", dependencies: [.product(name: "ZKPinKit", package: "zkpin")]),
+        // The test vectors through the same build of the client's crypto (not part of an app).
+        .executableTarget(name: "zkpinkit-vectors", dependencies: [.product(name: "ZKPinVectors", package: "zkpin")]),
     ]
 )

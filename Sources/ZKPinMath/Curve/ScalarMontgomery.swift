@@ -1,7 +1,7 @@
 /// Montgomery arithmetic modulo an odd public modulus on `[UInt64]` limbs (the group order r
 /// of the secret scalars), for the one place the client needs a product mod r: the Fermat
-/// inverse of a DVS key. Written for constant time, not speed: the products (CIOS, carries in
-/// 128-bit arithmetic, a masked final subtraction) run the same instructions whatever the values, and
+/// inverse of a DVS key. Written for constant time, not speed: the products (CIOS, carries
+/// computed from the bits, a masked final subtraction) run the same instructions whatever the values, and
 /// `power` reads its table at indices taken from the public exponent only.
 struct ScalarMontgomery {
     let modulus: [UInt64]
@@ -30,7 +30,7 @@ struct ScalarMontgomery {
     }
 
     /// a·b·R^-1 mod m for a, b < m (CIOS). Every carry and the final subtraction's choice are
-    /// computed in 128-bit arithmetic and masks: a release build turned the Bool carries of
+    /// computed from the bits and masks: a release build turned the Bool carries of
     /// `addingReportingOverflow` into branches on the values (tools/check-constant-time saw it).
     func product(_ a: [UInt64], _ b: [UInt64]) -> [UInt64] {
         let n = modulus.count

@@ -2,7 +2,7 @@
 of the two curves' prime fields in x86-64 assembly (BMI2 mulx with the two carry chains of ADX,
 adcx and adox; add/adc chains and cmov for the sums, so no branch depends on a value).
 
-Swift has no access to the ADX instructions, and the product written with UInt128 in
+Swift has no access to the ADX instructions, and the product written with 128-bit sums in
 MontgomeryUnrolled.swift compiles to about twice the instructions: one carry chain, and the
 tuple limbs shuttled through memory. The functions are `static inline`, so the Swift compiler
 inlines them like its own code. The algorithm is the CIOS product with the "no-carry"
