@@ -20,7 +20,7 @@ struct OrderProductsTests {
         let edges: [BigInt] = [.zero, .one, order - .one, order, order + .one, BigInt(UInt64.max), order.shiftedLeft(1)]
         let challenges = edges + (0..<300).map { _ in BigInt.random(in: .zero, order, using: &random) }
         for y in challenges {
-            for r: UInt64 in [1, .max, random.next() | 1] {
+            for r in [1, UInt64.max, random.next() | 1] {
                 let expected = (GMPInteger(r) * GMPInteger(y)).mod(GMPInteger(order)).limbs(count: SecretGLV<C>.width)
                 #expect(products.product(y, r) == expected, "\(C.name) r \(r) y \(y); \(random.replay)")
             }
