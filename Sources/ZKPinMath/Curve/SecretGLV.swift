@@ -121,13 +121,7 @@ extension G1Endomorphism {
     /// k2 < 0) with k1 + k2·λ ≡ k (mod r), each magnitude in `count` limbs. For public scalars
     /// on the server's hot paths (the batched verification's r·y).
     package func decompose(_ k: BigInt, limbs count: Int) -> ([UInt64], Bool, [UInt64], Bool) {
-        decompose(reduced: k.mod(C.order).limbs(count: SecretGLV<C>.width), limbs: count)
-    }
-
-    /// As `decompose(_:limbs:)` for k already below the order, in `SecretGLV.width` limbs
-    /// (`OrderProducts.product`).
-    package func decompose(reduced k: [UInt64], limbs count: Int) -> ([UInt64], Bool, [UInt64], Bool) {
-        let (k1, mask1, k2, mask2) = secret.decompose(k)
+        let (k1, mask1, k2, mask2) = secret.decompose(k.mod(C.order).limbs(count: SecretGLV<C>.width))
         return (Array(k1.prefix(count)), mask1 != 0, Array(k2.prefix(count)), mask2 != 0)
     }
 

@@ -53,7 +53,6 @@ extension MPin {
         vPoints.reserveCapacity(checks.count); vScalars.reserveCapacity(checks.count)
         pPoints.reserveCapacity(3 * checks.count); pScalars.reserveCapacity(3 * checks.count)
         let endomorphism = C.g1Endomorphism
-        let orderProducts = OrderProducts<C>()
         let scalarLimbs = (C.order.bitWidth + 63) / 64
         for check in checks {
             let r = UInt64.random(in: 1...UInt64.max, using: &generator)
@@ -64,9 +63,8 @@ extension MPin {
             vPoints.append(v); vScalars.append([r])
             pPoints.append(u); pScalars.append([r])
             // r·y·base as k1·base + k2·φ(base) with k1, k2 about √r (GLV): half the windows.
-            // On fixed limbs (r·y by Montgomery products mod r, Babai rounding by precomputed
-            // constants): no BigInt arithmetic.
-            let (k1, k1Negative, k2, k2Negative) = endomorphism.decompose(reduced: orderProducts.product(check.y, r), limbs: scalarLimbs)
+            // On fixed limbs (Babai rounding by precomputed constants): no BigInt division.
+            let (k1, k1Negative, k2, k2Negative) = endomorphism.decompose(BigInt(r) * check.y, limbs: scalarLimbs)
             let phi = (endomorphism.beta * base.x, base.y)
             pPoints.append(k1Negative ? (base.x, -base.y) : base)
             pScalars.append(k1)
