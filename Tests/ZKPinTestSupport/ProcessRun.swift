@@ -8,6 +8,15 @@ public struct ProcessRun: Sendable {
 
     /// Runs `executable` with `arguments` and the test's environment without any `ZKPIN_`
     /// variable (so the developer's own settings do not leak in), plus `environment`.
+    /// As `run`, on a thread of its own: an async test waiting for a child must not hold one of
+    /// the two cooperative threads, on which its in-process servers and the stores' deadlines
+    /// run (held, a PostgreSQL call was declared unanswered after 15 s).
+    public static func runOffPool(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) async throws -> ProcessRun {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try run(executable, arguments, environment: environment) }) }.start()
+        }
+    }
+
     public static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws -> ProcessRun {
         let process = Process()
         process.executableURL = executable

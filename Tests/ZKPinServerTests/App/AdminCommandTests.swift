@@ -16,8 +16,8 @@ import ZKPinWire
         return try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [[String: Any]], "\(run.out)")
     }
 
-    static func admin(_ arguments: [String]) throws -> Run {
-        try ProcessRun.run(ServerProcess.binary, ["admin"] + arguments)
+    static func admin(_ arguments: [String]) async throws -> Run {
+        try await ProcessRun.runOffPool(ServerProcess.binary, ["admin"] + arguments)
     }
 
     @Test func usersRevokeAndAudit() async throws {
@@ -28,7 +28,7 @@ import ZKPinWire
 
             // A table for people: columns aligned under the header, the mpinId shown by the start
             // of its salt (its own start is the same for everyone), no line wider than 160 columns.
-            let users = try Self.admin(["users", "--data", h.dir])
+            let users = try await Self.admin(["users", "--data", h.dir])
             #expect(users.status == 0)
             let lines = users.out.split(separator: "\n").map(String.init)
             #expect(lines.count == 2, "\(users.out)")
@@ -46,24 +46,24 @@ import ZKPinWire
             // The data folder from the server's config file (--config), as serve reads it.
             let config = h.dir + "/admin.json"
             try #"{"data": "\#(h.dir)"}"#.write(toFile: config, atomically: true, encoding: .utf8)
-            let fromConfig = try Self.admin(["users", "--config", config])
+            let fromConfig = try await Self.admin(["users", "--config", config])
             #expect(fromConfig.status == 0, "\(fromConfig.err)")
             #expect(fromConfig.out == users.out)
 
-            let revoke = try Self.admin(["revoke", "kim@example.com", "--data", h.dir])
+            let revoke = try await Self.admin(["revoke", "kim@example.com", "--data", h.dir])
             #expect(revoke.status == 0 && revoke.out.contains("revoked 1 identity of kim@example.com"))
             #expect(try await h.rp.store.identity(mpinId: user.mpinId)?.state == .revoked)
             // The running relying party refuses the revoked identity at once.
             let refused = try await user.pass12(t)
             #expect(refused.status == 403 && refused.error?.code == .identityNotAuthorized)
             #expect(
-                try Self.admin(["users", "--data", h.dir]).out.range(of: #"kim@example.com +revoked"#, options: .regularExpression) != nil)
+                try await Self.admin(["users", "--data", h.dir]).out.range(of: #"kim@example.com +revoked"#, options: .regularExpression) != nil)
 
             // Nobody to revoke: exit status 1.
-            let none = try Self.admin(["revoke", "nobody@example.com", "--data", h.dir])
+            let none = try await Self.admin(["revoke", "nobody@example.com", "--data", h.dir])
             #expect(none.status == 1 && none.out.contains("revoked 0 identities"))
 
-            let audit = try Self.admin(["audit", "--data", h.dir])
+            let audit = try await Self.admin(["audit", "--data", h.dir])
             #expect(audit.status == 0)
             #expect(audit.out.hasPrefix("TIME\tKIND\tUSER\tADDRESS\tDETAIL\n"))
             let kinds = audit.out.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
@@ -100,19 +100,19 @@ import ZKPinWire
             // It says what the operator can do (unblock), not only "register again".
             #expect(notices.first?.contains("until the administrator of") == true, "\(notices)")
             #expect(
-                try Self.admin(["users", "--user", "LEE@example.com"] + storage).out
+                try await Self.admin(["users", "--user", "LEE@example.com"] + storage).out
                     .range(of: #"lee@example.com +blocked +3 "#, options: .regularExpression) != nil)
 
-            let unblock = try Self.admin(["unblock", "lee@EXAMPLE.com"] + storage)
+            let unblock = try await Self.admin(["unblock", "lee@EXAMPLE.com"] + storage)
             #expect(unblock.status == 0 && unblock.out.contains("unblocked 1 identity of lee@EXAMPLE.com"), "\(unblock)")
             let identity = try await h.rp.store.identity(mpinId: user.mpinId)
             #expect(identity?.state == .active && identity?.failedAttempts == 0)
             #expect(try await user.login(t).status == 200)
 
             // Nothing blocked: exit status 1 and a hint.
-            let again = try Self.admin(["unblock", "lee@example.com"] + storage)
+            let again = try await Self.admin(["unblock", "lee@example.com"] + storage)
             #expect(again.status == 1 && again.out.contains("none was blocked"))
-            let audit = try Self.json(try Self.admin(["audit", "--json", "--user", "LEE@example.com"] + storage))
+            let audit = try Self.json(try await Self.admin(["audit", "--json", "--user", "LEE@example.com"] + storage))
             #expect(audit.filter { $0["kind"] as? String == "unblock" }.count == 2)
             #expect(audit.contains { $0["kind"] as? String == "block" || $0["kind"] as? String == "wrong_pin" })
         }
@@ -134,11 +134,11 @@ import ZKPinWire
             let laptop = try await TestUser.register(t, email: "max@example.com", pin: 2222, outbox: h.outbox, device: "laptop")
 
             // An --mpin-id that fits both: said in one line with where help is, not the whole usage.
-            let ambiguous = try Self.admin(["revoke", "max@example.com", "--mpin-id", String(phone.mpinId.prefix(8)), "--data", h.dir])
+            let ambiguous = try await Self.admin(["revoke", "max@example.com", "--mpin-id", String(phone.mpinId.prefix(8)), "--data", h.dir])
             #expect(ambiguous.status == 64 && ambiguous.err.contains("fits 2 identities of max@example.com"), "\(ambiguous)")
             #expect(!ambiguous.err.contains("Usage:") && ambiguous.err.contains("See 'zkpin-server admin revoke --help'."), "\(ambiguous)")
 
-            let byDevice = try Self.admin(["revoke", "max@example.com", "--device", "phone", "--notify-user", "--data", h.dir])
+            let byDevice = try await Self.admin(["revoke", "max@example.com", "--device", "phone", "--notify-user", "--data", h.dir])
             #expect(byDevice.status == 0 && byDevice.out.contains("revoked 1 identity of max@example.com (device phone)"))
             // --notify-user: a mail through the server's mail settings (here the data folder's outbox).
             #expect(byDevice.out.contains("mailed max@example.com"), "\(byDevice)")
@@ -150,21 +150,21 @@ import ZKPinWire
                 notices.first.map { $0.contains("To: max@example.com") && $0.contains("device: phone") && !$0.contains("device: laptop") } == true)
             #expect(try await phone.login(t).status != 200)
             #expect(try await laptop.login(t).status == 200)
-            #expect(try Self.admin(["revoke", "max@example.com", "--device", "tablet", "--data", h.dir]).status == 1)
+            #expect(try await Self.admin(["revoke", "max@example.com", "--device", "tablet", "--data", h.dir]).status == 1)
 
             // The MPIN ID column of `admin users`, copied as it is, names one identity for --mpin-id
             // (every mpinId starts alike and a plain one ends with the e-mail; the salt differs).
-            let table = try Self.admin(["users", "--user", "max@example.com", "--data", h.dir]).out
+            let table = try await Self.admin(["users", "--user", "max@example.com", "--data", h.dir]).out
             let row = try #require(table.split(separator: "\n").first { $0.contains(" laptop ") })
             let shown = try #require(row.split(separator: " ").last.map(String.init))
             let salt = { (user: TestUser) in MPinIdentity(mpinId: user.mpinId)?.salt ?? "" }
             #expect(shown.hasSuffix("…") && salt(laptop).hasPrefix(shown.dropLast()) && !salt(phone).hasPrefix(shown.dropLast()), "\(table)")
-            let byId = try Self.admin(["revoke", "max@example.com", "--mpin-id", shown, "--data", h.dir])
+            let byId = try await Self.admin(["revoke", "max@example.com", "--mpin-id", shown, "--data", h.dir])
             #expect(byId.status == 0 && byId.out.contains("revoked 1 identity of max@example.com (mpinId \(shown))"), "\(byId)")
             #expect(try await laptop.login(t).status != 200)
-            let rows = try Self.json(try Self.admin(["users", "--json", "--data", h.dir]))
+            let rows = try Self.json(try await Self.admin(["users", "--json", "--data", h.dir]))
             #expect(Set(rows.map { "\($0["device"]!):\($0["state"]!)" }) == ["phone:revoked", "laptop:revoked"])
-            let audit = try Self.json(try Self.admin(["audit", "--json", "--data", h.dir]))
+            let audit = try Self.json(try await Self.admin(["audit", "--json", "--data", h.dir]))
             #expect(audit.contains { $0["kind"] as? String == "revoke" && ($0["detail"] as? String)?.contains("device=phone") == true })
             #expect(audit.contains { $0["kind"] as? String == "revoke" && $0["mpinId"] as? String == laptop.mpinId })
         }
@@ -177,42 +177,42 @@ import ZKPinWire
             _ = try await TestUser.register(t, email: "ann@example.com", pin: 1357, outbox: h.outbox)
             #expect(try await kim.login(t).status == 200)
 
-            let all = try Self.json(try Self.admin(["users", "--json", "--data", h.dir]))
+            let all = try Self.json(try await Self.admin(["users", "--json", "--data", h.dir]))
             #expect(all.count == 2)
             let row = try #require(all.first { $0["userId"] as? String == "kim@example.com" })
             #expect(row["state"] as? String == "active" && row["failedAttempts"] as? Int == 0 && row["mpinId"] as? String == kim.mpinId)
             #expect(row["lastLogin"] is String && row["created"] is String && row["device"] as? String == "laptop")
             #expect(all.first { $0["userId"] as? String == "ann@example.com" }?["lastLogin"] is NSNull)
 
-            let kimOnly = try Self.json(try Self.admin(["users", "--json", "--user", "KIM@example.com", "--data", h.dir]))
+            let kimOnly = try Self.json(try await Self.admin(["users", "--json", "--user", "KIM@example.com", "--data", h.dir]))
             #expect(kimOnly.map { $0["userId"] as? String } == ["kim@example.com"])
             // Registered just now: inside the last hour, not since tomorrow.
-            #expect(try Self.json(try Self.admin(["users", "--json", "--since", "1h", "--data", h.dir])).count == 2)
+            #expect(try Self.json(try await Self.admin(["users", "--json", "--since", "1h", "--data", h.dir])).count == 2)
             let tomorrow = ISO8601DateFormatter().string(from: Date().addingTimeInterval(86400))
-            #expect(try Self.json(try Self.admin(["users", "--json", "--since", tomorrow, "--data", h.dir])).isEmpty)
-            #expect(try Self.json(try Self.admin(["audit", "--json", "--since", tomorrow, "--data", h.dir])).isEmpty)
+            #expect(try Self.json(try await Self.admin(["users", "--json", "--since", tomorrow, "--data", h.dir])).isEmpty)
+            #expect(try Self.json(try await Self.admin(["audit", "--json", "--since", tomorrow, "--data", h.dir])).isEmpty)
 
-            let audit = try Self.json(try Self.admin(["audit", "--json", "--user", "ann@example.com", "--since", "2020-01-01", "--data", h.dir]))
+            let audit = try Self.json(try await Self.admin(["audit", "--json", "--user", "ann@example.com", "--since", "2020-01-01", "--data", h.dir]))
             #expect(!audit.isEmpty && audit.allSatisfy { $0["userId"] as? String == "ann@example.com" })
             #expect(audit.allSatisfy { Set($0.keys) == ["id", "time", "kind", "userId", "mpinId", "address", "detail"] })
             // Text mode: the header, then only the filtered rows.
-            let text = try Self.admin(["audit", "--user", "ann@example.com", "--data", h.dir]).out.split(separator: "\n")
+            let text = try await Self.admin(["audit", "--user", "ann@example.com", "--data", h.dir]).out.split(separator: "\n")
             #expect(text.first == "TIME\tKIND\tUSER\tADDRESS\tDETAIL" && text.count == audit.count + 1)
 
             // A time that is neither a date nor a duration is a usage error.
-            let bad = try Self.admin(["audit", "--since", "yesterday", "--data", h.dir])
+            let bad = try await Self.admin(["audit", "--since", "yesterday", "--data", h.dir])
             #expect(bad.status == 64 && bad.err.contains("since"))
-            #expect(try Self.admin(["users", "--since", "5x", "--data", h.dir]).status == 64)
+            #expect(try await Self.admin(["users", "--since", "5x", "--data", h.dir]).status == 64)
         }
     }
 
-    @Test func missingDataFolderIsRefused() throws {
+    @Test func missingDataFolderIsRefused() async throws {
         let dir = try TempDir.make() + "/absent"
         for args in [
             ["users", "--data", dir], ["audit", "--data", dir], ["revoke", "x@example.com", "--data", dir],
             ["unblock", "x@example.com", "--data", dir]
         ] {
-            let run = try Self.admin(args)
+            let run = try await Self.admin(args)
             #expect(run.status != 0, "\(args)")
             #expect(run.err.contains("no database"), "\(args)")
             #expect(!FileManager.default.fileExists(atPath: dir + "/zkpin.sqlite"))

@@ -96,7 +96,7 @@ import ZKPinWire
                 ("/admin/v1/keys", ["keys", "list", "--json"])
             ] {
                 let api = try await Self.call(t, "GET", path, token: token)
-                let run = try AdminCommandTests.admin(cli + ["--data", h.dir])
+                let run = try await AdminCommandTests.admin(cli + ["--data", h.dir])
                 #expect(run.status == 0)
                 // The API's call is audited before it reads: the audit listing is compared up to it.
                 let cliText = run.out.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -104,7 +104,7 @@ import ZKPinWire
             }
             let revoked = try await Self.call(t, "POST", "/admin/v1/users/kim@example.com/revoke", token: token)
             #expect(revoked.text.contains("\"changed\":1"))
-            #expect(try AdminCommandTests.admin(["users", "--data", h.dir]).out.contains("revoked"))
+            #expect(try await AdminCommandTests.admin(["users", "--data", h.dir]).out.contains("revoked"))
             #expect(try await h.rp.store.auditLog(limit: 50).contains { $0.kind == "revoke" && $0.detail.contains("admin API client") })
             let junk = try await Self.call(t, "GET", "/admin/v1/users?limit=0", token: token)
             #expect(junk.status == 400)

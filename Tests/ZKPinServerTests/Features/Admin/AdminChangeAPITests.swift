@@ -40,7 +40,7 @@ import ZKPinWire
                 t, "PUT", "/admin/v1/clients/\(id)/redirect-uris", token: token, body: #"{"redirectURIs":["https://reports.example/new"]}"#)
             let changedRow = try Self.object(changed)
             #expect(changed.status == 200 && changedRow["redirectURIs"] as? [String] == ["https://reports.example/new"])
-            let listed = try AdminCommandTests.admin(["clients", "list", "--json", "--data", h.dir])
+            let listed = try await AdminCommandTests.admin(["clients", "list", "--json", "--data", h.dir])
             let row = try #require(
                 (try JSONSerialization.jsonObject(with: Data(listed.out.utf8)) as? [[String: Any]])?.first { $0["id"] as? String == id })
             #expect(row["redirectURIs"] as? [String] == ["https://reports.example/new"])
@@ -164,7 +164,7 @@ import ZKPinWire
                 "/admin/v1/audit?kind=login", headers: [("Authorization", "Bearer \(token)"), ("Accept", "application/x-ndjson")])
             #expect(accept.header("Content-Type") == "application/x-ndjson")
             // The CLI's export is the same lines.
-            let cli = try AdminCommandTests.admin(["audit", "--json-lines", "--kind", "login,wrong_pin", "--data", h.dir])
+            let cli = try await AdminCommandTests.admin(["audit", "--json-lines", "--kind", "login,wrong_pin", "--data", h.dir])
             #expect(cli.status == 0 && cli.out == lines.text, "\(cli.out)\n---\n\(lines.text)")
             for junk in ["until=x", "before=0", "since=-1", "limit=100001&format=jsonl", "limit=10001"] {
                 #expect(try await AdminAPITests.call(t, "GET", "/admin/v1/audit?\(junk)", token: token).status == 400, "\(junk)")

@@ -43,9 +43,9 @@ import ZKPinWire
     @Test func showAndRotate() async throws {
         let h = try await Harness.make()
         let before = try await h.run { t in try await t.get("/rps/push/settings").json(PushSettings.self).vapidPublicKey }
-        let shown = try AdminCommandTests.admin(["keys", "vapid", "--data", h.dir])
+        let shown = try await AdminCommandTests.admin(["keys", "vapid", "--data", h.dir])
         #expect(shown.status == 0 && shown.out.contains("VAPID public key: \(before)"), "\(shown.out)\(shown.err)")
-        let rotated = try AdminCommandTests.admin(["keys", "vapid", "--rotate", "--data", h.dir])
+        let rotated = try await AdminCommandTests.admin(["keys", "vapid", "--rotate", "--data", h.dir])
         #expect(rotated.status == 0 && rotated.out.contains("the old key is kept as"), "\(rotated.out)\(rotated.err)")
         let after = try VAPIDKey.loadOrCreate(dataDirectory: h.dir).applicationServerKey
         #expect(after != before && rotated.out.contains(after))
@@ -56,7 +56,7 @@ import ZKPinWire
         }
         #expect(try VAPIDKey.load(path: h.dir + "/" + retired[0], create: false).applicationServerKey == before)
         let empty = try TempDir.make()
-        let none = try AdminCommandTests.admin(["keys", "vapid", "--data", empty])
+        let none = try await AdminCommandTests.admin(["keys", "vapid", "--data", empty])
         #expect(none.status != 0 && none.err.contains("no VAPID key"), "\(none.err)")
     }
 }

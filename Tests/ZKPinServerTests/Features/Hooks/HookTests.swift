@@ -78,8 +78,8 @@ final class EventReceiver: Sendable {
             #expect(try await h.rp.store.identity(mpinId: alice.user.mpinId)?.state == .blocked)
         }
         // The operator's commands, on the database as they run.
-        #expect(try AdminCommandTests.admin(["unblock", "alice@example.com", "--data", h.dir]).status == 0)
-        #expect(try AdminCommandTests.admin(["revoke", "alice@example.com", "--data", h.dir]).status == 0)
+        #expect(try await AdminCommandTests.admin(["unblock", "alice@example.com", "--data", h.dir]).status == 0)
+        #expect(try await AdminCommandTests.admin(["revoke", "alice@example.com", "--data", h.dir]).status == 0)
         try await Self.runRounds(h)
 
         let events = receiver.events

@@ -60,7 +60,7 @@ import Testing
         }
         // The command line does the same, and names every key it rotated with its file, RS256
         // too, and the files to copy (issue 28, finding 5).
-        let run = try AdminCommandTests.admin(["keys", "rotate", "--data", h.dir])
+        let run = try await AdminCommandTests.admin(["keys", "rotate", "--data", h.dir])
         #expect(run.status == 0, "\(run.err)")
         let current = try SigningKeys.list(dataDirectory: h.dir, now: Int(Date().timeIntervalSince1970)).filter { $0.status.hasPrefix("current") }
         #expect(Set(current.map(\.algorithm)) == ["ES256", "RS256"])
@@ -68,7 +68,7 @@ import Testing
             #expect(run.out.contains("new \(key.algorithm) signing key \(key.kid) in oidc-\(key.algorithm.lowercased()).key"), "\(run.out)")
         }
         #expect(run.out.contains("oidc-es256*.key and oidc-rs256*.key"), "\(run.out)")
-        let list = try AdminCommandTests.admin(["keys", "list", "--data", h.dir])
+        let list = try await AdminCommandTests.admin(["keys", "list", "--data", h.dir])
         #expect(list.out.contains("current (signs)") && list.out.contains("retired"))
         for path in [h.dir + "/" + SigningKey.fileName, h.dir + "/oidc-rs256.key"] + KeyRing.retiredFiles(h.dir).map(\.path)
             + KeyRing.retiredFiles(h.dir, .rs256).map(\.path)
