@@ -192,7 +192,8 @@ import ZKPinWire
             #expect(try Self.json(try await Self.admin(["users", "--json", "--since", tomorrow, "--data", h.dir])).isEmpty)
             #expect(try Self.json(try await Self.admin(["audit", "--json", "--since", tomorrow, "--data", h.dir])).isEmpty)
 
-            let audit = try Self.json(try await Self.admin(["audit", "--json", "--user", "ann@example.com", "--since", "2020-01-01", "--data", h.dir]))
+            let audit = try Self.json(
+                try await Self.admin(["audit", "--json", "--user", "ann@example.com", "--since", "2020-01-01", "--data", h.dir]))
             #expect(!audit.isEmpty && audit.allSatisfy { $0["userId"] as? String == "ann@example.com" })
             #expect(audit.allSatisfy { Set($0.keys) == ["id", "time", "kind", "userId", "mpinId", "address", "detail"] })
             // Text mode: the header, then only the filtered rows.
